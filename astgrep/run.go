@@ -1,0 +1,212 @@
+package astgrep
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/loupe-dev/loupe/core/language"
+	"github.com/loupe-dev/loupe/core/match"
+	"github.com/loupe-dev/loupe/core/search"
+)
+
+// Config sets up a Tool.
+type Config struct {
+	// Workspace is the root every path must stay inside (required).
+	Workspace string
+	// Timeout bounds one call (default 30 s); on timeout the matches found
+	// so far are returned with Truncated set and Reason "timeout".
+	Timeout time.Duration
+	// MaxFileSize skips larger files, reported in Skipped (default 10 MiB).
+	MaxFileSize int64
+	// Cache keeps parsed trees between calls (default search.Default).
+	Cache *search.Cache
+}
+
+// Tool runs ast_grep calls inside one workspace. It is safe for concurrent use.
+type Tool struct {
+	cfg Config
+	ws  search.Workspace
+}
+
+// New opens the workspace and returns the tool.
+func New(cfg Config) (*Tool, error) {
+	if cfg.Workspace == "" {
+		return nil, errors.New("ast_grep: no workspace root")
+	}
+	ws, err := search.OpenWorkspace(cfg.Workspace)
+	if err != nil {
+		return nil, fmt.Errorf("ast_grep: %w", err)
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.MaxFileSize <= 0 {
+		cfg.MaxFileSize = search.DefaultMaxFileSize
+	}
+	if cfg.Cache == nil {
+		cfg.Cache = search.Default
+	}
+	return &Tool{cfg: cfg, ws: ws}, nil
+}
+
+// query is a compiled search: a matcher per language plus what the hints
+// need to know about it.
+type query struct {
+	lang     *language.Language
+	matcher  match.Matcher
+	literals []string
+	hints    func(res *Result) []string
+	// fallback, when set, is run if the query finds nothing: the same
+	// query in a form the grammar reads as intended, its results labelled
+	// with fallbackHint.
+	fallback     *query
+	fallbackHint string
+}
+
+// Run executes one call. Invalid parameters (both or neither of pattern and
+// rule, an unknown language, a path outside the workspace, a pattern or rule
+// that does not compile) are errors; a timeout or cancellation is not: the
+// matches found so far come back with Truncated and Reason set.
+func (t *Tool) Run(ctx context.Context, p Params) (*Result, error) {
+	hasRule := p.Rule != nil && !(isString(p.Rule) && strings.TrimSpace(p.Rule.(string)) == "")
+	switch {
+	case p.Pattern != "" && hasRule:
+		return nil, errors.New("ast_grep: provide exactly one of pattern or rule, not both")
+	case p.Pattern == "" && !hasRule:
+		return nil, errors.New("ast_grep: provide exactly one of pattern or rule")
+	}
+	maxResults := p.MaxResults
+	switch {
+	case maxResults == 0:
+		maxResults = DefaultMaxResults
+	case maxResults < 0:
+		return nil, fmt.Errorf("ast_grep: maxResults must be positive, got %d", maxResults)
+	case maxResults > MaxResultsCap:
+		maxResults = MaxResultsCap
+	}
+	abs, rel, err := t.ws.Resolve(p.Path)
+	if err != nil {
+		return nil, fmt.Errorf("ast_grep: %w", err)
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return nil, fmt.Errorf("ast_grep: path %q: %w", p.Path, err)
+	}
+	lang, err := pickLanguage(p.Language, rel, fi.IsDir())
+	if err != nil {
+		return nil, err
+	}
+
+	ctx, cancel := context.WithTimeout(ctx, t.cfg.Timeout)
+	defer cancel()
+	var q *query
+	if p.Pattern != "" {
+		q, err = compilePattern(ctx, lang, p.Pattern)
+	} else {
+		q, err = compileRule(ctx, lang, p.Rule)
+	}
+	if err != nil {
+		if reason := stopReason(ctx.Err()); reason != "" {
+			// Stopped before the search began: an empty, partial result.
+			return &Result{Matches: []Match{}, Truncated: true, Reason: reason}, nil
+		}
+		return nil, err
+	}
+	res, err := t.search(ctx, q, abs, p.Globs, maxResults)
+	if err != nil {
+		return nil, err
+	}
+	if res.TotalMatches == 0 && res.Reason == "" && q.fallback != nil {
+		alt, err := t.search(ctx, q.fallback, abs, p.Globs, maxResults)
+		if err != nil {
+			return nil, err
+		}
+		if alt.TotalMatches > 0 {
+			alt.Hints = append(alt.Hints, q.fallbackHint)
+			return alt, nil
+		}
+	}
+	if res.TotalMatches == 0 && res.Reason == "" {
+		res.Hints = append(res.Hints, q.hints(res)...)
+	}
+	return res, nil
+}
+
+func isString(v any) bool { _, ok := v.(string); return ok }
+
+func pickLanguage(name, rel string, dir bool) (*language.Language, error) {
+	if name != "" {
+		l, err := language.Lookup(name)
+		if err != nil {
+			return nil, fmt.Errorf("ast_grep: %w", err)
+		}
+		return l, nil
+	}
+	if dir {
+		return nil, errors.New("ast_grep: language is required when path is a directory (e.g. typescript, python, go)")
+	}
+	if l, ok := language.ForPath(rel); ok {
+		return l, nil
+	}
+	return nil, fmt.Errorf("ast_grep: cannot tell the language of %q from its extension; pass language", rel)
+}
+
+func (t *Tool) search(ctx context.Context, q *query, abs string, globs []string, maxResults int) (*Result, error) {
+	res := &Result{Matches: []Match{}}
+	opts := search.Options{
+		Root:        t.ws.Root(),
+		Paths:       []string{abs},
+		Globs:       globs,
+		Lang:        q.lang,
+		MaxFileSize: t.cfg.MaxFileSize,
+		Cache:       t.cfg.Cache,
+		Prefilter:   search.RequireAll(q.literals...),
+	}
+	matcherFor := func(l *language.Language) (match.Matcher, error) {
+		if l != q.lang {
+			return nil, nil
+		}
+		return q.matcher, nil
+	}
+	st, err := search.Search(ctx, opts, matcherFor, func(fm search.FileMatches) error {
+		for _, m := range fm.Matches {
+			res.TotalMatches++
+			if len(res.Matches) < maxResults {
+				res.Matches = append(res.Matches, newMatch(fm.File.Path, m.Node, m.Env))
+			}
+		}
+		return nil
+	})
+	res.FilesSearched = st.Searched + st.Prefiltered
+	for _, s := range st.Skipped {
+		res.Skipped = append(res.Skipped, Skipped{File: s.Path, Reason: string(s.Reason)})
+	}
+	res.SkippedFiles = len(res.Skipped)
+	if res.TotalMatches > len(res.Matches) {
+		res.Truncated, res.Reason = true, ReasonMaxResults
+	}
+	if err != nil {
+		reason := stopReason(err)
+		if reason == "" {
+			return nil, fmt.Errorf("ast_grep: %w", err)
+		}
+		res.Truncated, res.Reason = true, reason
+	}
+	return res, nil
+}
+
+// stopReason names why a context ended: timeout, cancelled, or "" when err
+// is not a context error.
+func stopReason(err error) string {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return ReasonTimeout
+	case errors.Is(err, context.Canceled):
+		return ReasonCancelled
+	}
+	return ""
+}

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/loupe-dev/loupe/mcp"
+	"github.com/loupe-dev/loupe/tools"
+)
+
+func init() {
+	register(&command{
+		name:    "mcp",
+		summary: "Serve the ast_grep and structural_analysis tools over MCP (stdio)",
+		run:     runMCP,
+	})
+}
+
+func runMCP(ctx context.Context, e *env, args []string) int {
+	fs := newFlagSet("mcp")
+	root := fs.String('w', "workspace", "DIR", "The workspace root no path may leave (default: the current directory)")
+	agTimeout := fs.String(0, "ast-grep-timeout", "DURATION", "Time limit of one ast_grep call (default 30s)")
+	saTimeout := fs.String(0, "analysis-timeout", "DURATION", "Time limit of one structural_analysis call (default 60s)")
+	help := fs.Bool('h', "help", "Print help")
+	if err := fs.Parse(args); err != nil {
+		return e.errorf("%v", err)
+	}
+	if help.set {
+		var b strings.Builder
+		b.WriteString("Serve the ast_grep and structural_analysis tools over MCP on stdin/stdout\n\nUsage: loupe mcp [OPTIONS]\n\nOptions:\n")
+		fs.usage(&b)
+		fmt.Fprint(e.stdout, b.String())
+		return exitMatch
+	}
+	if len(fs.args) > 0 {
+		return e.errorf("loupe mcp takes no arguments (got %q)", fs.args)
+	}
+	cfg := tools.Config{Workspace: root.value}
+	if cfg.Workspace == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return e.errorf("%v", err)
+		}
+		cfg.Workspace = wd
+	}
+	for _, t := range []struct {
+		flag *flagSpec
+		dst  *time.Duration
+	}{{agTimeout, &cfg.AstGrepTimeout}, {saTimeout, &cfg.AnalysisTimeout}} {
+		if !t.flag.set {
+			continue
+		}
+		d, err := time.ParseDuration(t.flag.value)
+		if err != nil || d <= 0 {
+			return e.errorf("--%s: expected a positive duration such as 30s, got %q", t.flag.long, t.flag.value)
+		}
+		*t.dst = d
+	}
+	ts, err := tools.New(cfg)
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	if err := mcp.NewServer("loupe", version, ts).Serve(ctx, e.stdin, e.stdout); err != nil && ctx.Err() == nil {
+		return e.errorf("%v", err)
+	}
+	return exitMatch
+}

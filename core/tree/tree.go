@@ -1,0 +1,82 @@
+// Package tree is loupe's syntax tree: an arena of nodes built from a
+// grammar module's flat pre-order array (see package host), navigated with
+// small Node values. It has no parser of its own and no WebAssembly.
+package tree
+
+import (
+	"fmt"
+
+	"github.com/loupe-dev/loupe/host"
+)
+
+// Tree is a parsed source file. It is immutable and safe for concurrent
+// reads.
+type Tree struct {
+	source []byte
+	nodes  []host.Node
+	parent []int32 // parent index of each node, -1 for the root
+	names  *host.Names
+}
+
+// New builds a Tree over source from a flat pre-order node array. It checks
+// the array's shape, so a corrupt module output is an error, not a panic.
+func New(source []byte, nodes []host.Node, names *host.Names) (*Tree, error) {
+	if len(nodes) == 0 {
+		return nil, fmt.Errorf("tree: empty node array")
+	}
+	if int(nodes[0].SubtreeSize) != len(nodes) {
+		return nil, fmt.Errorf("tree: root covers %d nodes, array has %d", nodes[0].SubtreeSize, len(nodes))
+	}
+	parent := make([]int32, len(nodes))
+	parent[0] = -1
+	// stack holds the open ancestors of the node being visited.
+	stack := make([]int32, 0, 64)
+	for i := range nodes {
+		n := &nodes[i]
+		for len(stack) > 0 {
+			top := stack[len(stack)-1]
+			if i < int(top)+int(nodes[top].SubtreeSize) {
+				break
+			}
+			stack = stack[:len(stack)-1]
+		}
+		if i > 0 {
+			if len(stack) == 0 {
+				return nil, fmt.Errorf("tree: node %d lies outside the root", i)
+			}
+			parent[i] = stack[len(stack)-1]
+		}
+		if n.SubtreeSize == 0 || i+int(n.SubtreeSize) > len(nodes) ||
+			n.StartByte > n.EndByte || int(n.EndByte) > len(source) ||
+			(int(n.Symbol) >= len(names.Symbols) && n.Symbol != ErrorKindID) || int(n.Field) >= len(names.Fields) {
+			return nil, fmt.Errorf("tree: malformed node %d", i)
+		}
+		stack = append(stack, int32(i))
+	}
+	return &Tree{source: source, nodes: nodes, parent: parent, names: names}, nil
+}
+
+// Root returns the root node.
+func (t *Tree) Root() Node { return Node{t: t, i: 0} }
+
+// Source returns the parsed bytes; callers must not modify them.
+func (t *Tree) Source() []byte { return t.source }
+
+// Names returns the grammar's symbol and field table.
+func (t *Tree) Names() *host.Names { return t.names }
+
+// Len returns the number of nodes in the tree.
+func (t *Tree) Len() int { return len(t.nodes) }
+
+// Node returns the node with pre-order index i.
+func (t *Tree) Node(i int) Node { return Node{t: t, i: int32(i)} }
+
+// ErrorKindID is the symbol id tree-sitter gives ERROR nodes; it lies
+// outside a grammar's symbol table.
+const ErrorKindID = 0xFFFF
+
+// Point is a position in the source: a 0-based row and a 0-based column in
+// bytes, as tree-sitter counts them.
+type Point struct {
+	Row, Column int
+}

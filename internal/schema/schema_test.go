@@ -1,0 +1,36 @@
+package schema
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+type sample struct {
+	Mode    string   `json:"mode" desc:"what to do" enum:"a,b"`
+	Depth   int      `json:"depth,omitempty" min:"1" max:"5" default:"1"`
+	Globs   []string `json:"globs,omitempty"`
+	Rule    any      `json:"rule,omitempty"`
+	Reverse bool     `json:"reverse,omitempty"`
+	Skip    string   `json:"-"`
+	hidden  int
+}
+
+func TestFor(t *testing.T) {
+	got, err := json.Marshal(For(&sample{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"additionalProperties":false,"properties":{"depth":{"default":1,"maximum":5,"minimum":1,"type":"integer"},"globs":{"items":{"type":"string"},"type":"array"},"mode":{"description":"what to do","enum":["a","b"],"type":"string"},"reverse":{"type":"boolean"},"rule":{"type":["object","string"]}},"required":["mode"],"type":"object"}`
+	if string(got) != want {
+		t.Errorf("schema:\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestForRejectsNonStruct(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("For(int) did not panic")
+		}
+	}()
+	For(3)
+}

@@ -1,0 +1,70 @@
+// Benchmarks the npm package against @ast-grep/napi on the same corpus and
+// queries, in one run: cold start (load + first query) and warm query wall
+// time. Match counts must agree.
+//   node js/bench/bench.mjs            (run from the repo root after `make js`)
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, statSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+
+const repo = resolve(new URL('../..', import.meta.url).pathname);
+const cache = process.env.LOUPE_CACHE ?? join(repo, '.cache');
+const corpusDir = join(cache, 'corpus', 'typescript@5.9.3');
+const lib = join(corpusDir, 'package', 'lib');
+if (!existsSync(lib)) {
+  mkdirSync(corpusDir, { recursive: true });
+  const tgz = execFileSync('npm', ['pack', '--silent', 'typescript@5.9.3'], { cwd: corpusDir, encoding: 'utf8' }).trim().split('\n').pop();
+  execFileSync('tar', ['xzf', tgz], { cwd: corpusDir });
+}
+
+const queries = [
+  { name: 'console.log($$$A)', pattern: 'console.log($$$A)', lang: 'javascript' },
+  { name: 'kind: function_declaration', rule: { kind: 'function_declaration' }, lang: 'javascript' },
+  { name: 'interface $I { $$$B }', pattern: 'interface $I { $$$B }', lang: 'typescript' },
+];
+
+const t0 = performance.now();
+const { createTools } = await import(join(repo, 'js/dist/index.js'));
+const { tools, reason } = await createTools({ workspaceRoot: lib, timeouts: { astGrepMs: 600000 } });
+if (reason) throw new Error(reason);
+const astGrep = tools.find((t) => t.name === 'ast_grep');
+
+const require = createRequire(join(repo, 'package.json'));
+const napi = require('@ast-grep/napi');
+const napiLang = { javascript: napi.Lang.JavaScript, typescript: napi.Lang.TypeScript };
+
+async function runLoupe(q) {
+  const params = { language: q.lang, maxResults: 1, ...(q.pattern ? { pattern: q.pattern } : { rule: q.rule }) };
+  const t = performance.now();
+  const r = await astGrep.execute(params);
+  if (r.metadata.error) throw new Error(r.metadata.error);
+  return { ms: performance.now() - t, count: r.metadata.totalMatches };
+}
+
+async function runNapi(q) {
+  const t = performance.now();
+  let count = 0;
+  await napi.findInFiles(napiLang[q.lang], {
+    paths: [lib],
+    matcher: q.pattern ? { rule: { pattern: q.pattern } } : { rule: q.rule },
+  }, (err, nodes) => { if (!err) count += nodes.length; });
+  return { ms: performance.now() - t, count };
+}
+
+const first = await runLoupe(queries[0]);
+const cold = performance.now() - t0;
+const rows = [];
+for (const q of queries) {
+  const napiRun = await runNapi(q);
+  const loupeFirst = q === queries[0] ? first : await runLoupe(q);
+  const loupeWarm = await runLoupe(q);
+  rows.push({ query: q.name, napiMs: napiRun.ms.toFixed(0), loupeFirstMs: loupeFirst.ms.toFixed(0), loupeWarmMs: loupeWarm.ms.toFixed(0), ratioFirst: (loupeFirst.ms / napiRun.ms).toFixed(2), napiCount: napiRun.count, loupeCount: loupeFirst.count });
+}
+console.log(`cold start (load + first query): ${cold.toFixed(0)} ms`);
+console.table(rows);
+const dist = join(repo, 'js/dist');
+let size = 0;
+const walk = (d) => { for (const e of readdirSync(d, { withFileTypes: true })) { const p = join(d, e.name); if (e.isDirectory()) walk(p); else size += statSync(p).size; } };
+walk(dist);
+console.log(`package dist/: ${(size / 1e6).toFixed(1)} MB`);
+process.exit(0);

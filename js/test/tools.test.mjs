@@ -1,0 +1,104 @@
+// Tests of the JS face through the built package: real modules, real files.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync, mkdirSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTools } from '../dist/index.js';
+
+let root;
+let tools;
+let astGrep;
+
+before(async () => {
+  root = mkdtempSync(join(tmpdir(), 'loupe-js-'));
+  mkdirSync(join(root, 'src'));
+  writeFileSync(join(root, 'src/a.ts'), 'class A {\n  run() {\n    this.foo();\n    // this.foo()\n    other.foo(1, 2);\n  }\n}\n');
+  writeFileSync(join(root, 'src/b.test.ts'), 'x.foo();\n');
+  writeFileSync(join(root, 'src/bin.ts'), Buffer.from([0x61, 0x00, 0x01]));
+  const outside = mkdtempSync(join(tmpdir(), 'loupe-out-'));
+  writeFileSync(join(outside, 'o.ts'), 'y.foo();\n');
+  symlinkSync(outside, join(root, 'escape'));
+  const created = await createTools({ workspaceRoot: root });
+  assert.equal(created.reason, undefined);
+  tools = created.tools;
+  astGrep = tools.find((t) => t.name === 'ast_grep');
+});
+
+test('tools carry name, description and JSON schema', () => {
+  assert.ok(astGrep, 'ast_grep registered');
+  assert.match(astGrep.description, /not text search/);
+  assert.equal(astGrep.parameters.type, 'object');
+  assert.ok(astGrep.parameters.properties.pattern);
+  assert.ok(astGrep.parameters.properties.rule);
+});
+
+test('pattern search returns matches with captures (REQ-ASTGREP-002/007)', async () => {
+  const r = await astGrep.execute({ pattern: '$OBJ.foo($$$ARGS)', language: 'typescript' });
+  const m = r.metadata;
+  assert.equal(m.totalMatches, 3);
+  assert.equal(m.truncated, false);
+  assert.deepEqual(m.matches.map((x) => `${x.file}:${x.startLine}:${x.text}`), [
+    'src/a.ts:3:this.foo()', 'src/a.ts:5:other.foo(1, 2)', 'src/b.test.ts:1:x.foo()',
+  ]);
+  assert.equal(m.matches[0].metaVariables.single.OBJ, 'this');
+  assert.deepEqual(m.matches[1].metaVariables.multi.ARGS, ['1', '2']);
+  assert.equal(m.skippedFiles, 1);
+  assert.match(r.llmContent, /src\/a\.ts:3:5 \[call_expression\] this\.foo\(\)/);
+});
+
+test('maxResults truncates and counts (REQ-ASTGREP-008)', async () => {
+  const r = await astGrep.execute({ pattern: '$OBJ.foo($$$ARGS)', language: 'ts', maxResults: 1 });
+  assert.equal(r.metadata.matches.length, 1);
+  assert.equal(r.metadata.truncated, true);
+  assert.equal(r.metadata.totalMatches, 3);
+});
+
+test('globs include and exclude (REQ-ASTGREP-010)', async () => {
+  const r = await astGrep.execute({ pattern: '$OBJ.foo($$$ARGS)', language: 'ts', globs: ['!*.test.ts'] });
+  assert.deepEqual([...new Set(r.metadata.matches.map((x) => x.file))], ['src/a.ts']);
+});
+
+test('errors come back as results, never throws (REQ-ASTGREP-004/006/011/013)', async () => {
+  const cases = [
+    [{ pattern: 'a', rule: { kind: 'identifier' }, language: 'ts' }, /exactly one of pattern or rule/],
+    [{ language: 'ts' }, /exactly one of pattern or rule/],
+    [{ pattern: 'a', language: 'ts', path: '../' }, /outside the workspace/],
+    [{ pattern: 'a', language: 'ts', path: 'escape/o.ts' }, /outside the workspace/],
+    [{ pattern: 'a', path: 'src' }, /language is required/],
+    [{ pattern: 'a; b', language: 'ts' }, /invalid typescript pattern/],
+    [{ patern: 'a' }, /unknown field "patern"/],
+  ];
+  for (const [params, re] of cases) {
+    const r = await astGrep.execute(params);
+    assert.match(String(r.metadata.error), re, JSON.stringify(params));
+    assert.match(r.llmContent, /^Error: /);
+  }
+});
+
+test('default path and single-file language detection (REQ-ASTGREP-005/013)', async () => {
+  const all = await astGrep.execute({ pattern: 'other.foo($$$A)', language: 'ts', path: '' });
+  assert.equal(all.metadata.totalMatches, 1);
+  const one = await astGrep.execute({ pattern: 'other.foo($$$A)', path: 'src/a.ts' });
+  assert.equal(one.metadata.totalMatches, 1);
+});
+
+test('empty results (REQ-ASTGREP-009)', async () => {
+  const r = await astGrep.execute({ pattern: 'nothing($A)', language: 'ts' });
+  assert.deepEqual(r.metadata.matches, []);
+  assert.equal(r.metadata.truncated, false);
+});
+
+test('an aborted signal cancels (REQ-ASTGREP-015)', async () => {
+  const ac = new AbortController();
+  ac.abort();
+  const r = await astGrep.execute({ pattern: '$A.foo()', language: 'ts' }, { signal: ac.signal });
+  assert.equal(r.metadata.truncated, true);
+  assert.equal(r.metadata.reason, 'cancelled');
+});
+
+test('a missing module degrades to no tools with a reason (REQ-ASTGREP-012)', async () => {
+  const r = await createTools({ workspaceRoot: root, assetsDir: join(root, 'nowhere') });
+  assert.deepEqual(r.tools, []);
+  assert.match(r.reason, /could not load/);
+});

@@ -1,0 +1,81 @@
+// Package tools assembles loupe's LLM tools — ast_grep and
+// structural_analysis — behind one shape that every face uses: the MCP
+// server, the GOOS=js module and the CLI. A tool takes its parameters as
+// JSON and returns the text an LLM reads plus the structured result.
+package tools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/loupe-dev/loupe/astgrep"
+)
+
+// Tool is one LLM tool.
+type Tool struct {
+	Name        string
+	Description string
+	// Schema is the JSON Schema of the parameters, derived from the Go
+	// parameter struct.
+	Schema map[string]any
+	// Call runs the tool. Invalid parameters and failed calls are errors;
+	// a timeout or cancellation is a partial result, not an error.
+	Call func(ctx context.Context, params json.RawMessage) (text string, structured any, err error)
+}
+
+// Config sets up the tools for one workspace.
+type Config struct {
+	// Workspace is the root directory no path may leave (required).
+	Workspace string
+	// AstGrepTimeout bounds one ast_grep call (default 30 s).
+	AstGrepTimeout time.Duration
+	// AnalysisTimeout bounds one structural_analysis call (default 60 s).
+	AnalysisTimeout time.Duration
+	// MaxFileSize skips larger files (default 10 MiB).
+	MaxFileSize int64
+}
+
+// New returns the tools for cfg's workspace.
+func New(cfg Config) ([]Tool, error) {
+	ag, err := astgrep.New(astgrep.Config{Workspace: cfg.Workspace, Timeout: cfg.AstGrepTimeout, MaxFileSize: cfg.MaxFileSize})
+	if err != nil {
+		return nil, err
+	}
+	return []Tool{astGrepTool(ag)}, nil
+}
+
+// decodeStrict unmarshals tool parameters, refusing unknown fields so a
+// misspelt parameter is an error the model sees, not silently ignored.
+func decodeStrict(raw json.RawMessage, v any) error {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		raw = json.RawMessage("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("invalid parameters: %w", err)
+	}
+	return nil
+}
+
+func astGrepTool(t *astgrep.Tool) Tool {
+	return Tool{
+		Name:        astgrep.Name,
+		Description: astgrep.Description,
+		Schema:      astgrep.Schema(),
+		Call: func(ctx context.Context, raw json.RawMessage) (string, any, error) {
+			var p astgrep.Params
+			if err := decodeStrict(raw, &p); err != nil {
+				return "", nil, err
+			}
+			res, err := t.Run(ctx, p)
+			if err != nil {
+				return "", nil, err
+			}
+			return res.Text(), res, nil
+		},
+	}
+}

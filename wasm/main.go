@@ -1,0 +1,201 @@
+//go:build js
+
+// Command wasm is loupe's GOOS=js entry point. It installs one global
+// object, loupe, with a handful of methods; each tool invocation is one
+// call into Go with JSON in and JSON out, never a call per node or file:
+//
+//	loupe.init(loader, configJSON) → Promise<JSON {session, languages, tools: [{name, description, parameters}]} | {error}>
+//	loupe.call(session, name, paramsJSON, id) → Promise<JSON {text, result} | {error}>
+//	loupe.cancel(id)                 cancels call id (AbortSignal support)
+//	loupe.parse(paramsJSON)          → JSON {sexp, nodes} | {error}: {language, source}
+//
+// loader.instantiate(name) must return a WebAssembly.Instance of the named
+// grammar module: grammars run on the JavaScript engine's own WebAssembly
+// (see host/jshost), never interpreted inside Go. File access goes through
+// Go's os package, which uses Node's fs under js.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"sync"
+	"syscall/js"
+	"time"
+
+	"github.com/loupe-dev/loupe/core/language"
+	"github.com/loupe-dev/loupe/host/jshost"
+	"github.com/loupe-dev/loupe/tools"
+)
+
+// config is init's configuration, as the JS shim passes it.
+type config struct {
+	WorkspaceRoot string `json:"workspaceRoot"`
+	Timeouts      struct {
+		AstGrepMs            int `json:"astGrepMs"`
+		StructuralAnalysisMs int `json:"structuralAnalysisMs"`
+	} `json:"timeouts"`
+	Limits struct {
+		MaxFileSize int64 `json:"maxFileSize"`
+	} `json:"limits"`
+}
+
+type toolInfo struct {
+	Name        string         `json:"name"`
+	Description string         `json:"description"`
+	Parameters  map[string]any `json:"parameters"`
+}
+
+// Each init opens a session: one workspace and its tools.
+var (
+	mu       sync.Mutex
+	sessions = map[string]map[string]tools.Tool{}
+	cancels  = map[string]context.CancelFunc{}
+)
+
+func main() {
+	api := js.Global().Get("Object").New()
+	api.Set("init", js.FuncOf(initTools))
+	api.Set("call", js.FuncOf(call))
+	api.Set("cancel", js.FuncOf(cancel))
+	api.Set("parse", js.FuncOf(parse))
+	js.Global().Set("loupe", api)
+	if ready := js.Global().Get("__loupeReady"); ready.Type() == js.TypeFunction {
+		ready.Invoke()
+	}
+	select {}
+}
+
+// initTools opens a session. It touches the file system (the workspace
+// root is resolved), so it answers through a Promise like call.
+func initTools(this js.Value, args []js.Value) any {
+	if len(args) != 2 || args[0].Type() != js.TypeObject || args[1].Type() != js.TypeString {
+		return resolved(reply(nil, errors.New("init(loader, configJSON) expects a loader object and a JSON string")))
+	}
+	loader, raw := args[0], args[1].String()
+	return promise(func() string { return openSession(loader, raw) })
+}
+
+func openSession(loader js.Value, raw string) string {
+	var cfg config
+	if err := json.Unmarshal([]byte(raw), &cfg); err != nil {
+		return reply(nil, err)
+	}
+	language.SetEngine(jshost.New(loader))
+	ts, err := tools.New(tools.Config{
+		Workspace:       cfg.WorkspaceRoot,
+		AstGrepTimeout:  time.Duration(cfg.Timeouts.AstGrepMs) * time.Millisecond,
+		AnalysisTimeout: time.Duration(cfg.Timeouts.StructuralAnalysisMs) * time.Millisecond,
+		MaxFileSize:     cfg.Limits.MaxFileSize,
+	})
+	if err != nil {
+		return reply(nil, err)
+	}
+	infos := make([]toolInfo, 0, len(ts))
+	byName := map[string]tools.Tool{}
+	for _, t := range ts {
+		byName[t.Name] = t
+		infos = append(infos, toolInfo{t.Name, t.Description, t.Schema})
+	}
+	mu.Lock()
+	session := strconv.Itoa(len(sessions) + 1)
+	sessions[session] = byName
+	mu.Unlock()
+	return reply(map[string]any{"session": session, "languages": language.Names(), "tools": infos}, nil)
+}
+
+// promise runs f on its own goroutine and returns a Promise of its result.
+// A handler must not block: Go's file I/O under js waits for Node's
+// callbacks, so blocking the event loop would deadlock (and AbortSignal
+// events could not arrive).
+func promise(f func() string) js.Value {
+	var executor js.Func
+	executor = js.FuncOf(func(this js.Value, pargs []js.Value) any {
+		resolve := pargs[0]
+		go func() {
+			defer executor.Release()
+			resolve.Invoke(f())
+		}()
+		return nil
+	})
+	return js.Global().Get("Promise").New(executor)
+}
+
+func resolved(v string) js.Value { return js.Global().Get("Promise").Call("resolve", v) }
+
+// call runs a tool; call id can be cancelled while it runs.
+func call(this js.Value, args []js.Value) any {
+	const usage = "call(session, name, paramsJSON, id) expects four strings"
+	if len(args) != 4 {
+		return resolved(reply(nil, errors.New(usage)))
+	}
+	for _, a := range args {
+		if a.Type() != js.TypeString {
+			return resolved(reply(nil, errors.New(usage)))
+		}
+	}
+	session, name, params, id := args[0].String(), args[1].String(), args[2].String(), args[3].String()
+	mu.Lock()
+	tool, ok := sessions[session][name]
+	ctx, cancelFn := context.WithCancel(context.Background())
+	cancels[id] = cancelFn
+	mu.Unlock()
+	return promise(func() string {
+		defer func() {
+			mu.Lock()
+			delete(cancels, id)
+			mu.Unlock()
+			cancelFn()
+		}()
+		if !ok {
+			return reply(nil, errors.New("unknown tool "+name+" (call init first)"))
+		}
+		text, structured, err := tool.Call(ctx, json.RawMessage(params))
+		return reply(map[string]any{"text": text, "result": structured}, err)
+	})
+}
+
+func cancel(this js.Value, args []js.Value) any {
+	if len(args) == 1 && args[0].Type() == js.TypeString {
+		mu.Lock()
+		if c := cancels[args[0].String()]; c != nil {
+			c()
+		}
+		mu.Unlock()
+	}
+	return nil
+}
+
+func parse(this js.Value, args []js.Value) any {
+	if len(args) != 1 || args[0].Type() != js.TypeString {
+		return reply(nil, errors.New("parse(paramsJSON) expects a JSON string"))
+	}
+	var p struct {
+		Language string `json:"language"`
+		Source   string `json:"source"`
+	}
+	if err := json.Unmarshal([]byte(args[0].String()), &p); err != nil {
+		return reply(nil, err)
+	}
+	lang, err := language.Lookup(p.Language)
+	if err != nil {
+		return reply(nil, err)
+	}
+	t, err := lang.Parse(context.Background(), []byte(p.Source))
+	if err != nil {
+		return reply(nil, err)
+	}
+	return reply(map[string]any{"sexp": t.Root().SExp(), "nodes": t.Len()}, nil)
+}
+
+func reply(v any, err error) string {
+	if err != nil {
+		v = map[string]string{"error": err.Error()}
+	}
+	b, merr := json.Marshal(v)
+	if merr != nil {
+		b, _ = json.Marshal(map[string]string{"error": merr.Error()})
+	}
+	return string(b)
+}
