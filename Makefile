@@ -34,15 +34,20 @@ grammars:
 grammars-check:
 	$(GO) run ./grammars/internal/build -check json go
 
-bench:
+# Go benchmarks, then loupe against ast-grep (wall, CPU, RSS, match counts)
+# on the typescript, Go and Python corpora, then the npm package against
+# @ast-grep/napi.
+bench: build js
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(GO) run ./internal/benchcmp
+	node js/bench/bench.mjs
 
 # The npm package: the Go core as GOOS=js wasm, Go's matching wasm_exec.js,
 # the grammar modules and the TypeScript shim, all under js/dist.
 js:
 	cd js && npm ci --no-audit --no-fund && npx tsc -p tsconfig.json
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags=-s -o js/dist/loupe.wasm ./wasm
-	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" js/dist/wasm_exec.cjs
+	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" js/dist/wasm_exec.js
 	mkdir -p js/dist/grammars && cp grammars/wasm/*.wasm js/dist/grammars/
 
 test-js: js

@@ -7,6 +7,7 @@
 //	loupe.init(loader, configJSON) → Promise<JSON {session, languages, tools: [{name, description, parameters}]} | {error}>
 //	loupe.call(session, name, paramsJSON, id) → Promise<JSON {text, result} | {error}>
 //	loupe.cancel(id)                 cancels call id (AbortSignal support)
+//	loupe.languageFor(nameOrPath)    → the canonical name of a language name or alias, or of a path's extension; "" if none
 //	loupe.parse(paramsJSON)          → JSON {sexp, nodes} | {error}: {language, source}
 //
 // loader.instantiate(name) must return a WebAssembly.Instance of the named
@@ -60,6 +61,7 @@ func main() {
 	api.Set("call", js.FuncOf(call))
 	api.Set("cancel", js.FuncOf(cancel))
 	api.Set("parse", js.FuncOf(parse))
+	api.Set("languageFor", js.FuncOf(languageFor))
 	js.Global().Set("loupe", api)
 	if ready := js.Global().Get("__loupeReady"); ready.Type() == js.TypeFunction {
 		ready.Invoke()
@@ -165,6 +167,20 @@ func cancel(this js.Value, args []js.Value) any {
 		mu.Unlock()
 	}
 	return nil
+}
+
+func languageFor(this js.Value, args []js.Value) any {
+	if len(args) != 1 || args[0].Type() != js.TypeString {
+		return ""
+	}
+	s := args[0].String()
+	if l, err := language.Lookup(s); err == nil {
+		return l.Name()
+	}
+	if l, ok := language.ForPath(s); ok {
+		return l.Name()
+	}
+	return ""
 }
 
 func parse(this js.Value, args []js.Value) any {

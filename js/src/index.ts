@@ -9,106 +9,26 @@
  * for (const tool of tools) registry.register(tool); // none if reason is set
  * ```
  */
-import { loadRuntime, type Runtime } from './runtime.js';
+import { nodeEnv } from './node.js';
+import { loadRuntime } from './runtime.js';
+import { createToolsWith, type CreateToolsResult, type ToolsOptions } from './tools.js';
 
-/** A JSON Schema object, as tool registries accept it. */
-export type JSONSchema = Record<string, unknown>;
+export type { CreateToolsResult, LoupeTool, ToolResult, JSONSchema, ToolsOptions } from './tools.js';
 
-/** What a tool returns: the shape agent CLIs use. */
-export interface ToolResult {
-  /** What the model reads: a compact text rendering of the result. */
-  llmContent: string;
-  /** What a person sees in the UI. */
-  returnDisplay: string;
-  /** The structured result (or the error) for programs. */
-  metadata: Record<string, unknown>;
-}
-
-/** One tool, ready to register. */
-export interface LoupeTool {
-  name: string;
-  description: string;
-  parameters: JSONSchema;
-  execute(params: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<ToolResult>;
-}
-
-export interface CreateToolsOptions {
+export interface CreateToolsOptions extends ToolsOptions {
   /** The directory no path may leave. */
   workspaceRoot: string;
-  /** Per-call time limits; on timeout the partial result comes back with truncated: true. */
-  timeouts?: { astGrepMs?: number; structuralAnalysisMs?: number };
-  /** Files larger than maxFileSize bytes are skipped and reported. */
-  limits?: { maxFileSize?: number };
-  /** Where loupe.wasm, wasm_exec.cjs and grammars/ live (default: this package's dist/). */
+  /** Search these files (path → content) in memory instead of workspaceRoot's disk contents. */
+  files?: Record<string, string | Uint8Array>;
+  /** Where loupe.wasm, wasm_exec.js and grammars/ live (default: this package's dist/). */
   assetsDir?: string;
 }
-
-/** The tools, or none and the reason they could not be loaded. */
-export interface CreateToolsResult {
-  tools: LoupeTool[];
-  reason?: string;
-}
-
-let nextCall = 0;
 
 /**
  * Loads the module and returns both tools for one workspace. It never
  * throws and never takes the host down: if the module cannot load (an old
  * runtime, a missing file), it returns no tools and the reason.
  */
-export async function createTools(options: CreateToolsOptions): Promise<CreateToolsResult> {
-  let runtime: Runtime;
-  try {
-    runtime = await loadRuntime(options.assetsDir);
-  } catch (err) {
-    return { tools: [], reason: `loupe could not load: ${errorText(err)}` };
-  }
-  let init: { session: string; tools: { name: string; description: string; parameters: JSONSchema }[] };
-  try {
-    init = (await runtime.init({
-      workspaceRoot: options.workspaceRoot,
-      timeouts: options.timeouts ?? {},
-      limits: options.limits ?? {},
-    })) as typeof init;
-  } catch (err) {
-    return { tools: [], reason: `loupe could not start: ${errorText(err)}` };
-  }
-  const tools = init.tools.map((info): LoupeTool => ({
-    name: info.name,
-    description: info.description,
-    parameters: info.parameters,
-    async execute(params, opts) {
-      const id = String(++nextCall);
-      const signal = opts?.signal;
-      if (signal?.aborted) {
-        return cancelledResult();
-      }
-      const onAbort = () => runtime.cancel(id);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      try {
-        const out = await runtime.call(init.session, info.name, params ?? {}, id);
-        if ('error' in out) {
-          const message = String(out.error);
-          return { llmContent: `Error: ${message}`, returnDisplay: `Error: ${message}`, metadata: { error: message } };
-        }
-        const text = String(out.text ?? '');
-        return { llmContent: text, returnDisplay: text, metadata: (out.result ?? {}) as Record<string, unknown> };
-      } catch (err) {
-        const message = errorText(err);
-        return { llmContent: `Error: ${message}`, returnDisplay: `Error: ${message}`, metadata: { error: message } };
-      } finally {
-        signal?.removeEventListener('abort', onAbort);
-      }
-    },
-  }));
-  return { tools };
-}
-
-function cancelledResult(): ToolResult {
-  const text = 'Cancelled before it started: no results.';
-  return { llmContent: text, returnDisplay: text, metadata: { truncated: true, reason: 'cancelled' } };
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+export function createTools(options: CreateToolsOptions): Promise<CreateToolsResult> {
+  return createToolsWith(() => loadRuntime(nodeEnv(options.assetsDir)), options, options.files);
 }

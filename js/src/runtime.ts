@@ -1,82 +1,108 @@
 /**
- * Loads the Go module once per process and the grammar modules on demand.
+ * Boots the Go module (GOOS=js) once per environment and exposes its API.
+ * Environment-agnostic: where the module and grammar files come from is an
+ * Env (node.ts reads files; browser.ts fetches URLs).
  */
-import { readFileSync, existsSync } from 'node:fs';
-import * as fs from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { webcrypto } from 'node:crypto';
+import { VirtualFS } from './vfs.js';
+
+/** Where a runtime's files come from. */
+export interface Env {
+  /** A key that identifies the environment's files (one runtime per key). */
+  key: string;
+  /** Loads Go's wasm_exec.js, which defines globalThis.Go. */
+  loadGoSupport(): Promise<void>;
+  /** The bytes of loupe.wasm. */
+  goModule(): Promise<BufferSource>;
+  /** Compiles a grammar module asynchronously. */
+  grammar(name: string): Promise<WebAssembly.Module>;
+  /** Compiles a grammar module synchronously, where the environment can. */
+  grammarSync?(name: string): WebAssembly.Module;
+  /** Node's callback fs, when there is one. */
+  nodeFs?: Record<string, unknown> & { constants: Record<string, number> };
+}
 
 /** The Go side's API (wasm/main.go). */
 interface LoupeGlobal {
   init(loader: GrammarLoader, config: string): Promise<string>;
   call(session: string, name: string, params: string, id: string): Promise<string>;
   cancel(id: string): void;
-  parse(params: string): string;
+  languageFor(path: string): string;
 }
 
 interface GrammarLoader {
   instantiate(name: string): WebAssembly.Instance;
 }
 
-/** A loaded module. */
+/** A booted module. */
 export interface Runtime {
+  /** Opens a session (one workspace) and lists its tools. */
   init(config: unknown): Promise<Record<string, unknown>>;
+  /** Runs a tool; id identifies the call for cancel. */
   call(session: string, name: string, params: unknown, id: string): Promise<Record<string, unknown>>;
   cancel(id: string): void;
-  parse(language: string, source: string): Record<string, unknown>;
+  /** Mounts files as an in-memory workspace and returns its root. */
+  mount(files: Record<string, string | Uint8Array>): string;
+  /** Makes sure the grammar modules of these languages are compiled. */
+  prepare(languages: string[]): Promise<void>;
+  /** The canonical name of a language name or alias, or of a path's extension; "" if none. */
+  languageFor(path: string): string;
 }
 
-const loaded = new Map<string, Promise<Runtime>>();
+const booted = new Map<string, Promise<Runtime>>();
 
-/** Loads (once per assets dir) the Go module and returns its API. */
-export function loadRuntime(assetsDir?: string): Promise<Runtime> {
-  const dir = assetsDir ?? dirname(fileURLToPath(import.meta.url));
-  let p = loaded.get(dir);
+/** Boots (once per env.key) the Go module and returns its API. */
+export function loadRuntime(env: Env): Promise<Runtime> {
+  let p = booted.get(env.key);
   if (!p) {
-    p = boot(dir);
-    loaded.set(dir, p);
-    p.catch(() => loaded.delete(dir)); // a failed load may be retried
+    p = boot(env);
+    booted.set(env.key, p);
+    p.catch(() => booted.delete(env.key)); // a failed load may be retried
   }
   return p;
 }
 
-async function boot(dir: string): Promise<Runtime> {
+async function boot(env: Env): Promise<Runtime> {
   if (typeof WebAssembly !== 'object') {
     throw new Error('this JavaScript runtime has no WebAssembly');
   }
-  for (const f of ['loupe.wasm', 'wasm_exec.cjs', 'grammars']) {
-    if (!existsSync(join(dir, f))) {
-      throw new Error(`missing ${join(dir, f)}`);
-    }
-  }
-  // Go's js/wasm support reaches the file system and a few Web APIs
-  // through globals.
+  await env.loadGoSupport();
   const g = globalThis as Record<string, unknown>;
-  g.fs ??= fs;
-  g.crypto ??= webcrypto;
-  const require = createRequire(import.meta.url);
-  require(join(dir, 'wasm_exec.cjs'));
-  const Go = g.Go as new () => { importObject: WebAssembly.Imports; run(i: WebAssembly.Instance): Promise<void>; env: Record<string, string> };
+  const Go = g.Go as new () => { importObject: WebAssembly.Imports; run(i: WebAssembly.Instance): Promise<void> };
+  if (typeof Go !== 'function') {
+    throw new Error("wasm_exec.js did not define Go");
+  }
+  const vfs = new VirtualFS(env.nodeFs);
+  // Go's syscall package reads globalThis.fs (and path) once, at start-up;
+  // the host's globals are put back right after.
+  const saved = { fs: g.fs, path: g.path };
+  g.fs = vfs.goFS();
   const go = new Go();
   const ready = new Promise<void>((resolve) => {
     g.__loupeReady = resolve;
   });
-  const { instance } = await WebAssembly.instantiate(readFileSync(join(dir, 'loupe.wasm')), go.importObject);
-  go.run(instance).catch(() => undefined);
-  await ready;
-  delete g.__loupeReady;
-  const api = g.loupe as LoupeGlobal;
-  delete g.loupe;
+  let api: LoupeGlobal;
+  try {
+    const { instance } = await WebAssembly.instantiate(await env.goModule(), go.importObject);
+    go.run(instance).catch(() => undefined);
+    await ready;
+    api = g.loupe as LoupeGlobal;
+  } finally {
+    delete g.__loupeReady;
+    delete g.loupe;
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete g[k];
+      else g[k] = v;
+    }
+  }
 
-  const modules = new Map<string, WebAssembly.Module>();
+  const compiled = new Map<string, WebAssembly.Module>();
   const loader: GrammarLoader = {
     instantiate(name: string) {
-      let m = modules.get(name);
+      let m = compiled.get(name);
       if (!m) {
-        m = new WebAssembly.Module(readFileSync(join(dir, 'grammars', `${name}.wasm`)));
-        modules.set(name, m);
+        if (!env.grammarSync) throw new Error(`grammar ${name} was not prepared`);
+        m = env.grammarSync(name);
+        compiled.set(name, m);
       }
       return new WebAssembly.Instance(m, {});
     },
@@ -94,8 +120,16 @@ async function boot(dir: string): Promise<Runtime> {
     cancel(id) {
       api.cancel(id);
     },
-    parse(language, source) {
-      return parseJSON(api.parse(JSON.stringify({ language, source })));
+    mount(files) {
+      return vfs.mount(files);
+    },
+    async prepare(languages) {
+      await Promise.all(languages.filter((l) => l && !compiled.has(l)).map(async (l) => {
+        compiled.set(l, await env.grammar(l));
+      }));
+    },
+    languageFor(path) {
+      return api.languageFor(path);
     },
   };
 }

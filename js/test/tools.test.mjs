@@ -102,3 +102,21 @@ test('a missing module degrades to no tools with a reason (REQ-ASTGREP-012)', as
   assert.deepEqual(r.tools, []);
   assert.match(r.reason, /could not load/);
 });
+
+test('files passed in memory are searched without touching the disk', async () => {
+  const { tools: mem, reason } = await createTools({
+    workspaceRoot: 'unused',
+    files: { 'src/m.py': 'def f():\n    return g(1)\n', 'src/n.ts': 'g(2);\n', 'lib/deep/o.py': 'g(3)\n' },
+  });
+  assert.equal(reason, undefined);
+  const ag = mem.find((t) => t.name === 'ast_grep');
+  const r = await ag.execute({ pattern: 'g($A)', language: 'python' });
+  assert.deepEqual(r.metadata.matches.map((m) => `${m.file}:${m.metaVariables.single.A}`), ['lib/deep/o.py:3', 'src/m.py:1']);
+  const one = await ag.execute({ pattern: 'g($A)', path: 'src/n.ts' });
+  assert.equal(one.metadata.totalMatches, 1);
+  const out = await ag.execute({ pattern: 'g($A)', language: 'python', path: '../../etc' });
+  assert.match(String(out.metadata.error), /outside the workspace/);
+  // The disk workspace of the other session is unaffected.
+  const disk = await astGrep.execute({ pattern: 'other.foo($$$A)', language: 'ts' });
+  assert.equal(disk.metadata.totalMatches, 1);
+});
