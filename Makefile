@@ -5,7 +5,7 @@ CACHE    ?= $(CURDIR)/.cache
 
 export LOUPE_CACHE := $(CACHE)
 
-.PHONY: demo build test vet grammars grammars-check bench js test-js
+.PHONY: demo build test vet parity grammars grammars-check bench js test-js
 
 # The main job on bundled defaults: structural searches over testdata/demo.
 demo: build
@@ -23,7 +23,14 @@ vet:
 
 test: vet js
 	$(GO) test -count=1 ./...
+	$(MAKE) parity
 	cd js && node --test test/
+
+# Parity: every language's trees from loupe's modules (wazero) must equal
+# native tree-sitter's from the same pinned C sources (cgo, gcc), node by
+# node. LOUPE_PARITY_FULL=1 runs the whole corpus instead of a bounded one.
+parity:
+	CGO_ENABLED=1 $(GO) test -count=1 -tags parity ./internal/parity/
 
 # Rebuild every grammar module from its pinned sources (needs clang-19,
 # lld-19, wasi-libc and libclang-rt-19-dev-wasm32 from Debian).

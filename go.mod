@@ -4,11 +4,9 @@ go 1.26
 
 require (
 	github.com/tetratelabs/wazero v1.12.0
+	github.com/tree-sitter/go-tree-sitter v0.25.0
+	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/sys v0.44.0
 )
 
-require (
-	github.com/mattn/go-pointer v0.0.1 // indirect
-	github.com/tree-sitter/go-tree-sitter v0.25.0 // indirect
-	go.yaml.in/yaml/v3 v3.0.6 // indirect
-)
+require github.com/mattn/go-pointer v0.0.1 // indirect

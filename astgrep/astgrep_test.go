@@ -315,3 +315,73 @@ func TestSchemaAndDescription(t *testing.T) {
 		}
 	}
 }
+
+func TestRuleSearch(t *testing.T) {
+	tool := newTool(t, workspace(t, tsFiles))
+	texts := func(p Params) []string {
+		t.Helper()
+		res, err := tool.Run(context.Background(), p)
+		if err != nil {
+			t.Fatalf("%+v: %v", p.Rule, err)
+		}
+		var out []string
+		for _, m := range res.Matches {
+			out = append(out, m.Text)
+		}
+		return out
+	}
+	// A bare rule object, as JSON gives it.
+	got := texts(Params{Language: "ts", Path: "src/b.ts", Rule: map[string]any{
+		"kind": "call_expression",
+		"has":  map[string]any{"field": "function", "regex": "^y\\."},
+	}})
+	if strings.Join(got, ",") != "y.foo()" {
+		t.Errorf("bare rule: %q", got)
+	}
+	// A YAML rule file body: constraints apply, report-only keys are ignored,
+	// and the language may come from the rule.
+	got = texts(Params{Path: "src", Rule: `
+id: foo-calls
+language: typescript
+message: a call
+rule:
+  pattern: $O.foo($$$A)
+  inside:
+    kind: method_definition
+    stopBy: end
+constraints:
+  O:
+    regex: ^oth
+`})
+	if strings.Join(got, ",") != "other.foo(1, 2)" {
+		t.Errorf("rule config: %q", got)
+	}
+}
+
+func TestRuleErrorsAndHints(t *testing.T) {
+	tool := newTool(t, workspace(t, tsFiles))
+	for _, c := range []struct {
+		rule any
+		want string
+	}{
+		{map[string]any{"kind": "no_such_kind"}, "invalid typescript rule"},
+		{map[string]any{"rule": map[string]any{"kind": "identifier"}, "bogus": 1}, `unknown key "bogus"`},
+		{"rule: [unclosed", "not valid YAML"},
+		{42, "must be an object or a YAML string"},
+	} {
+		_, err := tool.Run(context.Background(), Params{Language: "ts", Rule: c.rule})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: error %v, want %q", c.rule, err, c.want)
+		}
+	}
+	res, err := tool.Run(context.Background(), Params{Language: "ts", Rule: map[string]any{
+		"kind": "method_definition",
+		"has":  map[string]any{"pattern": "this.foo()"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.TotalMatches != 0 || !strings.Contains(strings.Join(res.Hints, "\n"), "add stopBy: end") {
+		t.Errorf("has without stopBy: %d matches, hints %q", res.TotalMatches, res.Hints)
+	}
+}

@@ -96,7 +96,18 @@ func (t *Tool) Run(ctx context.Context, p Params) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ast_grep: path %q: %w", p.Path, err)
 	}
-	lang, err := pickLanguage(p.Language, rel, fi.IsDir())
+	var ruleObj map[string]any
+	langName := p.Language
+	if hasRule {
+		var ruleLang string
+		if ruleObj, ruleLang, err = ruleObject(p.Rule); err != nil {
+			return nil, err
+		}
+		if langName == "" {
+			langName = ruleLang
+		}
+	}
+	lang, err := pickLanguage(langName, rel, fi.IsDir())
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +118,7 @@ func (t *Tool) Run(ctx context.Context, p Params) (*Result, error) {
 	if p.Pattern != "" {
 		q, err = compilePattern(ctx, lang, p.Pattern)
 	} else {
-		q, err = compileRule(ctx, lang, p.Rule)
+		q, err = compileRule(ctx, lang, ruleObj)
 	}
 	if err != nil {
 		if reason := stopReason(ctx.Err()); reason != "" {

@@ -25,6 +25,13 @@ func DecodeNodes(b []byte, n int) ([]Node, error) {
 		copy(dst, b[:n*NodeSize])
 		return nodes, nil
 	}
+	decodePortable(b, nodes)
+	return nodes, nil
+}
+
+// decodePortable decodes len(nodes) records field by field, for hosts
+// whose memory layout differs from the module's.
+func decodePortable(b []byte, nodes []Node) {
 	le := binary.LittleEndian
 	for i := range nodes {
 		r := b[i*NodeSize:]
@@ -36,7 +43,6 @@ func DecodeNodes(b []byte, n int) ([]Node, error) {
 			ChildCount: le.Uint32(r[32:]), SubtreeSize: le.Uint32(r[36:]),
 		}
 	}
-	return nodes, nil
 }
 
 var errNames = errors.New("host: malformed name table")

@@ -89,6 +89,9 @@ const (
 	codeNoMemory = -1
 	codeNoParser = -2
 	codeNoTree   = -3
+	// CodeCancelled is loupe_parse's status when the host set the module's
+	// cancel flag during the parse.
+	CodeCancelled = -4
 )
 
 // CodeError turns a negative status from loupe_parse into an error.
@@ -100,6 +103,8 @@ func CodeError(code int32) error {
 		return ErrBadModule
 	case codeNoTree:
 		return errors.New("host: tree-sitter returned no tree")
+	case CodeCancelled:
+		return errors.New("host: parse cancelled")
 	}
 	return errors.New("host: unknown grammar module status")
 }

@@ -79,8 +79,13 @@ func TestProtocol(t *testing.T) {
 		t.Errorf("id not echoed: %v", r)
 	}
 	tools := r["result"].(map[string]any)["tools"].([]any)
-	if len(tools) != 1 || tools[0].(map[string]any)["name"] != "ast_grep" || tools[0].(map[string]any)["inputSchema"] == nil {
+	if len(tools) != 2 || tools[0].(map[string]any)["name"] != "ast_grep" || tools[1].(map[string]any)["name"] != "structural_analysis" {
 		t.Errorf("tools/list: %v", tools)
+	}
+	for _, tool := range tools {
+		if tool.(map[string]any)["inputSchema"] == nil {
+			t.Errorf("no inputSchema: %v", tool)
+		}
 	}
 	send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"ast_grep","arguments":{"pattern":"$O.foo($A)","language":"typescript"}}}`)
 	r = recv()

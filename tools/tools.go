@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/loupe-dev/loupe/analysis"
 	"github.com/loupe-dev/loupe/astgrep"
 )
 
@@ -44,7 +45,11 @@ func New(cfg Config) ([]Tool, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []Tool{astGrepTool(ag)}, nil
+	sa, err := analysis.New(analysis.Config{Workspace: cfg.Workspace, Timeout: cfg.AnalysisTimeout, MaxFileSize: cfg.MaxFileSize})
+	if err != nil {
+		return nil, err
+	}
+	return []Tool{astGrepTool(ag), analysisTool(sa)}, nil
 }
 
 // decodeStrict unmarshals tool parameters, refusing unknown fields so a
@@ -68,6 +73,25 @@ func astGrepTool(t *astgrep.Tool) Tool {
 		Schema:      astgrep.Schema(),
 		Call: func(ctx context.Context, raw json.RawMessage) (string, any, error) {
 			var p astgrep.Params
+			if err := decodeStrict(raw, &p); err != nil {
+				return "", nil, err
+			}
+			res, err := t.Run(ctx, p)
+			if err != nil {
+				return "", nil, err
+			}
+			return res.Text(), res, nil
+		},
+	}
+}
+
+func analysisTool(t *analysis.Tool) Tool {
+	return Tool{
+		Name:        analysis.Name,
+		Description: analysis.Description,
+		Schema:      analysis.Schema(),
+		Call: func(ctx context.Context, raw json.RawMessage) (string, any, error) {
+			var p analysis.Params
 			if err := decodeStrict(raw, &p); err != nil {
 				return "", nil, err
 			}

@@ -5,10 +5,12 @@ package language
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/loupe-dev/loupe/core/tree"
@@ -22,11 +24,16 @@ type Language struct {
 	info    grammars.Language
 	expando rune
 
-	once    sync.Once
+	state atomic.Pointer[loaded] // set once the grammar is loaded
+	mu    sync.Mutex
+	err   error // a permanent load failure
+}
+
+// loaded is a language's grammar and the indexes built from its names.
+type loaded struct {
 	grammar host.Grammar
 	kinds   map[string][]uint16 // kind name -> symbol ids (named ones first)
 	fields  map[string]uint16
-	err     error
 }
 
 var (
@@ -132,80 +139,110 @@ func (l *Language) Expando() rune { return l.expando }
 // Info returns the manifest entry of the language.
 func (l *Language) Info() grammars.Language { return l.info }
 
-func (l *Language) load(ctx context.Context) error {
-	l.once.Do(func() {
-		e, err := currentEngine(ctx)
-		if err != nil {
-			l.err = err
-			return
+// load loads the grammar module on first use. A failure caused by ctx
+// (cancellation, deadline) is returned but not remembered, so the next
+// caller tries again; any other failure is permanent.
+func (l *Language) load(ctx context.Context) (*loaded, error) {
+	if s := l.state.Load(); s != nil {
+		return s, nil
+	}
+	l.mu.Lock()
+	err := l.err
+	l.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	s, err := l.loadGrammar(ctx)
+	if err != nil {
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return nil, err
 		}
-		wasm, err := l.info.Wasm()
-		if err != nil {
-			l.err = err
-			return
+		l.mu.Lock()
+		l.err = err
+		l.mu.Unlock()
+		return nil, err
+	}
+	// Concurrent first callers may all get here; the engine hands them the
+	// same grammar, so whichever index is kept is equivalent.
+	l.state.CompareAndSwap(nil, s)
+	return l.state.Load(), nil
+}
+
+func (l *Language) loadGrammar(ctx context.Context) (*loaded, error) {
+	e, err := currentEngine(ctx)
+	if err != nil {
+		return nil, err
+	}
+	wasm, err := l.info.Wasm()
+	if err != nil {
+		return nil, err
+	}
+	g, err := e.Load(ctx, l.info.Name, wasm)
+	if err != nil {
+		return nil, fmt.Errorf("language %s: %w", l.info.Name, err)
+	}
+	names := g.Names()
+	s := &loaded{grammar: g, kinds: map[string][]uint16{}, fields: map[string]uint16{}}
+	for id, name := range names.Symbols {
+		if !names.Visible[id] {
+			continue
 		}
-		g, err := e.Load(ctx, l.info.Name, wasm)
-		if err != nil {
-			l.err = fmt.Errorf("language %s: %w", l.info.Name, err)
-			return
+		if names.Named[id] {
+			s.kinds[name] = append([]uint16{uint16(id)}, s.kinds[name]...)
+		} else {
+			s.kinds[name] = append(s.kinds[name], uint16(id))
 		}
-		names := g.Names()
-		l.kinds = map[string][]uint16{}
-		for id, s := range names.Symbols {
-			if !names.Visible[id] {
-				continue
-			}
-			if names.Named[id] {
-				l.kinds[s] = append([]uint16{uint16(id)}, l.kinds[s]...)
-			} else {
-				l.kinds[s] = append(l.kinds[s], uint16(id))
-			}
+	}
+	for id, f := range names.Fields {
+		if id > 0 {
+			s.fields[f] = uint16(id)
 		}
-		l.fields = map[string]uint16{}
-		for id, f := range names.Fields {
-			if id > 0 {
-				l.fields[f] = uint16(id)
-			}
-		}
-		l.grammar = g
-	})
-	return l.err
+	}
+	return s, nil
 }
 
 // Parse parses src into a tree. ctx cancels a parse in progress.
 func (l *Language) Parse(ctx context.Context, src []byte) (*tree.Tree, error) {
-	if err := l.load(ctx); err != nil {
-		return nil, err
-	}
-	nodes, err := l.grammar.Parse(ctx, src)
+	s, err := l.load(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return tree.New(src, nodes, l.grammar.Names())
+	nodes, err := s.grammar.Parse(ctx, src)
+	if err != nil {
+		return nil, fmt.Errorf("language %s: %w", l.info.Name, err)
+	}
+	t, err := tree.New(src, nodes, s.grammar.Names())
+	if err != nil {
+		return nil, fmt.Errorf("language %s: %w", l.info.Name, err)
+	}
+	return t, nil
 }
 
 // HasKind reports whether kind is a node type of the language's grammar.
 func (l *Language) HasKind(ctx context.Context, kind string) (bool, error) {
-	if err := l.load(ctx); err != nil {
+	s, err := l.load(ctx)
+	if err != nil {
 		return false, err
 	}
-	_, ok := l.kinds[kind]
+	_, ok := s.kinds[kind]
 	return ok, nil
 }
 
 // KindIDs returns the symbol ids that carry the given node type name.
 func (l *Language) KindIDs(ctx context.Context, kind string) ([]uint16, error) {
-	if err := l.load(ctx); err != nil {
+	s, err := l.load(ctx)
+	if err != nil {
 		return nil, err
 	}
-	return l.kinds[kind], nil
+	return s.kinds[kind], nil
 }
 
 // HasField reports whether field is a field name of the language's grammar.
 func (l *Language) HasField(ctx context.Context, field string) (bool, error) {
-	if err := l.load(ctx); err != nil {
+	s, err := l.load(ctx)
+	if err != nil {
 		return false, err
 	}
-	_, ok := l.fields[field]
+	_, ok := s.fields[field]
 	return ok, nil
 }

@@ -8,6 +8,9 @@ import (
 
 // Node is a node of a Tree. The zero Node is "no node": IsZero reports it,
 // and every navigation method returns it when there is nothing to go to.
+// Every method is safe on the zero Node: navigation returns the zero Node
+// again and accessors return zero values, so chains such as
+// n.Parent().Parent().Kind() never panic.
 type Node struct {
 	t *Tree
 	i int32
@@ -23,10 +26,21 @@ func (n Node) Tree() *Tree { return n.t }
 // by document order through it.
 func (n Node) Index() int { return int(n.i) }
 
-func (n Node) raw() *host.Node { return &n.t.nodes[n.i] }
+// noNode is what the zero Node reads: no flags, no children, an empty range.
+var noNode host.Node
+
+func (n Node) raw() *host.Node {
+	if n.t == nil {
+		return &noNode
+	}
+	return &n.t.nodes[n.i]
+}
 
 // Kind returns the node's type, e.g. "call_expression" or "(".
 func (n Node) Kind() string {
+	if n.t == nil {
+		return ""
+	}
 	s := n.raw().Symbol
 	if s == ErrorKindID {
 		return "ERROR"
@@ -53,7 +67,12 @@ func (n Node) IsError() bool { return n.raw().Flags&host.FlagError != 0 }
 func (n Node) HasError() bool { return n.raw().Flags&host.FlagHasError != 0 }
 
 // Field returns the field name under which n sits in its parent, or "".
-func (n Node) Field() string { return n.t.names.Fields[n.raw().Field] }
+func (n Node) Field() string {
+	if n.t == nil {
+		return ""
+	}
+	return n.t.names.Fields[n.raw().Field]
+}
 
 // StartByte returns the byte offset where n starts.
 func (n Node) StartByte() int { return int(n.raw().StartByte) }
@@ -68,7 +87,13 @@ func (n Node) StartPoint() Point { r := n.raw(); return Point{int(r.StartRow), i
 func (n Node) EndPoint() Point { r := n.raw(); return Point{int(r.EndRow), int(r.EndCol)} }
 
 // Bytes returns n's source bytes without copying; callers must not modify them.
-func (n Node) Bytes() []byte { r := n.raw(); return n.t.source[r.StartByte:r.EndByte] }
+func (n Node) Bytes() []byte {
+	if n.t == nil {
+		return nil
+	}
+	r := n.raw()
+	return n.t.source[r.StartByte:r.EndByte]
+}
 
 // Text returns n's source text.
 func (n Node) Text() string {
@@ -81,6 +106,9 @@ func (n Node) Text() string {
 
 // Parent returns n's parent, or the zero Node for the root.
 func (n Node) Parent() Node {
+	if n.t == nil {
+		return Node{}
+	}
 	p := n.t.parent[n.i]
 	if p < 0 {
 		return Node{}
@@ -110,6 +138,9 @@ func (n Node) LastChild() Node {
 
 // NextSibling returns the node after n under the same parent.
 func (n Node) NextSibling() Node {
+	if n.t == nil {
+		return Node{}
+	}
 	p := n.t.parent[n.i]
 	if p < 0 {
 		return Node{}

@@ -5,6 +5,7 @@ package tree
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/loupe-dev/loupe/host"
 )
@@ -19,10 +20,17 @@ type Tree struct {
 }
 
 // New builds a Tree over source from a flat pre-order node array. It checks
-// the array's shape, so a corrupt module output is an error, not a panic.
+// the array's shape (subtree sizes, child counts, ranges, symbol and field
+// ids), so a corrupt module output is an error, not a panic later.
 func New(source []byte, nodes []host.Node, names *host.Names) (*Tree, error) {
+	if names == nil {
+		return nil, fmt.Errorf("tree: no name table")
+	}
 	if len(nodes) == 0 {
 		return nil, fmt.Errorf("tree: empty node array")
+	}
+	if len(nodes) > math.MaxInt32 {
+		return nil, fmt.Errorf("tree: %d nodes is more than a tree can index", len(nodes))
 	}
 	if int(nodes[0].SubtreeSize) != len(nodes) {
 		return nil, fmt.Errorf("tree: root covers %d nodes, array has %d", nodes[0].SubtreeSize, len(nodes))
@@ -51,6 +59,19 @@ func New(source []byte, nodes []host.Node, names *host.Names) (*Tree, error) {
 			(int(n.Symbol) >= len(names.Symbols) && n.Symbol != ErrorKindID) || int(n.Field) >= len(names.Fields) {
 			return nil, fmt.Errorf("tree: malformed node %d", i)
 		}
+		// The children must tile the subtree exactly, as many as counted.
+		// Each node is visited once as a child, so this stays linear.
+		end, k := i+int(n.SubtreeSize), uint32(0)
+		for c := i + 1; c < end; k++ {
+			size := int(nodes[c].SubtreeSize)
+			if size == 0 || c+size > end {
+				return nil, fmt.Errorf("tree: node %d overruns its parent %d", c, i)
+			}
+			c += size
+		}
+		if k != n.ChildCount {
+			return nil, fmt.Errorf("tree: node %d has %d children, records %d", i, k, n.ChildCount)
+		}
 		stack = append(stack, int32(i))
 	}
 	return &Tree{source: source, nodes: nodes, parent: parent, names: names}, nil
@@ -68,8 +89,14 @@ func (t *Tree) Names() *host.Names { return t.names }
 // Len returns the number of nodes in the tree.
 func (t *Tree) Len() int { return len(t.nodes) }
 
-// Node returns the node with pre-order index i.
-func (t *Tree) Node(i int) Node { return Node{t: t, i: int32(i)} }
+// Node returns the node with pre-order index i, or the zero Node when i is
+// out of range.
+func (t *Tree) Node(i int) Node {
+	if i < 0 || i >= len(t.nodes) {
+		return Node{}
+	}
+	return Node{t: t, i: int32(i)}
+}
 
 // ErrorKindID is the symbol id tree-sitter gives ERROR nodes; it lies
 // outside a grammar's symbol table.

@@ -12,7 +12,11 @@
 //                            per field 1..field_count: u16 len, bytes
 //   loupe_input(len)      -> pointer to a buffer of len bytes for the source.
 //   loupe_parse(len)      -> number of nodes serialised (>= 0), or a negative
-//                            LOUPE_E* code. Cancellation is the host's job.
+//                            LOUPE_E* code.
+//   loupe_cancel_flag()   -> pointer to a u32: a host that can write module
+//                            memory while a parse runs (another thread) sets
+//                            it to non-zero to stop the parse, which then
+//                            returns LOUPE_ECANCELLED. The host clears it.
 //   loupe_output()        -> pointer to the node array of the last parse:
 //                            loupe_node[count], pre-order.
 //   loupe_reset()         -> frees the input and output buffers.
@@ -39,6 +43,7 @@ enum {
   LOUPE_ENOMEM = -1,
   LOUPE_ENOPARSER = -2,
   LOUPE_ENOTREE = -3,
+  LOUPE_ECANCELLED = -4,
 };
 
 enum {
@@ -74,6 +79,7 @@ static loupe_node *output;
 static uint32_t output_cap;
 static uint32_t *stack;
 static uint32_t stack_cap;
+static volatile uint32_t cancel_flag;
 
 // The module imports nothing: the few WASI calls wasi-libc may reach are
 // answered here. The clock reads zero (loupe sets no tree-sitter timeout;
@@ -177,6 +183,27 @@ char *EXPORT(loupe_input)(uint32_t len) {
 
 loupe_node *EXPORT(loupe_output)(void) { return output; }
 
+uint32_t *EXPORT(loupe_cancel_flag)(void) { return (uint32_t *)&cancel_flag; }
+
+// tree-sitter calls this every hundred or so parse operations; returning
+// true abandons the parse. Polling a word of memory is far cheaper than a
+// runtime that checks for cancellation at every call and loop.
+static bool should_stop(TSParseState *state) {
+  (void)state;
+  return cancel_flag != 0;
+}
+
+static const char *read_input(void *payload, uint32_t byte, TSPoint point, uint32_t *bytes_read) {
+  (void)point;
+  uint32_t len = *(uint32_t *)payload;
+  if (byte >= len) {
+    *bytes_read = 0;
+    return "";
+  }
+  *bytes_read = len - byte;
+  return input + byte;
+}
+
 void EXPORT(loupe_reset)(void) {
   free(input);
   input = 0;
@@ -279,8 +306,10 @@ int32_t EXPORT(loupe_parse)(uint32_t len) {
   }
   if (!grow_output(len / 3 + 64)) return LOUPE_ENOMEM;
   ts_parser_reset(parser);
-  TSTree *tree = ts_parser_parse_string(parser, 0, input ? input : "", len);
-  if (!tree) return LOUPE_ENOTREE;
+  TSInput in = {.payload = &len, .read = read_input, .encoding = TSInputEncodingUTF8, .decode = 0};
+  TSParseOptions opts = {.payload = 0, .progress_callback = should_stop};
+  TSTree *tree = ts_parser_parse_with_options(parser, 0, in, opts);
+  if (!tree) return cancel_flag ? LOUPE_ECANCELLED : LOUPE_ENOTREE;
   int32_t n = serialise(tree);
   ts_tree_delete(tree);
   return n;

@@ -3,15 +3,24 @@
 package wazhost
 
 import (
+	"sync/atomic"
+	"unsafe"
+
 	"github.com/tetratelabs/wazero/experimental"
 	"golang.org/x/sys/unix"
 )
 
-// memoryAllocator backs each linear memory with one mmap reservation of
-// its maximum size, committed as it grows. Growth never copies, and freed
-// memory goes straight back to the OS instead of waiting for Go's GC: the
-// slice-backed default peaked at about 3x the RSS on a 9 MB input.
-func memoryAllocator() experimental.MemoryAllocator {
+// memoryInModule reports whether instances' linear memory is ours (an
+// mmap reservation whose address never changes), so the host can write a
+// module's cancel flag while a parse runs.
+const memoryInModule = true
+
+// allocatorInto returns an allocator that backs each linear memory with one
+// mmap reservation of its maximum size, committed as it grows, and stores
+// the memory it creates in *dst. Growth never copies, and a closed
+// instance's memory goes straight back to the OS instead of waiting for
+// Go's GC.
+func allocatorInto(dst **mmapMemory) experimental.MemoryAllocator {
 	return experimental.MemoryAllocatorFunc(func(cap, max uint64) experimental.LinearMemory {
 		page := uint64(unix.Getpagesize())
 		res := (max + page - 1) &^ (page - 1)
@@ -20,15 +29,25 @@ func memoryAllocator() experimental.MemoryAllocator {
 		}
 		buf, err := unix.Mmap(-1, 0, int(res), unix.PROT_NONE, unix.MAP_PRIVATE|unix.MAP_ANON|unix.MAP_NORESERVE)
 		if err != nil {
-			return nil
+			return fallbackMemory(cap, max)
 		}
 		m := &mmapMemory{buf: buf, page: page}
 		if m.Reallocate(cap) == nil {
 			m.Free()
-			return nil
+			return fallbackMemory(cap, max)
 		}
+		*dst = m
 		return m
 	})
+}
+
+// fallbackMemory is a Go slice for when the reservation fails (a tight
+// address-space limit): wazero cannot take a nil memory. Its instance has
+// no cancel flag (*dst stays nil), so a parse on it runs to its end.
+func fallbackMemory(cap, max uint64) experimental.LinearMemory {
+	m := &sliceMemory{max: max}
+	m.Reallocate(cap)
+	return m
 }
 
 type mmapMemory struct {
@@ -61,4 +80,14 @@ func (m *mmapMemory) Free() {
 		_ = unix.Munmap(m.buf)
 		m.buf = nil
 	}
+}
+
+// setWord atomically stores v at offset off of the memory, if that word is
+// committed; it may run while the module executes on another goroutine.
+func (m *mmapMemory) setWord(off uint32, v uint32) bool {
+	if uint64(off)+4 > m.committed || off%4 != 0 {
+		return false
+	}
+	atomic.StoreUint32((*uint32)(unsafe.Pointer(&m.buf[off])), v)
+	return true
 }

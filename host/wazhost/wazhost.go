@@ -43,8 +43,9 @@ type Engine struct {
 	grammars map[string]*loading
 }
 
+// loading is one language's compilation, shared by every Load of it.
 type loading struct {
-	once sync.Once
+	done chan struct{} // closed when g or err is set
 	g    *grammar
 	err  error
 }
@@ -59,8 +60,12 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	if cfg.RecycleBytes == 0 {
 		cfg.RecycleBytes = 256 << 20
 	}
+	// Closing a module when its context is done makes wazero check the
+	// context at every call and loop, which made parsing 2-3x slower.
+	// Where the module's memory is ours, a parse is stopped through its
+	// cancel flag instead (see instance.parse).
 	rc := wazero.NewRuntimeConfigCompiler().
-		WithCloseOnContextDone(true).
+		WithCloseOnContextDone(!memoryInModule).
 		WithMemoryLimitPages(65536)
 	e := &Engine{cfg: cfg, grammars: map[string]*loading{}}
 	if !cfg.NoCache {
@@ -91,16 +96,28 @@ func (e *Engine) Close(ctx context.Context) error {
 	return err
 }
 
-// Load compiles wasm once under name and returns its Grammar.
+// Load compiles wasm once under name and returns its Grammar. The
+// compilation runs to its end even when ctx is done first (Load then
+// returns ctx's error promptly), so a cancelled caller never leaves the
+// language broken for the next one. A module that is not a loupe grammar
+// module fails with an error wrapping host.ErrBadModule.
 func (e *Engine) Load(ctx context.Context, name string, wasm []byte) (host.Grammar, error) {
 	e.mu.Lock()
 	l := e.grammars[name]
 	if l == nil {
-		l = &loading{}
+		l = &loading{done: make(chan struct{})}
 		e.grammars[name] = l
+		go func() {
+			defer close(l.done)
+			l.g, l.err = e.compile(context.WithoutCancel(ctx), name, wasm)
+		}()
 	}
 	e.mu.Unlock()
-	l.once.Do(func() { l.g, l.err = e.compile(ctx, name, wasm) })
+	select {
+	case <-l.done:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("wazhost: load %s: %w", name, ctx.Err())
+	}
 	if l.err != nil {
 		return nil, l.err
 	}
@@ -110,22 +127,26 @@ func (e *Engine) Load(ctx context.Context, name string, wasm []byte) (host.Gramm
 func (e *Engine) compile(ctx context.Context, name string, wasm []byte) (*grammar, error) {
 	mod, err := e.rt.CompileModule(ctx, wasm)
 	if err != nil {
-		return nil, fmt.Errorf("wazhost: compile %s: %w", name, err)
+		return nil, fmt.Errorf("wazhost: compile %s: %w: %w", name, host.ErrBadModule, err)
 	}
-	for _, fn := range []string{"loupe_init", "loupe_names", "loupe_input", "loupe_parse", "loupe_output", "loupe_reset"} {
+	for _, fn := range []string{"loupe_init", "loupe_names", "loupe_input", "loupe_parse", "loupe_output", "loupe_reset", "loupe_cancel_flag"} {
 		if _, ok := mod.ExportedFunctions()[fn]; !ok {
+			_ = mod.Close(ctx)
 			return nil, fmt.Errorf("wazhost: %s lacks export %s: %w", name, fn, host.ErrBadModule)
 		}
 	}
 	g := &grammar{engine: e, name: name, mod: mod}
 	inst, err := g.instantiate(ctx)
 	if err != nil {
+		_ = mod.Close(ctx)
 		return nil, err
 	}
-	defer g.put(ctx, inst)
 	if g.names, err = inst.readNames(ctx); err != nil {
-		return nil, fmt.Errorf("wazhost: %s: %w", name, err)
+		inst.close(ctx)
+		_ = mod.Close(ctx)
+		return nil, fmt.Errorf("wazhost: %s: name table: %w: %w", name, host.ErrBadModule, err)
 	}
+	g.put(ctx, inst)
 	return g, nil
 }
 
@@ -148,7 +169,7 @@ func (g *grammar) Parse(ctx context.Context, src []byte) ([]host.Node, error) {
 		return nil, fmt.Errorf("wazhost: %s: %d bytes: %w", g.name, len(src), host.ErrTooLarge)
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("wazhost: %s: parse not started: %w", g.name, err)
 	}
 	inst, err := g.get(ctx)
 	if err != nil {
@@ -180,7 +201,7 @@ func (g *grammar) get(ctx context.Context) (*instance, error) {
 }
 
 func (g *grammar) put(ctx context.Context, inst *instance) {
-	if uint64(inst.mem.Size()) > g.engine.cfg.RecycleBytes {
+	if inst.tainted || uint64(inst.mem.Size()) > g.engine.cfg.RecycleBytes {
 		inst.close(ctx)
 		return
 	}
@@ -198,13 +219,17 @@ func (g *grammar) put(ctx context.Context, inst *instance) {
 func (g *grammar) instantiate(ctx context.Context) (*instance, error) {
 	// Instantiation must not be tied to a caller's deadline: the instance
 	// outlives this call in the pool.
-	ictx := withAllocator(context.WithoutCancel(ctx))
+	ictx := context.WithoutCancel(ctx)
+	var lin *mmapMemory
+	if a := allocatorInto(&lin); a != nil {
+		ictx = experimental.WithMemoryAllocator(ictx, a)
+	}
 	cfg := wazero.NewModuleConfig().WithName("").WithStartFunctions("_initialize")
 	m, err := g.engine.rt.InstantiateModule(ictx, g.mod, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("wazhost: instantiate %s: %w", g.name, err)
 	}
-	inst := &instance{mod: m, mem: m.Memory()}
+	inst := &instance{mod: m, mem: m.Memory(), lin: lin}
 	inst.init = m.ExportedFunction("loupe_init")
 	inst.names = m.ExportedFunction("loupe_names")
 	inst.input = m.ExportedFunction("loupe_input")
@@ -214,9 +239,17 @@ func (g *grammar) instantiate(ctx context.Context) (*instance, error) {
 		inst.close(ctx)
 		return nil, fmt.Errorf("wazhost: %s exports no memory: %w", g.name, host.ErrBadModule)
 	}
-	if rc, err := inst.call(ctx, inst.init); err != nil || int32(rc) != 0 {
+	if rc, err := inst.call(ictx, inst.init); err != nil || int32(rc) != 0 {
 		inst.close(ctx)
 		return nil, fmt.Errorf("wazhost: %s: loupe_init: %w", g.name, errors.Join(err, host.ErrBadModule))
+	}
+	if lin != nil {
+		ptr, err := inst.call(ictx, m.ExportedFunction("loupe_cancel_flag"))
+		if err != nil || ptr == 0 || ptr%4 != 0 || !lin.setWord(uint32(ptr), 0) {
+			inst.close(ctx)
+			return nil, fmt.Errorf("wazhost: %s: loupe_cancel_flag: %w", g.name, errors.Join(err, host.ErrBadModule))
+		}
+		inst.flag = uint32(ptr)
 	}
 	return inst, nil
 }
@@ -227,6 +260,13 @@ type instance struct {
 	mem                                 api.Memory
 	init, names, input, parseFn, output api.Function
 	stack                               [2]uint64
+	// lin is the instance's linear memory when it is ours, and flag the
+	// offset of the module's cancel flag in it.
+	lin  *mmapMemory
+	flag uint32
+	// tainted marks an instance that must not be reused: a cancellation
+	// may still be about to set its flag.
+	tainted bool
 }
 
 func (i *instance) call(ctx context.Context, fn api.Function, args ...uint64) (uint64, error) {
@@ -264,11 +304,23 @@ func (i *instance) parse(ctx context.Context, src []byte) ([]host.Node, error) {
 	if !i.mem.Write(uint32(ptr), src) {
 		return nil, host.ErrOutOfMemory
 	}
+	if i.lin != nil {
+		i.lin.setWord(i.flag, 0)
+		stop := context.AfterFunc(ctx, func() { i.lin.setWord(i.flag, 1) })
+		defer func() {
+			if !stop() {
+				i.tainted = true
+			}
+		}()
+	}
 	rc, err := i.call(ctx, i.parseFn, n)
 	if err != nil {
 		return nil, err
 	}
 	count := int32(rc)
+	if count == host.CodeCancelled {
+		return nil, ctx.Err()
+	}
 	if count < 0 {
 		return nil, host.CodeError(count)
 	}
@@ -276,21 +328,17 @@ func (i *instance) parse(ctx context.Context, src []byte) ([]host.Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	buf, ok := i.mem.Read(uint32(optr), uint32(count)*host.NodeSize)
+	size := uint64(count) * host.NodeSize
+	if size > uint64(i.mem.Size()) {
+		return nil, fmt.Errorf("%d nodes do not fit the module's memory: %w", count, host.ErrBadModule)
+	}
+	buf, ok := i.mem.Read(uint32(optr), uint32(size))
 	if !ok {
-		return nil, host.ErrBadModule
+		return nil, fmt.Errorf("node array out of the module's memory: %w", host.ErrBadModule)
 	}
 	return host.DecodeNodes(buf, int(count))
 }
 
 func (i *instance) close(ctx context.Context) {
 	_ = i.mod.Close(ctx) // closing a module only releases memory
-}
-
-// withAllocator installs the platform's linear-memory allocator, if any.
-func withAllocator(ctx context.Context) context.Context {
-	if a := memoryAllocator(); a != nil {
-		return experimental.WithMemoryAllocator(ctx, a)
-	}
-	return ctx
 }

@@ -3,7 +3,7 @@
 // time. Match counts must agree.
 //   node js/bench/bench.mjs            (run from the repo root after `make js`)
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, statSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 
@@ -62,6 +62,29 @@ for (const q of queries) {
 }
 console.log(`cold start (load + first query): ${cold.toFixed(0)} ms`);
 console.table(rows);
+// File access: Go's fs shim (Node's async fs, one callback per call) against
+// walking and reading in JS and passing the contents in memory.
+{
+  const q = { pattern: 'console.log($$$A)', language: 'javascript', maxResults: 1 };
+  const t1 = performance.now();
+  const viaGo = await astGrep.execute(q);
+  const goMs = performance.now() - t1;
+  const t2 = performance.now();
+  const files = {};
+  const walkRead = (d, rel) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walkRead(p, r);
+      else if (e.name.endsWith('.js')) files[r] = readFileSync(p);
+    }
+  };
+  walkRead(lib, '');
+  const mem = (await createTools({ workspaceRoot: lib, files, timeouts: { astGrepMs: 600000 } })).tools.find((t) => t.name === 'ast_grep');
+  const viaJs = await mem.execute(q);
+  const jsMs = performance.now() - t2;
+  console.log(`file access (warm trees): Go fs shim ${goMs.toFixed(0)} ms, JS walk+read+mount ${jsMs.toFixed(0)} ms; matches ${viaGo.metadata.totalMatches} / ${viaJs.metadata.totalMatches}`);
+}
 const dist = join(repo, 'js/dist');
 let size = 0;
 const walk = (d) => { for (const e of readdirSync(d, { withFileTypes: true })) { const p = join(d, e.name); if (e.isDirectory()) walk(p); else size += statSync(p).size; } };

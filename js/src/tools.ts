@@ -28,6 +28,8 @@ export interface ToolsOptions {
   timeouts?: { astGrepMs?: number; structuralAnalysisMs?: number };
   /** Files larger than maxFileSize bytes are skipped and reported. */
   limits?: { maxFileSize?: number };
+  /** Per-tool defaults: turn a tool off, or replace its description. */
+  tools?: Record<string, { enabled?: boolean; description?: string }>;
 }
 
 /** The tools, or none and the reason they could not be loaded. */
@@ -67,9 +69,10 @@ export async function createToolsWith(
   } catch (err) {
     return { tools: [], reason: `loupe could not start: ${errorText(err)}` };
   }
-  const tools = infos.map((info): LoupeTool => ({
+  const settings = options.tools ?? {};
+  const tools = infos.filter((info) => settings[info.name]?.enabled !== false).map((info): LoupeTool => ({
     name: info.name,
-    description: info.description,
+    description: settings[info.name]?.description ?? info.description,
     parameters: info.parameters,
     async execute(params, opts) {
       const signal = opts?.signal;

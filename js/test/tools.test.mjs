@@ -9,6 +9,7 @@ import { createTools } from '../dist/index.js';
 let root;
 let tools;
 let astGrep;
+let analysis;
 
 before(async () => {
   root = mkdtempSync(join(tmpdir(), 'loupe-js-'));
@@ -16,6 +17,7 @@ before(async () => {
   writeFileSync(join(root, 'src/a.ts'), 'class A {\n  run() {\n    this.foo();\n    // this.foo()\n    other.foo(1, 2);\n  }\n}\n');
   writeFileSync(join(root, 'src/b.test.ts'), 'x.foo();\n');
   writeFileSync(join(root, 'src/bin.ts'), Buffer.from([0x61, 0x00, 0x01]));
+  writeFileSync(join(root, 'src/calls.ts'), 'export function top() { mid(); }\nexport function mid() { leaf(); }\nexport function leaf() { return 1; }\n');
   const outside = mkdtempSync(join(tmpdir(), 'loupe-out-'));
   writeFileSync(join(outside, 'o.ts'), 'y.foo();\n');
   symlinkSync(outside, join(root, 'escape'));
@@ -23,6 +25,7 @@ before(async () => {
   assert.equal(created.reason, undefined);
   tools = created.tools;
   astGrep = tools.find((t) => t.name === 'ast_grep');
+  analysis = tools.find((t) => t.name === 'structural_analysis');
 });
 
 test('tools carry name, description and JSON schema', () => {
@@ -41,6 +44,9 @@ test('pattern search returns matches with captures (REQ-ASTGREP-002/007)', async
   assert.deepEqual(m.matches.map((x) => `${x.file}:${x.startLine}:${x.text}`), [
     'src/a.ts:3:this.foo()', 'src/a.ts:5:other.foo(1, 2)', 'src/b.test.ts:1:x.foo()',
   ]);
+  // The rule form (REQ-ASTGREP-003).
+  const rule = await astGrep.execute({ rule: { kind: 'call_expression', has: { field: 'function', regex: '^other' } }, language: 'ts' });
+  assert.deepEqual(rule.metadata.matches.map((x) => x.text), ['other.foo(1, 2)']);
   assert.equal(m.matches[0].metaVariables.single.OBJ, 'this');
   assert.deepEqual(m.matches[1].metaVariables.multi.ARGS, ['1', '2']);
   assert.equal(m.skippedFiles, 1);
@@ -119,4 +125,30 @@ test('files passed in memory are searched without touching the disk', async () =
   // The disk workspace of the other session is unaffected.
   const disk = await astGrep.execute({ pattern: 'other.foo($$$A)', language: 'ts' });
   assert.equal(disk.metadata.totalMatches, 1);
+});
+
+test('tool defaults: disable a tool or override its description (REQ-INFRA-004)', async () => {
+  const r = await createTools({
+    workspaceRoot: root,
+    tools: { structural_analysis: { enabled: false }, ast_grep: { description: 'custom' } },
+  });
+  assert.deepEqual(r.tools.map((t) => t.name), ['ast_grep']);
+  assert.equal(r.tools[0].description, 'custom');
+});
+
+test('structural_analysis through the JS surface (REQ-SA-*)', async () => {
+  assert.ok(analysis, 'structural_analysis registered');
+  assert.match(analysis.description, /by NAME, not type-resolved/);
+  assert.deepEqual(analysis.parameters.properties.mode.enum, ['callers', 'callees', 'definitions', 'hierarchy', 'references', 'dependencies', 'exports']);
+  const r = await analysis.execute({ mode: 'callers', language: 'typescript', symbol: 'leaf', depth: 2 });
+  assert.equal(r.metadata.error, undefined, r.llmContent);
+  assert.match(r.llmContent, /mid\(\)/);
+  assert.match(r.llmContent, /top\(\)/);
+  assert.match(r.llmContent, /via: /);
+  const bad = await analysis.execute({ mode: 'sideways', language: 'typescript', symbol: 'x' });
+  assert.match(String(bad.metadata.error), /callers.*callees.*definitions/);
+  const out = await analysis.execute({ mode: 'exports', language: 'typescript', target: '../x.ts' });
+  assert.match(String(out.metadata.error), /outside the workspace/);
+  const none = await analysis.execute({ mode: 'definitions', language: 'typescript', symbol: 'NoSuchThing' });
+  assert.equal(none.metadata.truncated, false);
 });

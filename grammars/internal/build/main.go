@@ -193,11 +193,17 @@ func buildOne(cache, rt, glue, outDir string, l *language) (string, int, error) 
 		return "", 0, err
 	}
 	defer os.RemoveAll(work)
+	if ps := patches[l.Source.Package+"@"+l.Source.Version]; len(ps) > 0 {
+		if src, err = patchedCopy(src, filepath.Join(work, "src"), ps); err != nil {
+			return "", 0, err
+		}
+	}
 	common := []string{
 		"--target=wasm32-wasi", "-O3", "-mbulk-memory",
 		"-DHAVE_ENDIAN_H", "-DNDEBUG", "-D_DEFAULT_SOURCE", "-DLOUPE_LANGUAGE=" + l.Function,
 		"-I", filepath.Join(filepath.Dir(rt), "include"), "-I", rt, "-I", src,
 		"-ffile-prefix-map=" + cache + "=.", "-ffile-prefix-map=" + filepath.Dir(glue) + "=.",
+		"-ffile-prefix-map=" + work + "=.",
 		"-w",
 	}
 	cFiles := []string{filepath.Join(rt, "lib.c"), filepath.Join(src, "parser.c"), glue}
@@ -240,6 +246,68 @@ func buildOne(cache, rt, glue, outDir string, l *language) (string, int, error) 
 	}
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:]), len(data), nil
+}
+
+// patch replaces one exact piece of a grammar source file.
+type patch struct {
+	file, old, new string
+}
+
+// patches make a few grammars' C portable to wasm32, keyed by package@version.
+// Native 64-bit builds of the unpatched sources (what ast-grep runs) are the
+// reference: a patch must leave their behaviour unchanged, which
+// internal/parity checks by comparing these modules' trees with native ones
+// built from the original sources.
+var patches = map[string][]patch{
+	"tree-sitter-swift@0.7.1": {
+		// The scanner state is allocated with size 0 and then written; glibc
+		// hands out a zeroed chunk, wasi-libc a reused one, so the state
+		// started with garbage from an earlier parse.
+		{"scanner.c", "return calloc(0, sizeof(struct ScannerState));", "return calloc(1, sizeof(struct ScannerState));"},
+		// 1UL << 32 and the int shift 1 << suppressor are undefined; on
+		// 64-bit hosts they end up testing DIRECTIVE_ENDIF, so say that.
+		{"scanner.c", "    1UL << FAKE_TRY_BANG, // BANG,", "    1ULL << DIRECTIVE_ENDIF, // BANG,"},
+		{"scanner.c", "if (!(suppressing_symbols & 1 << suppressor)) {", "if (!(suppressing_symbols & 1ULL << suppressor)) {"},
+	},
+}
+
+// patchedCopy copies the source folder src to dst and applies ps there;
+// each old text must occur exactly once.
+func patchedCopy(src, dst string, ps []patch) (string, error) {
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		return "", err
+	}
+	for _, p := range ps {
+		path := filepath.Join(dst, p.file)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return "", err
+		}
+		if n := bytes.Count(data, []byte(p.old)); n != 1 {
+			return "", fmt.Errorf("patch %s: %q occurs %d times, want once", p.file, p.old, n)
+		}
+		if err := os.WriteFile(path, bytes.Replace(data, []byte(p.old), []byte(p.new), 1), 0o644); err != nil {
+			return "", err
+		}
+	}
+	return dst, nil
 }
 
 var fetchMu sync.Mutex

@@ -1,0 +1,285 @@
+// Package analysis implements loupe's structural_analysis tool: multi-hop,
+// name-based questions about code answered from syntax trees — who calls a
+// function (and who calls those), what a function calls, where a symbol is
+// defined, a type's supertypes and subtypes, every structural reference to
+// a symbol, a file's imports and importers, and a module's exports.
+//
+// Each language's shapes (definitions, calls, supertypes, imports, exports)
+// are data in a per-language table (lang_*.go); one walk per file turns a
+// tree into facts, and every mode reads facts. A file is parsed at most once
+// per call, whatever the depth. Nothing is type-resolved: names are matched
+// as written.
+package analysis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/loupe-dev/loupe/core/language"
+	"github.com/loupe-dev/loupe/internal/schema"
+)
+
+// The analysis modes.
+const (
+	ModeCallers      = "callers"
+	ModeCallees      = "callees"
+	ModeDefinitions  = "definitions"
+	ModeHierarchy    = "hierarchy"
+	ModeReferences   = "references"
+	ModeDependencies = "dependencies"
+	ModeExports      = "exports"
+)
+
+// Modes lists every mode, in the order the tool documents them.
+var Modes = []string{ModeCallers, ModeCallees, ModeDefinitions, ModeHierarchy, ModeReferences,
+	ModeDependencies, ModeExports}
+
+// Limits and defaults of the parameters.
+const (
+	DefaultDepth    = 1
+	MaxDepth        = 5
+	DefaultMaxNodes = 50
+	// MaxMaxNodes caps maxNodes, whatever the caller asks.
+	MaxMaxNodes = 10000
+	// DefaultTimeout bounds one call (REQ-INFRA-006).
+	DefaultTimeout = 60 * time.Second
+	// DefaultMaxFileSize skips larger files (they count in SkippedFiles).
+	DefaultMaxFileSize = 16 << 20
+)
+
+// Reasons a result is incomplete.
+const (
+	ReasonTimeout   = "timeout"
+	ReasonCancelled = "cancelled"
+	ReasonMaxNodes  = "maxNodes"
+)
+
+// Params are the structural_analysis tool's parameters, as an LLM passes
+// them. Schema derives the published JSON Schema from the tags.
+type Params struct {
+	Mode     string `json:"mode" enum:"callers,callees,definitions,hierarchy,references,dependencies,exports" desc:"What to analyze: callers (who calls symbol, recursively), callees (what symbol calls), definitions (where symbol is defined), hierarchy (symbol's supertypes and subtypes), references (every structural use of symbol, by category), dependencies (target's imports; with reverse, its importers), exports (target's exported symbols)."`
+	Language string `json:"language" desc:"Language of the code: typescript (also covers .tsx), tsx, javascript, python, go, rust, java, csharp, kotlin, ruby, php, c, cpp."`
+	Path     string `json:"path,omitempty" desc:"File or directory to search, relative to the workspace root (default: the workspace root). Narrowing it makes name-based answers more precise and faster."`
+	Symbol   string `json:"symbol,omitempty" desc:"Function, method, class or interface name, as written in code (no qualifier): required for callers, callees, definitions, hierarchy and references."`
+	Depth    int    `json:"depth,omitempty" min:"1" max:"5" default:"1" desc:"Levels to follow for callers, callees and hierarchy: 2 adds callers of callers, and so on."`
+	MaxNodes int    `json:"maxNodes,omitempty" min:"1" max:"10000" default:"50" desc:"Maximum distinct symbols visited (callers, callees, hierarchy), definitions listed, or items listed per reference category; beyond it the result says truncated. Keeps common names like get from exploding."`
+	Target   string `json:"target,omitempty" desc:"File or directory to analyze, relative to the workspace root: required for dependencies and exports."`
+	Reverse  bool   `json:"reverse,omitempty" default:"false" desc:"dependencies only: also list the files (under path) that import the target."`
+}
+
+// Schema returns the JSON Schema of Params.
+func Schema() map[string]any { return schema.For(Params{}) }
+
+// Config sets up a Tool.
+type Config struct {
+	// Workspace is the root every path and target must stay inside
+	// (required).
+	Workspace string
+	// Timeout bounds one call (default 60 s); on timeout what was found so
+	// far is returned with Partial set and Reason "timeout".
+	Timeout time.Duration
+	// MaxFileSize skips larger files, counted in SkippedFiles (default
+	// 16 MiB).
+	MaxFileSize int64
+}
+
+// Tool runs structural_analysis calls inside one workspace. It is safe for
+// concurrent use.
+type Tool struct {
+	cfg Config
+	ws  *workspace
+}
+
+// New opens the workspace and returns the tool.
+func New(cfg Config) (*Tool, error) {
+	if cfg.Workspace == "" {
+		return nil, errors.New("structural_analysis: no workspace root")
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	ws, err := newWorkspace(cfg.Workspace, cfg.MaxFileSize)
+	if err != nil {
+		return nil, fmt.Errorf("structural_analysis: %w", err)
+	}
+	return &Tool{cfg: cfg, ws: ws}, nil
+}
+
+// Run answers one call. Invalid parameters (an unknown mode, a missing
+// symbol, a path outside the workspace, a mode the language does not
+// support) are errors, reported before any file is read. A timeout or a
+// cancelled ctx is not an error: the result then holds what was found so
+// far, with Partial and Truncated set and Reason saying why.
+func (t *Tool) Run(ctx context.Context, p Params) (*Result, error) {
+	req, err := t.validate(p)
+	if err != nil {
+		return nil, err
+	}
+	runCtx, cancel := context.WithTimeout(ctx, t.cfg.Timeout)
+	defer cancel()
+	s, err := newSession(runCtx, req)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Mode: req.mode, Language: req.lang.Name(), Symbol: req.symbol, Target: req.targetRel,
+		Path: req.scopeRel}
+	if req.owner != "" {
+		res.Symbol = req.owner + "." + req.symbol
+	}
+	switch req.mode {
+	case ModeCallers:
+		res.Depth = req.depth
+		res.Callers = s.callers(req.symbol, req.depth, req.maxNodes)
+	case ModeCallees:
+		res.Depth = req.depth
+		res.Callees = s.callees(req.symbol, req.owner, req.depth, req.maxNodes)
+	case ModeDefinitions:
+		res.Definitions = s.definitions(req.symbol, req.owner, req.maxNodes)
+	case ModeHierarchy:
+		res.Depth = req.depth
+		res.Hierarchy = s.hierarchy(req.symbol, req.depth, req.maxNodes)
+	case ModeReferences:
+		res.References = s.references(req.symbol, req.maxNodes)
+	case ModeDependencies:
+		res.Dependencies, res.ImportedBy = s.dependencies(req.reverse)
+	case ModeExports:
+		res.Exports = s.exports()
+	}
+	s.explainEmpty(res)
+	res.FilesInScope = len(s.files)
+	res.FilesParsed = s.parsed
+	res.FilesReused = s.reused
+	res.FilesAnalyzed = s.parsed + s.reused
+	res.SkippedFiles = s.skipped
+	res.Notes = append(res.Notes, req.notes...)
+	res.Notes = append(res.Notes, s.notes...)
+	if s.truncated {
+		res.Truncated, res.Reason = true, ReasonMaxNodes
+	}
+	if err := runCtx.Err(); err != nil || s.stopped {
+		res.Partial, res.Truncated = true, true
+		res.Reason = ReasonTimeout
+		if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			res.Reason = ReasonCancelled
+		}
+	}
+	return res, nil
+}
+
+// splitQualified splits a qualified symbol (Config.initialize,
+// Config::initialize, Config#initialize, pkg.Type.Method) into its owner's
+// last segment and the name.
+func splitQualified(sym string) (owner, name string) {
+	i := strings.LastIndexAny(sym, ".:#")
+	if i <= 0 || i == len(sym)-1 {
+		return "", sym
+	}
+	name = sym[i+1:]
+	rest := strings.TrimRight(sym[:i], ".:#")
+	if j := strings.LastIndexAny(rest, ".:#"); j >= 0 {
+		rest = rest[j+1:]
+	}
+	return rest, name
+}
+
+// request is a validated call.
+type request struct {
+	mode      string
+	lang      *language.Language
+	symbol    string // the name to match
+	owner     string // the qualifier of a qualified symbol (Config in Config.initialize)
+	depth     int
+	maxNodes  int
+	reverse   bool
+	ws        *workspace
+	scope     string // absolute path of Path
+	scopeRel  string
+	target    string // absolute path of Target
+	targetRel string
+	notes     []string
+}
+
+func (t *Tool) validate(p Params) (*request, error) {
+	mode := strings.ToLower(strings.TrimSpace(p.Mode))
+	if !contains(Modes, mode) {
+		if mode == "" {
+			return nil, fmt.Errorf("mode is required: one of %s", strings.Join(Modes, ", "))
+		}
+		return nil, fmt.Errorf("unsupported mode %q: valid modes are %s", p.Mode, strings.Join(Modes, ", "))
+	}
+	if strings.TrimSpace(p.Language) == "" {
+		return nil, fmt.Errorf("language is required (supported: %s)", strings.Join(SupportedLanguages(), ", "))
+	}
+	lang, err := language.Lookup(p.Language)
+	if err != nil {
+		return nil, fmt.Errorf("language %q: %w", p.Language, err)
+	}
+	if _, ok := specs[lang.Name()]; !ok {
+		return nil, fmt.Errorf("structural analysis does not support %s (supported: %s)",
+			lang.Name(), strings.Join(SupportedLanguages(), ", "))
+	}
+	if modes := SupportedModes(lang.Name()); !contains(modes, mode) {
+		return nil, fmt.Errorf("mode %s is not supported for %s (supported for %s: %s)",
+			mode, lang.Name(), lang.Name(), strings.Join(modes, ", "))
+	}
+	req := &request{mode: mode, lang: lang, symbol: strings.TrimSpace(p.Symbol), reverse: p.Reverse}
+	symbolMode := mode != ModeDependencies && mode != ModeExports
+	if symbolMode && req.symbol == "" {
+		return nil, fmt.Errorf("symbol is required for mode %s", mode)
+	}
+	req.owner, req.symbol = splitQualified(req.symbol)
+	if req.owner != "" {
+		switch mode {
+		case ModeDefinitions, ModeCallees:
+			req.notes = append(req.notes, fmt.Sprintf("%s: definitions of %s in %s only", p.Symbol, req.symbol, req.owner))
+		default:
+			req.notes = append(req.notes, fmt.Sprintf("%s: matched by the name %s alone (%s cannot be told apart by syntax)",
+				p.Symbol, req.symbol, mode))
+		}
+	}
+	switch {
+	case p.Depth < 0:
+		return nil, fmt.Errorf("depth must be between 1 and %d, got %d", MaxDepth, p.Depth)
+	case p.Depth == 0:
+		req.depth = DefaultDepth
+	case p.Depth > MaxDepth:
+		req.depth = MaxDepth
+		req.notes = append(req.notes, fmt.Sprintf("depth %d lowered to the maximum, %d", p.Depth, MaxDepth))
+	default:
+		req.depth = p.Depth
+	}
+	switch {
+	case p.MaxNodes < 0:
+		return nil, fmt.Errorf("maxNodes must be positive, got %d", p.MaxNodes)
+	case p.MaxNodes == 0:
+		req.maxNodes = DefaultMaxNodes
+	case p.MaxNodes > MaxMaxNodes:
+		req.maxNodes = MaxMaxNodes
+	default:
+		req.maxNodes = p.MaxNodes
+	}
+	ws := t.ws
+	req.ws = ws
+	if req.scope, req.scopeRel, err = ws.resolve(p.Path, "path"); err != nil {
+		return nil, err
+	}
+	if !symbolMode {
+		t := p.Target
+		if strings.TrimSpace(t) == "" {
+			if strings.TrimSpace(p.Path) == "" {
+				return nil, fmt.Errorf("target is required for mode %s: the file or directory to analyze", mode)
+			}
+			t = p.Path
+			// The path named the target; importers are searched for in the
+			// whole workspace.
+			req.scope, req.scopeRel = ws.root, ""
+		}
+		if req.target, req.targetRel, err = ws.resolve(t, "target"); err != nil {
+			return nil, err
+		}
+	}
+	return req, nil
+}

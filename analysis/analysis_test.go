@@ -1,0 +1,431 @@
+package analysis
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/loupe-dev/loupe/core/search"
+)
+
+// fixtureRoot holds one fixture project per language.
+const fixtureRoot = "../testdata/analysis"
+
+func runFixture(t *testing.T, dir string, p Params) *Result {
+	t.Helper()
+	if p.Language == "" {
+		p.Language = dir
+	}
+	r, err := analyze(context.Background(), Config{Workspace: filepath.Join(fixtureRoot, dir)}, p)
+	if err != nil {
+		t.Fatalf("%+v: %v", p, err)
+	}
+	return r
+}
+
+func TestParamErrors(t *testing.T) {
+	root := filepath.Join(fixtureRoot, "typescript")
+	outside := t.TempDir()
+	cases := []struct {
+		name string
+		p    Params
+		want []string // substrings of the error
+	}{
+		{"unknown mode", Params{Mode: "callgraph", Language: "ts", Symbol: "x"},
+			[]string{`unsupported mode "callgraph"`, "callers, callees, definitions, hierarchy, references, dependencies, exports"}},
+		{"no mode", Params{Language: "ts", Symbol: "x"}, []string{"mode is required"}},
+		{"no language", Params{Mode: "callers", Symbol: "x"}, []string{"language is required", "typescript"}},
+		{"unknown language", Params{Mode: "callers", Language: "cobol", Symbol: "x"}, []string{`unsupported language "cobol"`}},
+		{"language without table", Params{Mode: "callers", Language: "json", Symbol: "x"},
+			[]string{"does not support json", "supported:"}},
+		{"mode not for language", Params{Mode: "hierarchy", Language: "c", Symbol: "x"},
+			[]string{"mode hierarchy is not supported for c", "callers, callees, definitions, references, dependencies, exports"}},
+		{"no symbol", Params{Mode: "references", Language: "ts"}, []string{"symbol is required for mode references"}},
+		{"no target", Params{Mode: "exports", Language: "ts"}, []string{"target is required for mode exports"}},
+		{"negative depth", Params{Mode: "callers", Language: "ts", Symbol: "x", Depth: -1}, []string{"depth must be between 1 and 5"}},
+		{"negative maxNodes", Params{Mode: "callers", Language: "ts", Symbol: "x", MaxNodes: -3}, []string{"maxNodes must be positive"}},
+		{"path with ..", Params{Mode: "callers", Language: "ts", Symbol: "x", Path: "src/../../python"},
+			[]string{`path "src/../../python" is outside the workspace root`}},
+		{"absolute path outside", Params{Mode: "callers", Language: "ts", Symbol: "x", Path: outside},
+			[]string{"is outside the workspace root"}},
+		{"target outside", Params{Mode: "dependencies", Language: "ts", Target: "../python/app/main.py"},
+			[]string{`target "../python/app/main.py" is outside the workspace root`}},
+		{"missing path", Params{Mode: "callers", Language: "ts", Symbol: "x", Path: "src/nope"},
+			[]string{`path "src/nope" does not exist`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := analyze(context.Background(), Config{Workspace: root}, c.p)
+			if err == nil {
+				t.Fatalf("no error; result %+v", r)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not contain %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+// TestSymlinkBoundary: a symlink inside the workspace that leads out of it
+// is refused as a path, and never followed by the walk.
+func TestSymlinkBoundary(t *testing.T) {
+	ws := t.TempDir()
+	out := t.TempDir()
+	write(t, filepath.Join(out, "secret.ts"), "export function leaked() { target(); }\n")
+	write(t, filepath.Join(ws, "a.ts"), "export function inside() { target(); }\n")
+	if err := os.Symlink(out, filepath.Join(ws, "link")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	if err := os.Symlink(filepath.Join(out, "secret.ts"), filepath.Join(ws, "file.ts")); err != nil {
+		t.Fatal(err)
+	}
+	_, err := analyze(context.Background(), Config{Workspace: ws}, Params{Mode: "callers", Language: "ts", Symbol: "target", Path: "link"})
+	if err == nil || !strings.Contains(err.Error(), "outside the workspace") {
+		t.Errorf("path through a symlink out of the workspace: err = %v", err)
+	}
+	_, err = analyze(context.Background(), Config{Workspace: ws}, Params{Mode: "exports", Language: "ts", Target: "file.ts"})
+	if err == nil || !strings.Contains(err.Error(), "outside the workspace") {
+		t.Errorf("target through a symlink out of the workspace: err = %v", err)
+	}
+	r, err := analyze(context.Background(), Config{Workspace: ws}, Params{Mode: "callers", Language: "ts", Symbol: "target"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Callers) != 1 || r.Callers[0].Name != "inside" {
+		t.Errorf("the walk followed a symlink out of the workspace: %+v", r.Callers)
+	}
+}
+
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestEmptyResults: REQ-SA-007, every mode's empty answer has its
+// structure (an empty list, every reference category at zero) and
+// truncated false.
+func TestEmptyResults(t *testing.T) {
+	cases := []struct {
+		p    Params
+		want string // the mode's JSON section
+	}{
+		{Params{Mode: "callers", Symbol: "nope"}, `"callers":[]`},
+		{Params{Mode: "callees", Symbol: "nope"}, `"callees":[]`},
+		{Params{Mode: "definitions", Symbol: "nope"}, `"definitions":[]`},
+		{Params{Mode: "hierarchy", Symbol: "nope"}, `"hierarchy":{"definitions":[],"supertypes":[],"subtypes":[]}`},
+		{Params{Mode: "references", Symbol: "nope"}, `"references":{"total":0,"categories":[` +
+			`{"id":"instanceMethodCalls","label":"Method calls on instances","heuristic":true,"count":0,"items":[]},` +
+			`{"id":"directCalls","label":"Direct calls","count":0,"items":[]},` +
+			`{"id":"instantiations","label":"Instantiations","count":0,"items":[]},` +
+			`{"id":"typeAnnotations","label":"Type annotations","count":0,"items":[]},` +
+			`{"id":"extendsImplements","label":"Extends/implements","count":0,"items":[]},` +
+			`{"id":"imports","label":"Imports","count":0,"items":[]},` +
+			`{"id":"reExports","label":"Re-exports","count":0,"items":[]}]}`},
+		{Params{Mode: "dependencies", Target: "src/polyfill.ts"}, `"dependencies":[{"file":"src/polyfill.ts","imports":[]}]`},
+		{Params{Mode: "dependencies", Target: "src/main.ts", Reverse: true}, `"importedBy":[]`},
+		{Params{Mode: "exports", Target: "src/polyfill.ts"}, `"exports":[]`},
+	}
+	for _, c := range cases {
+		t.Run(c.p.Mode, func(t *testing.T) {
+			r := runFixture(t, "typescript", c.p)
+			b, err := json.Marshal(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			js := string(b)
+			if !strings.Contains(js, c.want) {
+				t.Errorf("JSON lacks %s:\n%s", c.want, js)
+			}
+			if !strings.Contains(js, `"truncated":false`) || !strings.Contains(js, `"partial":false`) || r.Reason != "" {
+				t.Errorf("an empty result is not complete: %s", js)
+			}
+		})
+	}
+}
+
+// TestCallersJSON checks the JSON of a callers tree: names, containers,
+// definition lines, the via: call-site line and its line number.
+func TestCallersJSON(t *testing.T) {
+	r := runFixture(t, "typescript", Params{Mode: "callers", Symbol: "createRegistry", Depth: 2, Path: "src"})
+	b, err := json.Marshal(r.Callers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"name":"init","container":"Service","file":"src/service.ts","line":9,` +
+		`"via":"this.toolRegistry = createRegistry();","viaLine":10,` +
+		`"children":[{"name":"main","file":"src/main.ts","line":4,"via":"s.init({ name: 'a' });","viaLine":6}]},` +
+		`{"name":"reset","container":"Service","file":"src/service.ts","line":14,"via":"createRegistry();","viaLine":16},` +
+		`{"name":"View","file":"src/view.tsx","line":2,"via":"const r = createRegistry();","viaLine":3}]`
+	if string(b) != want {
+		t.Errorf("callers JSON\n got %s\nwant %s", b, want)
+	}
+	if r.Path != "src" || r.Depth != 2 || r.Truncated || r.Partial {
+		t.Errorf("header: %+v", r)
+	}
+}
+
+// TestCallersCycleAndDepth: depth bounds the tree; the recursion
+// ping -> pong -> ping is cut at the repeated name, marked as a cycle.
+func TestCallersCycleAndDepth(t *testing.T) {
+	r1 := runFixture(t, "typescript", Params{Mode: "callers", Symbol: "ping"})
+	for _, n := range r1.Callers {
+		if len(n.Children) > 0 {
+			t.Errorf("depth 1 has grandchildren: %+v", n)
+		}
+	}
+	r5 := runFixture(t, "typescript", Params{Mode: "callers", Symbol: "ping", Depth: 5})
+	var cycles int
+	var walk func(ns []CallNode, depth int)
+	walk = func(ns []CallNode, depth int) {
+		for _, n := range ns {
+			if depth > 5 {
+				t.Errorf("node %s below depth 5", n.Name)
+			}
+			if n.Cycle {
+				cycles++
+				if len(n.Children) > 0 {
+					t.Errorf("cycle node %s expanded", n.Name)
+				}
+			}
+			walk(n.Children, depth+1)
+		}
+	}
+	walk(r5.Callers, 1)
+	if cycles != 1 {
+		t.Errorf("want 1 cycle, got %d:\n%s", cycles, r5.Text())
+	}
+}
+
+// TestMaxNodes: the traversal stops after maxNodes distinct symbols,
+// keeping what it found, with truncated and the reason.
+func TestMaxNodes(t *testing.T) {
+	for _, mode := range []string{"callers", "callees", "definitions", "hierarchy", "references"} {
+		sym := map[string]string{"callers": "createRegistry", "callees": "main", "definitions": "register",
+			"hierarchy": "BaseRegistry", "references": "ToolRegistry"}[mode]
+		full := runFixture(t, "typescript", Params{Mode: mode, Symbol: sym, Depth: 3})
+		cut := runFixture(t, "typescript", Params{Mode: mode, Symbol: sym, Depth: 3, MaxNodes: 1})
+		if full.Truncated {
+			t.Errorf("%s: the full answer is truncated", mode)
+		}
+		if !cut.Truncated || cut.Reason != ReasonMaxNodes || cut.Partial {
+			t.Errorf("%s with maxNodes 1: truncated=%v reason=%q partial=%v", mode, cut.Truncated, cut.Reason, cut.Partial)
+		}
+		if !strings.Contains(cut.Text(), "[truncated: maxNodes reached") {
+			t.Errorf("%s: the text does not say it is truncated:\n%s", mode, cut.Text())
+		}
+		if n, m := resultSize(cut), resultSize(full); n == 0 || n >= m {
+			t.Errorf("%s: the cut answer holds %d nodes, the full one %d:\n%s", mode, n, m, cut.Text())
+		}
+	}
+	r := runFixture(t, "typescript", Params{Mode: "references", Symbol: "ToolRegistry", MaxNodes: 1})
+	for _, c := range r.References.Categories {
+		if len(c.Items) > 1 {
+			t.Errorf("%s holds %d items", c.ID, len(c.Items))
+		}
+		if c.ID == RefInstanceCalls && c.Count != 2 {
+			t.Errorf("counts must stay whole: %s = %d", c.ID, c.Count)
+		}
+	}
+}
+
+// resultSize counts the nodes or items of a result.
+func resultSize(r *Result) int {
+	var calls func([]CallNode) int
+	calls = func(ns []CallNode) int {
+		n := len(ns)
+		for _, x := range ns {
+			n += calls(x.Children)
+		}
+		return n
+	}
+	var types func([]TypeNode) int
+	types = func(ns []TypeNode) int {
+		n := len(ns)
+		for _, x := range ns {
+			n += types(x.Children)
+		}
+		return n
+	}
+	n := calls(r.Callers) + calls(r.Callees) + len(r.Definitions)
+	if r.Hierarchy != nil {
+		n += types(r.Hierarchy.Supertypes) + types(r.Hierarchy.Subtypes)
+	}
+	if r.References != nil {
+		for _, c := range r.References.Categories {
+			n += len(c.Items)
+		}
+	}
+	return n
+}
+
+// TestDepthLimits: depth above the maximum is lowered, with a note.
+func TestDepthLimits(t *testing.T) {
+	r := runFixture(t, "typescript", Params{Mode: "callers", Symbol: "ping", Depth: 9})
+	if r.Depth != MaxDepth || len(r.Notes) == 0 || !strings.Contains(r.Notes[0], "lowered to the maximum, 5") {
+		t.Errorf("depth 9: depth=%d notes=%v", r.Depth, r.Notes)
+	}
+}
+
+// TestCancellation: a cancelled context or an elapsed timeout stops the
+// call and returns what was found, partial, with the reason.
+func TestCancellation(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r, err := analyze(ctx, Config{Workspace: filepath.Join(fixtureRoot, "typescript")},
+		Params{Mode: "callers", Language: "ts", Symbol: "ping", Depth: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Partial || !r.Truncated || r.Reason != ReasonCancelled {
+		t.Errorf("cancelled: partial=%v truncated=%v reason=%q", r.Partial, r.Truncated, r.Reason)
+	}
+	if r.Callers == nil {
+		t.Error("a cancelled callers result still has its (empty) list")
+	}
+	if !strings.Contains(r.Text(), "[partial: stopped by cancelled") {
+		t.Errorf("text: %s", r.Text())
+	}
+
+	r, err = analyze(context.Background(), Config{Workspace: filepath.Join(fixtureRoot, "typescript"), Timeout: time.Nanosecond},
+		Params{Mode: "references", Language: "ts", Symbol: "ToolRegistry"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Partial || !r.Truncated || r.Reason != ReasonTimeout {
+		t.Errorf("timeout: partial=%v truncated=%v reason=%q", r.Partial, r.Truncated, r.Reason)
+	}
+	if r.References == nil || len(r.References.Categories) != 7 {
+		t.Errorf("a timed-out references result keeps its categories: %+v", r.References)
+	}
+}
+
+// TestParsedOnce: however deep the traversal, each file is parsed at most
+// once per call (every parse request goes to the tree cache once), and a
+// later call reuses the facts.
+func TestParsedOnce(t *testing.T) {
+	for _, mode := range []string{"callers", "callees", "hierarchy"} {
+		sym := map[string]string{"callers": "ping", "callees": "main", "hierarchy": "BaseRegistry"}[mode]
+		sharedFacts.clear()
+		before := search.Default.Stats()
+		r := runFixture(t, "typescript", Params{Mode: mode, Symbol: sym, Depth: 5})
+		after := search.Default.Stats()
+		requests := (after.Hits + after.Misses) - (before.Hits + before.Misses)
+		if int(requests) != r.FilesParsed || r.FilesParsed > r.FilesInScope || r.FilesParsed == 0 {
+			t.Errorf("%s depth 5: %d parse requests for %d files parsed of %d", mode, requests, r.FilesParsed, r.FilesInScope)
+		}
+		// The next call reuses the facts: no parsing at all.
+		again := runFixture(t, "typescript", Params{Mode: mode, Symbol: sym, Depth: 5})
+		if again.FilesParsed != 0 || again.FilesReused != r.FilesParsed || again.Text() != r.Text() {
+			t.Errorf("%s again: parsed %d, reused %d of %d", mode, again.FilesParsed, again.FilesReused, r.FilesParsed)
+		}
+	}
+}
+
+// TestTSXInTypeScriptScope: a TypeScript analysis covers .tsx files, each
+// parsed with its own grammar.
+func TestTSXInTypeScriptScope(t *testing.T) {
+	for _, lang := range []string{"typescript", "tsx"} {
+		r := runFixture(t, "typescript", Params{Mode: "references", Language: lang, Symbol: "createRegistry"})
+		found := false
+		for _, c := range r.References.Categories {
+			for _, it := range c.Items {
+				if it.File == "src/view.tsx" && c.ID == RefDirectCalls {
+					found = true
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: the call in view.tsx is missing:\n%s", lang, r.Text())
+		}
+	}
+}
+
+// TestCommentsAndStrings: text that looks like a call in a comment or a
+// string is not one.
+func TestCommentsAndStrings(t *testing.T) {
+	r := runFixture(t, "typescript", Params{Mode: "references", Symbol: "createRegistry"})
+	for _, c := range r.References.Categories {
+		for _, it := range c.Items {
+			if it.File == "src/polyfill.ts" {
+				t.Errorf("matched inside a comment or string: %+v", it)
+			}
+		}
+	}
+}
+
+func TestDescription(t *testing.T) {
+	d := Description
+	if got := strings.Join(SupportedLanguages(), ", "); got != descriptionLanguages {
+		t.Errorf("the description lists %s; the tables are %s", descriptionLanguages, got)
+	}
+	for _, w := range []string{"Multi-hop", "name", "not type-resolved", "ast_grep", "single structural pattern",
+		"callers", "callees", "definitions", "hierarchy", "references", "dependencies", "exports",
+		"heuristic", "No cross-interface dispatch", "No type alias resolution", "generic inference",
+		"maxNodes", "truncated", "60 s", "partial", "typescript", "python", "rust"} {
+		if !strings.Contains(d, w) {
+			t.Errorf("the description does not mention %q", w)
+		}
+	}
+}
+
+func TestSchema(t *testing.T) {
+	s := Schema()
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	js := string(b)
+	for _, w := range []string{`"required":["mode","language"]`, `"additionalProperties":false`,
+		`"enum":["callers","callees","definitions","hierarchy","references","dependencies","exports"]`,
+		`"depth":{"default":1,`, `"maximum":5,"minimum":1`, `"maxNodes":{"default":50,`, `"reverse":{"default":false,`} {
+		if !strings.Contains(js, w) {
+			t.Errorf("schema lacks %s:\n%s", w, js)
+		}
+	}
+	props := s["properties"].(map[string]any)
+	for _, name := range []string{"mode", "language", "path", "symbol", "depth", "maxNodes", "target", "reverse"} {
+		p, ok := props[name].(map[string]any)
+		if !ok || p["description"] == "" {
+			t.Errorf("property %s is missing or undescribed", name)
+		}
+	}
+	if Name != "structural_analysis" {
+		t.Errorf("Name = %q", Name)
+	}
+}
+
+func TestSupportedModes(t *testing.T) {
+	all := strings.Join(Modes, ",")
+	for _, lang := range []string{"typescript", "tsx", "javascript", "python", "go", "rust", "java", "csharp",
+		"kotlin", "ruby", "php", "cpp"} {
+		if got := strings.Join(SupportedModes(lang), ","); got != all {
+			t.Errorf("%s supports %s, want every mode", lang, got)
+		}
+	}
+	if got := strings.Join(SupportedModes("c"), ","); got != "callers,callees,definitions,references,dependencies,exports" {
+		t.Errorf("c supports %s", got)
+	}
+	if SupportedModes("yaml") != nil || SupportedModes("nonsense") != nil {
+		t.Error("modes for a language without a table")
+	}
+}
+
+// analyze opens cfg's workspace and runs one call.
+func analyze(ctx context.Context, cfg Config, p Params) (*Result, error) {
+	t, err := New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return t.Run(ctx, p)
+}

@@ -1,0 +1,708 @@
+package analysis
+
+import (
+	"bytes"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/loupe-dev/loupe/core/tree"
+)
+
+// fileFacts is what one walk over a file's tree finds: every definition,
+// call, supertype, type reference, import and export. All modes read facts;
+// none walks a tree itself. Facts are immutable once extracted, and shared
+// between calls through the facts cache.
+type fileFacts struct {
+	rel string // workspace-relative path with '/'
+	c   *compiled
+	src []byte
+
+	defs     []def
+	calls    []call
+	supers   []superFact
+	types    []typeRef
+	imports  []importFact
+	exports  []exportFact
+	packages []string
+
+	lineStarts []int // byte offset of each line
+}
+
+// def is one definition.
+type def struct {
+	Name, Label, Container string
+	Line                   int // 1-based line of the name
+	Start, End             int // byte range of the whole definition
+	Callable               bool
+	Parent                 int // enclosing definition, -1 at module level
+	Exported, Default      bool
+	kind                   uint16
+}
+
+// call is one call or instantiation.
+type call struct {
+	Name       string // called name; empty when the callee has none
+	Recv       string // identifier the receiver ends with, if any
+	Line       int
+	Start, End int
+	Caller     int    // innermost enclosing callable definition, -1 if none
+	New        bool   // an instantiation (new X, X{...}, X.new)
+	NewOf      string // instantiated type for X.new / X::new
+	Literal    bool   // not a call (composite literal)
+}
+
+// superFact says definition Def names Name as a supertype.
+type superFact struct {
+	Def      int
+	Name     string
+	Relation string
+	Line     int
+}
+
+// typeRef is a type name used in a type position.
+type typeRef struct {
+	Name       string
+	Line       int
+	Start, End int // range shown for it (the annotation); Start -1: its line
+}
+
+// importFact is one imported module specifier.
+type importFact struct {
+	Line       int
+	Start, End int // the import statement
+	Form       string
+	Source     string
+	Names      []boundName
+	Resolve    string // resolution strategy
+	Call       bool   // a call (require, import()): shown by its line
+}
+
+// boundName is a name an import binds.
+type boundName struct {
+	Name, Alias, Form string
+}
+
+// exportFact is one exported name.
+type exportFact struct {
+	Name, Label, Container string
+	Line                   int
+	Source                 string // re-exports
+	Detail                 string // default export's value
+	Replace                bool
+}
+
+// extract walks t once and collects its facts.
+func extract(c *compiled, rel string, t *tree.Tree) *fileFacts {
+	f := &fileFacts{rel: rel, c: c, src: t.Source()}
+	var stack []int // open definitions, innermost last
+	skip := map[int]bool{}
+	needCtx := len(c.spec.TypeContext) > 0 || len(c.spec.TypeFields) > 0
+	t.Root().Descendants(func(n tree.Node) bool {
+		if !n.IsNamed() {
+			return true
+		}
+		start, end := n.StartByte(), n.EndByte()
+		for len(stack) > 0 {
+			d := &f.defs[stack[len(stack)-1]]
+			if d.Start <= start && end <= d.End {
+				break
+			}
+			stack = stack[:len(stack)-1]
+		}
+		k := c.at(n.KindID())
+		if k.defs != nil {
+			if i := f.addDef(n, k.defs, stack, skip); i >= 0 {
+				stack = append(stack, i)
+			}
+		}
+		for _, cs := range k.calls {
+			f.addCall(n, cs, stack, skip)
+		}
+		for _, is := range k.imports {
+			f.addImport(n, is)
+		}
+		for _, ef := range k.forms {
+			f.addExportForm(n, ef)
+		}
+		for _, ps := range k.pkgs {
+			if p := ps.Name.first(n); !p.IsZero() {
+				f.packages = append(f.packages, compact(p.Text()))
+			}
+		}
+		if k.flags&fType != 0 && n.NamedChildCount() == 0 && !skip[start] {
+			if !needCtx || c.inTypeContext(n) {
+				r := typeRef{Name: n.Text(), Line: n.StartPoint().Row + 1, Start: -1}
+				for a, up := n.Parent(), 0; !a.IsZero() && up < 6; a, up = a.Parent(), up+1 {
+					if c.is(a.KindID(), fShow) {
+						r.Start, r.End = a.StartByte(), a.EndByte()
+						break
+					}
+				}
+				f.types = append(f.types, r)
+			}
+		}
+		return true
+	})
+	f.finishExports()
+	f.lineStarts = []int{0}
+	for i, b := range f.src {
+		if b == '\n' {
+			f.lineStarts = append(f.lineStarts, i+1)
+		}
+	}
+	return f
+}
+
+// inTypeContext reports whether a leaf sits in a type position: below a
+// TypeContext node or under a TypeFields field, a few levels up at most.
+func (c *compiled) inTypeContext(n tree.Node) bool {
+	for a, k := n, 0; !a.IsZero() && k < 4; a, k = a.Parent(), k+1 {
+		if c.is(a.KindID(), fTypeCtx) || c.typeFld[a.Field()] {
+			return true
+		}
+	}
+	return false
+}
+
+func (f *fileFacts) addDef(n tree.Node, shapes []*defShape, stack []int, skip map[int]bool) int {
+	for _, s := range shapes {
+		var nameNodes []tree.Node
+		if s.AllNames {
+			nameNodes = s.Name.eval(n)
+		} else if nn := s.Name.first(n); !nn.IsZero() {
+			nameNodes = []tree.Node{nn}
+		}
+		first := -1
+		for _, nn := range nameNodes {
+			if i := f.addDefNamed(n, nn, s, stack, skip); i >= 0 && first < 0 {
+				first = i
+			}
+		}
+		if first >= 0 {
+			return first
+		}
+	}
+	return -1
+}
+
+// addDefNamed adds the definition n of shape s named by nameNode, and
+// returns its index, or -1 when the shape does not apply.
+func (f *fileFacts) addDefNamed(n, nameNode tree.Node, s *defShape, stack []int, skip map[int]bool) int {
+	c := f.c
+	if len(s.NameKinds) > 0 && !contains(s.NameKinds, nameNode.Kind()) {
+		return -1
+	}
+	leaf, recv := c.nameLeaf(nameNode)
+	if leaf.IsZero() {
+		return -1
+	}
+	d := def{Name: leaf.Text(), Label: s.Label, Line: leaf.StartPoint().Row + 1,
+		Start: n.StartByte(), End: n.EndByte(), Callable: s.Callable, Parent: -1, kind: n.KindID()}
+	if len(s.Value) > 0 {
+		v := s.Value.first(n)
+		isFunc := !v.IsZero() && contains(s.FuncKinds, v.Kind())
+		if s.FuncOnly && !isFunc {
+			return -1
+		}
+		if isFunc {
+			d.Callable = true
+			d.Label = lFunction
+		}
+		if !v.IsZero() {
+			if label, ok := s.ValueLabels[v.Kind()]; ok {
+				d.Label = label
+			}
+		}
+	}
+	for tok, label := range s.Tokens {
+		if hasToken(n, tok) {
+			d.Label = label
+		}
+	}
+	if p := leaf.Parent(); !p.IsZero() && s.Relabel != nil {
+		if label, ok := s.Relabel[p.Kind()]; ok {
+			d.Label = label
+		}
+	}
+	if len(stack) > 0 {
+		d.Parent = stack[len(stack)-1]
+		if p := f.defs[d.Parent]; d.Label == lFunction && isContainer(p) && p.Label != lNamespace && p.Label != lModule {
+			d.Label = lMethod
+		}
+	}
+	switch {
+	case len(s.Owner) > 0:
+		d.Container = c.nameOf(s.Owner.first(n))
+	case !recv.IsZero():
+		// A qualified name (C++'s void Foo::run() {}) defines a member.
+		if d.Container = c.nameOf(recv); d.Container != "" && d.Label == lFunction {
+			d.Label = lMethod
+		}
+	}
+	if d.Container == "" {
+		for i := len(stack) - 1; i >= 0; i-- {
+			if p := f.defs[stack[i]]; isContainer(p) {
+				d.Container = p.Name
+				break
+			}
+		}
+	}
+	skip[leaf.StartByte()] = true
+	i := len(f.defs)
+	f.defs = append(f.defs, d)
+	f.exportDef(n, i)
+	for _, ps := range s.Heritage {
+		for _, pn := range ps.Path.eval(n) {
+			if contains(ps.Skip, pn.Kind()) {
+				continue
+			}
+			pl, _ := c.nameLeaf(pn)
+			if pl.IsZero() {
+				continue
+			}
+			skip[pl.StartByte()] = true
+			f.supers = append(f.supers, superFact{Def: i, Name: pl.Text(), Relation: ps.Relation,
+				Line: pn.StartPoint().Row + 1})
+		}
+	}
+	return i
+}
+
+// isContainer reports whether a definition's members take its name.
+func isContainer(d def) bool {
+	switch d.Label {
+	case lClass, lInterface, lStruct, lTrait, lEnum, lImpl, lObject, lRecord, lModule, lNamespace:
+		return true
+	}
+	return false
+}
+
+func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int]bool) {
+	c := f.c
+	var leaf, recv tree.Node
+	if len(s.Name) > 0 {
+		leaf, _ = c.nameLeaf(s.Name.first(n))
+		recv = s.Receiver.first(n)
+	} else {
+		leaf, recv = c.nameLeaf(s.Callee.first(n))
+	}
+	k := call{Line: n.StartPoint().Row + 1, Start: n.StartByte(), End: n.EndByte(), Caller: -1,
+		New: s.New, Literal: s.Literal, Recv: c.receiverName(recv)}
+	if !leaf.IsZero() {
+		k.Name = leaf.Text()
+		if s.New {
+			skip[leaf.StartByte()] = true
+		}
+	}
+	if nm := c.spec.NewMethod; nm != "" && k.Name == nm && !recv.IsZero() {
+		if r := c.nameOf(recv); r != "" {
+			k.New, k.NewOf = true, r
+		}
+	}
+	for i := len(stack) - 1; i >= 0; i-- {
+		if f.defs[stack[i]].Callable {
+			k.Caller = stack[i]
+			break
+		}
+	}
+	f.calls = append(f.calls, k)
+}
+
+func (f *fileFacts) addImport(n tree.Node, s *importShape) {
+	if len(s.Require) > 0 && s.Require.first(n).IsZero() {
+		return
+	}
+	if len(s.Forbid) > 0 && !s.Forbid.first(n).IsZero() {
+		return
+	}
+	if len(s.Callee) > 0 {
+		cn := s.Callee.first(n)
+		if cn.IsZero() || !contains(s.CalleeText, cn.Text()) {
+			return
+		}
+	}
+	var stmtNames []boundName
+	for _, b := range s.Names {
+		if !b.FromSource {
+			stmtNames = append(stmtNames, b.read(n)...)
+		}
+	}
+	for _, sn := range s.Source.eval(n) {
+		text := sn
+		if len(s.SourceText) > 0 {
+			if t := s.SourceText.first(sn); !t.IsZero() {
+				text = t
+			}
+		}
+		src, quoted := unquote(text.Text())
+		if len(s.Callee) > 0 && !quoted {
+			continue // import(x) with a computed specifier
+		}
+		imp := importFact{Line: n.StartPoint().Row + 1, Start: n.StartByte(), End: n.EndByte(),
+			Form: s.Form, Source: compact(src), Resolve: s.Resolve, Call: len(s.Callee) > 0}
+		imp.Names = append(imp.Names, stmtNames...)
+		for _, b := range s.Names {
+			if b.FromSource {
+				imp.Names = append(imp.Names, b.read(sn)...)
+			}
+		}
+		if s.Split {
+			f.split(&imp)
+		}
+		f.imports = append(f.imports, imp)
+	}
+}
+
+// split turns an import of a.b.C into module a.b binding C (keeping an
+// alias), unless it is a wildcard import of a.b.
+func (f *fileFacts) split(imp *importFact) {
+	alias := ""
+	for _, b := range imp.Names {
+		switch {
+		case b.Name == "*":
+			return
+		case b.Form == "alias":
+			alias = b.Name
+		}
+	}
+	sep := f.c.spec.Sep
+	if i := strings.LastIndex(imp.Source, sep); sep != "" && i > 0 {
+		imp.Names = []boundName{{Name: imp.Source[i+len(sep):], Alias: alias, Form: "named"}}
+		imp.Source = imp.Source[:i]
+	}
+}
+
+// read evaluates a bound-name shape from n.
+func (b boundShape) read(n tree.Node) []boundName {
+	var out []boundName
+	for _, bn := range b.Path.eval(n) {
+		name := bn
+		if len(b.Name) > 0 {
+			name = b.Name.first(bn)
+		}
+		if name.IsZero() {
+			continue
+		}
+		x := boundName{Name: compact(name.Text()), Form: b.Form}
+		if strings.HasSuffix(x.Name, "*") {
+			x.Name = "*"
+		}
+		if a := b.Alias.first(bn); !a.IsZero() {
+			x.Alias = a.Text()
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+func (f *fileFacts) addExportForm(n tree.Node, s *exportForm) {
+	if len(s.Require) > 0 && s.Require.first(n).IsZero() {
+		return
+	}
+	if len(s.Forbid) > 0 && !s.Forbid.first(n).IsZero() {
+		return
+	}
+	if s.Token != "" && !hasToken(n, s.Token) {
+		return
+	}
+	line := n.StartPoint().Row + 1
+	base := exportFact{Label: s.Label, Line: line, Replace: s.Replace}
+	if len(s.Source) > 0 {
+		if sn := s.Source.first(n); !sn.IsZero() {
+			base.Source, _ = unquote(sn.Text())
+		}
+	}
+	if len(s.Assign) > 0 {
+		f.addAssignExport(n, s, base)
+		return
+	}
+	if s.Label == "default" {
+		e := base
+		e.Name = "default"
+		if v := s.Names.first(n); !v.IsZero() {
+			e.Detail = firstLine(v.Text(), 60)
+		}
+		f.exports = append(f.exports, e)
+		return
+	}
+	found := false
+	for _, bn := range s.Names.eval(n) {
+		name := bn
+		if len(s.Name) > 0 {
+			name = s.Name.first(bn)
+		}
+		if a := s.Alias.first(bn); !a.IsZero() {
+			name = a
+		}
+		if name.IsZero() {
+			continue
+		}
+		text := f.c.nameOf(name)
+		if text == "" {
+			text, _ = unquote(name.Text())
+		}
+		if text == "" {
+			continue
+		}
+		e := base
+		e.Name = text
+		f.exports = append(f.exports, e)
+		found = true
+	}
+	if !found && s.Whole != "" {
+		e := base
+		e.Name = s.Whole
+		f.exports = append(f.exports, e)
+	}
+}
+
+func (f *fileFacts) addAssignExport(n tree.Node, s *exportForm, base exportFact) {
+	left := s.Left.first(n)
+	if left.IsZero() {
+		return
+	}
+	lt := compact(left.Text())
+	for _, a := range s.Assign {
+		switch {
+		case lt == a:
+			right := s.Right.first(n)
+			if right.IsZero() {
+				return
+			}
+			var names []string
+			if isCollection(right) {
+				for _, el := range right.NamedChildren() {
+					if el.IsExtra() {
+						continue
+					}
+					key := el
+					if k := el.ChildByField("key"); !k.IsZero() {
+						key = k
+					} else if k := el.ChildByField("name"); !k.IsZero() {
+						key = k
+					}
+					if t, ok := unquote(key.Text()); t != "" && (ok || key.NamedChildCount() == 0) {
+						names = append(names, t)
+					}
+				}
+			}
+			if len(names) == 0 && !isCollection(right) {
+				e := base
+				e.Name, e.Detail = "default", firstLine(right.Text(), 60)
+				f.exports = append(f.exports, e)
+				return
+			}
+			for _, nm := range names {
+				e := base
+				e.Name = nm
+				f.exports = append(f.exports, e)
+			}
+			return
+		case strings.HasPrefix(lt, a+"."):
+			rest := lt[len(a)+1:]
+			if i := strings.IndexByte(rest, '.'); i >= 0 {
+				rest = rest[:i]
+			}
+			e := base
+			e.Name = rest
+			f.exports = append(f.exports, e)
+			return
+		}
+	}
+}
+
+// isCollection reports whether n is an object, list or tuple literal.
+func isCollection(n tree.Node) bool {
+	switch n.Kind() {
+	case "object", "list", "tuple", "array", "set":
+		return true
+	}
+	return false
+}
+
+// exportDef decides whether definition i, just added, is exported.
+func (f *fileFacts) exportDef(n tree.Node, i int) {
+	c := f.c
+	rules := &c.spec.Exports
+	d := &f.defs[i]
+	member := false
+	if d.Parent >= 0 {
+		p := f.defs[d.Parent]
+		switch {
+		case c.is(p.kind, fScope):
+		case p.Exported && contains(rules.Members, p.Label):
+			member = true
+		default:
+			return
+		}
+	}
+	v := rules.Visibility
+	ok := v.All
+	switch {
+	case v.Wrapped:
+		if member {
+			return
+		}
+		p := n.Parent()
+		for !p.IsZero() && c.is(p.KindID(), fPass) {
+			p = p.Parent()
+		}
+		if !p.IsZero() && c.is(p.KindID(), fWrap) {
+			ok = true
+			d.Default = hasToken(p, "default")
+		}
+	case v.Capitalized:
+		r, _ := utf8.DecodeRuneInString(d.Name)
+		ok = unicode.IsUpper(r)
+	case v.NoUnderscore:
+		ok = !strings.HasPrefix(d.Name, "_")
+	case len(v.Modifiers) > 0:
+		mods := v.Modifiers.eval(n)
+		ok = true
+		if len(v.Need) > 0 {
+			ok = hasAnyToken(mods, v.Need)
+		}
+		if ok && len(v.Deny) > 0 {
+			ok = !hasAnyToken(mods, v.Deny)
+		}
+	}
+	d.Exported = ok
+}
+
+// finishExports turns exported definitions into export facts, unless a
+// replacing form (__all__) lists the exports itself.
+func (f *fileFacts) finishExports() {
+	var listed []exportFact
+	for _, e := range f.exports {
+		if e.Replace {
+			listed = append(listed, e)
+		}
+	}
+	if len(listed) > 0 {
+		byName := map[string]def{}
+		for _, d := range f.defs {
+			if d.Parent < 0 {
+				if _, ok := byName[d.Name]; !ok {
+					byName[d.Name] = d
+				}
+			}
+		}
+		var out []exportFact
+		for _, e := range f.exports {
+			if !e.Replace {
+				out = append(out, e)
+				continue
+			}
+			if d, ok := byName[e.Name]; ok {
+				e.Label, e.Line = d.Label, d.Line
+			}
+			out = append(out, e)
+		}
+		f.exports = out
+		return
+	}
+	var out []exportFact
+	for _, d := range f.defs {
+		// A namespace groups exports; it is not one.
+		if !d.Exported || d.Label == lNamespace {
+			continue
+		}
+		// Members show their container, except the namespace or module
+		// a module-level definition sits in.
+		container := d.Container
+		if d.Parent >= 0 {
+			p := f.defs[d.Parent]
+			if (p.Label == lNamespace || p.Label == lModule) && f.c.is(p.kind, fScope) && p.Name == container {
+				container = ""
+			}
+		}
+		out = append(out, exportFact{Name: d.Name, Label: d.Label, Container: container, Line: d.Line})
+		if d.Default {
+			out[len(out)-1].Detail = "default"
+		}
+	}
+	f.exports = append(out, f.exports...)
+}
+
+// importText shows an import: its statement, or for a call its line.
+func (f *fileFacts) importText(imp importFact) string {
+	if imp.Call {
+		return f.lineText(imp.Line, 120)
+	}
+	return oneLine(string(f.src[imp.Start:imp.End]), 120)
+}
+
+// lineText returns the trimmed text of a 1-based line, cut to max bytes.
+func (f *fileFacts) lineText(line, max int) string {
+	if line < 1 || line > len(f.lineStarts) {
+		return ""
+	}
+	s := f.lineStarts[line-1]
+	e := len(f.src)
+	if line < len(f.lineStarts) {
+		e = f.lineStarts[line] - 1
+	}
+	return clip(strings.TrimSpace(string(bytes.TrimRight(f.src[s:e], "\r"))), max)
+}
+
+// text returns the source text of a byte range as one line: its first line,
+// with "...)" standing for the rest, cut to max bytes.
+func (f *fileFacts) text(start, end, max int) string {
+	return firstLine(string(f.src[start:end]), max)
+}
+
+// firstLine keeps the first line of s, marking what it dropped.
+func firstLine(s string, max int) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		rest := strings.TrimSpace(s[i+1:])
+		s = strings.TrimRight(s[:i], "\r \t") + "..."
+		if strings.HasSuffix(rest, ")") {
+			s += ")"
+		}
+	}
+	return clip(s, max)
+}
+
+// clip cuts s to at most max bytes on a rune boundary, marking the cut.
+func clip(s string, max int) string {
+	if max <= 0 || len(s) <= max {
+		return s
+	}
+	cut := max - 3
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
+}
+
+// unquote strips a string literal's quotes (and C's angle brackets); ok
+// reports whether s was quoted.
+func unquote(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	if len(s) >= 2 {
+		switch a, b := s[0], s[len(s)-1]; {
+		case (a == '"' || a == '\'' || a == '`') && b == a, a == '<' && b == '>':
+			return s[1 : len(s)-1], true
+		}
+	}
+	return s, false
+}
+
+// compact removes whitespace from a qualified name split over lines.
+func compact(s string) string {
+	if !strings.ContainsAny(s, " \t\r\n") {
+		return s
+	}
+	return strings.Join(strings.Fields(s), "")
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,51 @@
+package analysis
+
+// The Go table.
+
+var goSpec = &langSpec{
+	Lang:  "go",
+	Scope: []string{"go"},
+	Defs: []defShape{
+		{Kind: "function_declaration", Name: path{"name"}, Label: lFunction, Callable: true},
+		{Kind: "method_declaration", Name: path{"name"}, Label: lMethod, Callable: true,
+			Owner: path{"receiver", "#parameter_declaration", "type"}},
+		{Kind: "type_spec", Name: path{"name"}, Label: lType, Value: path{"type"},
+			ValueLabels: map[string]string{"struct_type": lStruct, "interface_type": lInterface},
+			Heritage: []parentShape{
+				// Embedded fields and embedded interfaces.
+				{Path: path{"type", "=struct_type", "#field_declaration_list", "#field_declaration", "!name", "type"},
+					Relation: "embeds"},
+				{Path: path{"type", "=interface_type", "#type_elem", "^"}, Relation: "embeds"},
+			}},
+		{Kind: "type_alias", Name: path{"name"}, Label: lType},
+		{Kind: "method_elem", Name: path{"name"}, Label: lSignature},
+		{Kind: "var_spec", Name: path{"name"}, Label: lVariable, AllNames: true},
+		{Kind: "const_spec", Name: path{"name"}, Label: lConst, AllNames: true},
+	},
+	Calls: []callShape{
+		{Kind: "call_expression", Callee: path{"function"}},
+		{Kind: "composite_literal", Callee: path{"type"}, New: true, Literal: true},
+	},
+	Names: []nameRule{
+		{Kind: "selector_expression", Name: path{"field"}, Receiver: path{"operand"}},
+		{Kind: "qualified_type", Name: path{"name"}, Receiver: path{"package"}},
+		{Kind: "index_expression", Name: path{"operand"}},
+		{Kind: "generic_type", Name: path{"type"}},
+		{Kind: "pointer_type", Name: path{"^"}},
+		{Kind: "parenthesized_expression", Name: path{"^"}},
+	},
+	TypeLeaves: []string{"type_identifier"},
+	TypeShow:   []string{"parameter_declaration", "field_declaration", "var_spec"},
+	Imports: []importShape{
+		{Kind: "import_spec", Form: "package", Source: path{"path"}, Resolve: resolveGo,
+			Names: []boundShape{
+				{Path: path{"name", "=package_identifier"}, Form: "alias"},
+				{Path: path{"name", "=blank_identifier"}, Form: "side-effect"},
+				{Path: path{"name", "=dot"}, Form: "dot"},
+			}},
+	},
+	Exports: exportRules{Visibility: visibility{Capitalized: true}},
+	Sep:     "/",
+}
+
+func init() { register(goSpec) }

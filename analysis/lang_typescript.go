@@ -1,0 +1,158 @@
+package analysis
+
+// The TypeScript, TSX and JavaScript tables. TypeScript and TSX share one
+// grammar family and one table; JavaScript's grammar spells classes and
+// fields differently and has no types.
+
+var jsFuncKinds = []string{"arrow_function", "function_expression", "generator_function"}
+
+// jsCommonDefs are the definitions JavaScript and TypeScript share.
+func jsCommonDefs() []defShape {
+	return []defShape{
+		{Kind: "function_declaration", Name: path{"name"}, Label: lFunction, Callable: true},
+		{Kind: "generator_function_declaration", Name: path{"name"}, Label: lFunction, Callable: true},
+		{Kind: "method_definition", Name: path{"name"}, Label: lMethod, Callable: true},
+		{Kind: "variable_declarator", Name: path{"name"}, Label: lVariable, NameKinds: []string{"identifier"},
+			Value: path{"value"}, FuncKinds: jsFuncKinds},
+		{Kind: "pair", Name: path{"key"}, Label: lProperty, Value: path{"value"}, FuncKinds: jsFuncKinds, FuncOnly: true},
+		// obj.method = function () {} and exports.f = () => {}
+		{Kind: "assignment_expression", Name: path{"left"}, Label: lProperty, Value: path{"right"},
+			FuncKinds: jsFuncKinds, FuncOnly: true},
+	}
+}
+
+var jsCalls = []callShape{
+	{Kind: "call_expression", Callee: path{"function"}},
+	{Kind: "new_expression", Callee: path{"constructor"}, New: true},
+}
+
+// jsImports are the import forms of both languages; TypeScript adds
+// import x = require().
+func jsImports() []importShape {
+	return []importShape{
+		{Kind: "import_statement", Form: "side-effect", Source: path{"source"}, Resolve: resolveJS,
+			Names: []boundShape{
+				{Path: path{"#import_clause", "#identifier"}, Form: "default"},
+				{Path: path{"#import_clause", "#named_imports", "#import_specifier"}, Name: path{"name"},
+					Alias: path{"alias"}, Form: "named"},
+				{Path: path{"#import_clause", "#namespace_import"}, Name: path{"^"}, Form: "namespace"},
+			}},
+		{Kind: "export_statement", Form: "re-export", Source: path{"source"}, Require: path{"source"}, Resolve: resolveJS,
+			Names: []boundShape{
+				{Path: path{"#export_clause", "#export_specifier"}, Name: path{"name"}, Alias: path{"alias"}, Form: "re-export"},
+				{Path: path{"#namespace_export"}, Name: path{"^"}, Form: "re-export"},
+			}},
+		{Kind: "call_expression", Form: "dynamic", Callee: path{"function"}, CalleeText: []string{"import"},
+			Source: path{"arguments", "^"}, Resolve: resolveJS},
+		{Kind: "call_expression", Form: "require", Callee: path{"function"}, CalleeText: []string{"require"},
+			Source: path{"arguments", "^"}, Resolve: resolveJS,
+			// const x = require('m') and const { a, b: c } = require('m')
+			Names: []boundShape{
+				{Path: path{"..", "=variable_declarator", "name", "=identifier"}, Form: "require"},
+				{Path: path{"..", "=variable_declarator", "name", "=object_pattern", "#shorthand_property_identifier_pattern"},
+					Form: "named"},
+				{Path: path{"..", "=variable_declarator", "name", "=object_pattern", "#pair_pattern"}, Name: path{"key"},
+					Alias: path{"value"}, Form: "named"},
+			}},
+	}
+}
+
+// jsExports are the statement-level export forms of both languages.
+func jsExports() exportRules {
+	return exportRules{
+		Wrappers:    []string{"export_statement"},
+		PassThrough: []string{"lexical_declaration", "variable_declaration"},
+		Visibility:  visibility{Wrapped: true},
+		Forms: []exportForm{
+			{Kind: "export_statement", Require: path{"#export_clause"}, Forbid: path{"source"},
+				Names: path{"#export_clause", "#export_specifier"}, Name: path{"name"}, Alias: path{"alias"}, Label: "named"},
+			{Kind: "export_statement", Require: path{"source"}, Forbid: path{"#namespace_export"}, Source: path{"source"},
+				Names: path{"#export_clause", "#export_specifier"}, Name: path{"name"}, Alias: path{"alias"},
+				Label: "re-export", Whole: "*"},
+			{Kind: "export_statement", Require: path{"#namespace_export"}, Source: path{"source"},
+				Names: path{"#namespace_export"}, Name: path{"^"}, Label: "re-export"},
+			{Kind: "export_statement", Token: "default", Require: path{"value"}, Names: path{"value"}, Label: "default"},
+			{Kind: "assignment_expression", Assign: []string{"module.exports", "exports"}, Left: path{"left"},
+				Right: path{"right"}, Label: "commonjs"},
+		},
+	}
+}
+
+var jsNames = []nameRule{
+	{Kind: "member_expression", Name: path{"property"}, Receiver: path{"object"}},
+	{Kind: "parenthesized_expression", Name: path{"^"}},
+}
+
+var tsSpec = &langSpec{
+	Lang:  "typescript",
+	Scope: []string{"typescript", "tsx"},
+	Defs: append(jsCommonDefs(),
+		defShape{Kind: "function_signature", Name: path{"name"}, Label: lSignature},
+		defShape{Kind: "method_signature", Name: path{"name"}, Label: lSignature},
+		defShape{Kind: "abstract_method_signature", Name: path{"name"}, Label: lSignature},
+		defShape{Kind: "public_field_definition", Name: path{"name"}, Label: lProperty,
+			Value: path{"value"}, FuncKinds: jsFuncKinds},
+		defShape{Kind: "class_declaration", Name: path{"name"}, Label: lClass, Container: true, Heritage: tsClassHeritage},
+		defShape{Kind: "abstract_class_declaration", Name: path{"name"}, Label: lClass, Container: true, Heritage: tsClassHeritage},
+		defShape{Kind: "class", Name: path{"name"}, Label: lClass, Container: true, Heritage: tsClassHeritage},
+		defShape{Kind: "interface_declaration", Name: path{"name"}, Label: lInterface, Container: true,
+			Heritage: []parentShape{{Path: path{"#extends_type_clause", "type"}, Relation: "extends"}}},
+		defShape{Kind: "type_alias_declaration", Name: path{"name"}, Label: lType},
+		defShape{Kind: "enum_declaration", Name: path{"name"}, Label: lEnum, Container: true},
+		defShape{Kind: "internal_module", Name: path{"name"}, Label: lNamespace, Container: true},
+	),
+	Calls: jsCalls,
+	Names: append([]nameRule{
+		{Kind: "non_null_expression", Name: path{"^"}},
+		{Kind: "generic_type", Name: path{"name"}},
+		{Kind: "nested_type_identifier", Name: path{"name"}, Receiver: path{"module"}},
+		{Kind: "nested_identifier", Name: path{"property"}, Receiver: path{"object"}},
+		{Kind: "instantiation_expression", Name: path{"function"}},
+	}, jsNames...),
+	TypeLeaves: []string{"type_identifier"},
+	TypeShow:   []string{"type_annotation", "constraint", "type_alias_declaration"},
+	Imports: append(jsImports(),
+		importShape{Kind: "import_statement", Form: "require", Require: path{"#import_require_clause"},
+			Source: path{"#import_require_clause", "source"}, Resolve: resolveJS,
+			Names: []boundShape{{Path: path{"#import_require_clause"}, Name: path{"#identifier"}, Form: "require"}}},
+	),
+	Exports: func() exportRules {
+		e := jsExports()
+		e.PassThrough = append(e.PassThrough, "ambient_declaration")
+		e.Forms = append(e.Forms, exportForm{Kind: "export_statement", Token: "=", Names: path{"^"}, Label: "export="})
+		return e
+	}(),
+	Exts:  []string{".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"},
+	Index: []string{"index"},
+}
+
+var tsClassHeritage = []parentShape{
+	{Path: path{"#class_heritage", "#extends_clause", "value"}, Relation: "extends"},
+	{Path: path{"#class_heritage", "#implements_clause", "*"}, Relation: "implements"},
+}
+
+var jsSpec = &langSpec{
+	Lang:  "javascript",
+	Scope: []string{"javascript"},
+	Defs: append(jsCommonDefs(),
+		defShape{Kind: "field_definition", Name: path{"property"}, Label: lProperty,
+			Value: path{"value"}, FuncKinds: jsFuncKinds},
+		defShape{Kind: "class_declaration", Name: path{"name"}, Label: lClass, Container: true, Heritage: jsClassHeritage},
+		defShape{Kind: "class", Name: path{"name"}, Label: lClass, Container: true, Heritage: jsClassHeritage},
+	),
+	Calls:   jsCalls,
+	Names:   jsNames,
+	Imports: jsImports(),
+	Exports: jsExports(),
+	Exts:    []string{".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx"},
+	Index:   []string{"index"},
+}
+
+var jsClassHeritage = []parentShape{{Path: path{"#class_heritage", "^"}, Relation: "extends"}}
+
+func init() {
+	tsx := *tsSpec
+	tsx.Lang = "tsx"
+	tsx.Scope = []string{"tsx", "typescript"}
+	register(tsSpec, &tsx, jsSpec)
+}

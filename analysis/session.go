@@ -1,0 +1,367 @@
+package analysis
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/loupe-dev/loupe/core/search"
+	"github.com/loupe-dev/loupe/core/tree"
+)
+
+// file is one source file of a call's scope. Its content is read, and its
+// tree parsed and walked, at most once per call.
+type file struct {
+	rel string
+	abs string
+	c   *compiled
+
+	loaded bool
+	src    []byte
+	skip   bool // unreadable, too large or not text
+	facts  *fileFacts
+}
+
+// session is the state of one call: the files in scope and the facts found
+// so far.
+type session struct {
+	ctx   context.Context
+	req   *request
+	ws    *workspace
+	main  *compiled
+	exts  map[string]*compiled
+	files []*file // the scope (Path), sorted
+	byAbs map[string]*file
+
+	maxSize int64
+
+	parsed    int // files parsed by this call
+	reused    int // files whose facts an earlier call left in the cache
+	skipped   int
+	stopped   bool // the context ended before the work did
+	truncated bool // maxNodes cut the answer
+	notes     []string
+
+	sites      map[string][]site   // callSitesOf, by name
+	defsByName map[string][]defRef // callableDefsOf, by name
+}
+
+func newSession(ctx context.Context, req *request) (*session, error) {
+	main, err := compileSpec(ctx, req.lang.Name())
+	if err != nil {
+		return nil, err
+	}
+	s := &session{ctx: ctx, req: req, ws: req.ws, main: main,
+		exts: map[string]*compiled{}, byAbs: map[string]*file{}, maxSize: req.ws.maxSize,
+		sites: map[string][]site{}, defsByName: map[string][]defRef{}}
+	// Scope languages first, so the main language's own extensions win.
+	for i := len(main.spec.Scope) - 1; i >= 0; i-- {
+		c, err := compileSpec(ctx, main.spec.Scope[i])
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range c.lang.Extensions() {
+			s.exts[strings.ToLower(e)] = c
+		}
+	}
+	for _, e := range main.spec.ExtraExts {
+		s.exts[e] = main
+	}
+	files, skipped, err := s.ws.listFiles(ctx, req.scope, s.exts)
+	if err != nil {
+		if ctx.Err() != nil {
+			s.stopped = true
+			return s, nil
+		}
+		return nil, fmt.Errorf("listing %s: %w", displayPath(req.scopeRel), err)
+	}
+	s.skipped += skipped
+	s.files = s.intern(files)
+	return s, nil
+}
+
+// intern returns the session's own file records for fs, so a file listed
+// twice (the scope and a target) is still read and parsed once.
+func (s *session) intern(fs []*file) []*file {
+	out := make([]*file, 0, len(fs))
+	for _, f := range fs {
+		if g, ok := s.byAbs[f.abs]; ok {
+			out = append(out, g)
+			continue
+		}
+		s.byAbs[f.abs] = f
+		out = append(out, f)
+	}
+	return out
+}
+
+// list returns the files under abs, interned.
+func (s *session) list(abs string) ([]*file, error) {
+	fs, skipped, err := s.ws.listFiles(s.ctx, abs, s.exts)
+	if err != nil {
+		return nil, err
+	}
+	s.skipped += skipped
+	return s.intern(fs), nil
+}
+
+// done reports whether the call's context has ended, recording it.
+func (s *session) done() bool {
+	if s.ctx.Err() != nil {
+		s.stopped = true
+		return true
+	}
+	return false
+}
+
+// parallel runs fn over fs on all cores, stopping early when ctx ends.
+func (s *session) parallel(fs []*file, fn func(*file)) {
+	if len(fs) == 0 {
+		return
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(fs))
+	next := make(chan *file)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for f := range next {
+				fn(f)
+			}
+		}()
+	}
+	for _, f := range fs {
+		if s.ctx.Err() != nil {
+			break
+		}
+		next <- f
+	}
+	close(next)
+	wg.Wait()
+	s.done()
+}
+
+// load reads the content of fs that are not read yet.
+func (s *session) load(fs []*file) {
+	var todo []*file
+	for _, f := range fs {
+		if !f.loaded {
+			todo = append(todo, f)
+		}
+	}
+	s.parallel(todo, func(f *file) { f.read(s.maxSize) })
+	for _, f := range todo {
+		if f.loaded && f.skip {
+			s.skipped++
+		}
+	}
+}
+
+func (f *file) read(maxSize int64) {
+	defer func() { f.loaded = true }()
+	st, err := os.Stat(f.abs)
+	if err != nil || st.Size() > maxSize {
+		f.skip = true
+		return
+	}
+	b, err := os.ReadFile(f.abs)
+	if err != nil || bytes.IndexByte(b[:min(len(b), 8000)], 0) >= 0 || !utf8.Valid(b) {
+		f.skip = true
+		return
+	}
+	f.src = b
+}
+
+// ensure gives the files of fs their facts: from the facts cache, else
+// parsed (through core/search's process-wide tree cache) and walked. Files
+// the context's end left unparsed keep no facts; callers read whatever
+// facts exist.
+func (s *session) ensure(fs []*file) {
+	s.load(fs)
+	var todo []*file
+	for _, f := range fs {
+		if f.facts == nil && !f.skip && f.loaded {
+			todo = append(todo, f)
+		}
+	}
+	var mu sync.Mutex
+	s.parallel(todo, func(f *file) {
+		lang := f.c.lang.Name()
+		if facts := sharedFacts.get(lang, f.rel, f.src); facts != nil {
+			mu.Lock()
+			f.facts = facts
+			s.reused++
+			mu.Unlock()
+			return
+		}
+		t, err := search.Parse(s.ctx, f.c.lang, f.src)
+		if err != nil {
+			if s.ctx.Err() == nil {
+				mu.Lock()
+				f.skip = true
+				s.skipped++
+				mu.Unlock()
+			}
+			return
+		}
+		facts, err := safeExtract(f.c, f.rel, t)
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil {
+			f.skip = true
+			s.skipped++
+			s.notes = append(s.notes, err.Error())
+			return
+		}
+		f.facts = facts
+		s.parsed++
+		sharedFacts.put(lang, facts)
+	})
+}
+
+// safeExtract runs extract, turning a failure on an unexpected tree shape
+// into an error about that file rather than a crash of the whole call.
+func safeExtract(c *compiled, rel string, t *tree.Tree) (f *fileFacts, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			f, err = nil, fmt.Errorf("%s skipped: internal error while analysing it: %v", rel, r)
+		}
+	}()
+	return extract(c, rel, t), nil
+}
+
+// containing returns the files of fs whose text contains one of names,
+// reading them first. An empty name list selects nothing.
+func (s *session) containing(fs []*file, names []string) []*file {
+	if len(names) == 0 {
+		return nil
+	}
+	s.load(fs)
+	needles := make([][]byte, len(names))
+	for i, n := range names {
+		needles[i] = []byte(n)
+	}
+	var out []*file
+	for _, f := range fs {
+		if f.skip || !f.loaded {
+			continue
+		}
+		for _, nd := range needles {
+			if bytes.Contains(f.src, nd) {
+				out = append(out, f)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// facts parses the files of fs containing one of names and returns their
+// facts.
+func (s *session) factsWith(fs []*file, names []string) []*fileFacts {
+	cands := s.containing(fs, names)
+	s.ensure(cands)
+	return collectFacts(cands)
+}
+
+func collectFacts(fs []*file) []*fileFacts {
+	var out []*fileFacts
+	for _, f := range fs {
+		if f.facts != nil {
+			out = append(out, f.facts)
+		}
+	}
+	return out
+}
+
+// fold lowers ASCII letters and drops '_' and '-', so ToolRegistry,
+// tool_registry and toolRegistry compare equal.
+func fold(s string) string {
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '_' || c == '-':
+			continue
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return string(b)
+}
+
+// containsFold reports whether hay contains needle (already folded) when
+// both are folded.
+func containsFold(hay []byte, needle string) bool {
+	if needle == "" {
+		return true
+	}
+	first := needle[0]
+	for i := 0; i < len(hay); i++ {
+		if lower(hay[i]) != first {
+			continue
+		}
+		j, k := i, 0
+		for j < len(hay) && k < len(needle) {
+			c := hay[j]
+			if c == '_' || c == '-' {
+				j++
+				continue
+			}
+			if lower(c) != needle[k] {
+				break
+			}
+			j++
+			k++
+		}
+		if k == len(needle) {
+			return true
+		}
+	}
+	return false
+}
+
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// explainEmpty notes why an answer is empty when the reason is plain: no
+// file of the language in scope, or a symbol no file even mentions (a
+// misspelt name, or the wrong language).
+func (s *session) explainEmpty(res *Result) {
+	if s.stopped || !res.Empty() {
+		return
+	}
+	var exts []string
+	for e := range s.exts {
+		exts = append(exts, "."+e)
+	}
+	sort.Strings(exts)
+	switch {
+	case len(s.files) == 0:
+		s.notes = append(s.notes, fmt.Sprintf("no %s files (%s) in %s", s.req.lang.Name(),
+			strings.Join(exts, " "), displayPath(s.req.scopeRel)))
+	case s.req.symbol != "" && len(s.containing(s.files, []string{s.req.symbol})) == 0:
+		s.notes = append(s.notes, fmt.Sprintf("no %s file in %s mentions %s", s.req.lang.Name(),
+			displayPath(s.req.scopeRel), s.req.symbol))
+	}
+}
+
+// displayPath shows a root-relative path, "." for the root itself.
+func displayPath(rel string) string {
+	if rel == "" {
+		return "."
+	}
+	return rel
+}

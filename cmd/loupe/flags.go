@@ -1,0 +1,227 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// flagSet parses command lines the way ast-grep's (clap) do: `-x VALUE`,
+// `-xVALUE`, `--long VALUE`, `--long=VALUE`, flags and positional
+// arguments in any order, `--` ending the flags. A flag with an optional
+// value (`--json[=STYLE]`) takes one only after `=`.
+type flagSet struct {
+	cmd   string
+	flags []*flagSpec
+	args  []string // positional arguments
+}
+
+type flagKind uint8
+
+const (
+	boolFlag     flagKind = iota // no value
+	valueFlag                    // one value; repeated, the last wins
+	optionalFlag                 // a value only with `=`; alone, its default
+	listFlag                     // one value, repeatable, all kept
+)
+
+type flagSpec struct {
+	short   byte
+	long    string
+	kind    flagKind
+	metavar string
+	help    string
+	missing string // optionalFlag: the value when given without `=`
+
+	set    bool
+	value  string
+	values []string
+}
+
+func newFlagSet(cmd string) *flagSet { return &flagSet{cmd: cmd} }
+
+func (fs *flagSet) add(short byte, long string, kind flagKind, metavar, help string) *flagSpec {
+	f := &flagSpec{short: short, long: long, kind: kind, metavar: metavar, help: help}
+	fs.flags = append(fs.flags, f)
+	return f
+}
+
+// Bool adds a switch.
+func (fs *flagSet) Bool(short byte, long, help string) *flagSpec {
+	return fs.add(short, long, boolFlag, "", help)
+}
+
+// String adds a flag with one value.
+func (fs *flagSet) String(short byte, long, metavar, help string) *flagSpec {
+	return fs.add(short, long, valueFlag, metavar, help)
+}
+
+// Optional adds a flag whose value is optional (given with `=`).
+func (fs *flagSet) Optional(long, metavar, missing, help string) *flagSpec {
+	f := fs.add(0, long, optionalFlag, metavar, help)
+	f.missing = missing
+	return f
+}
+
+// List adds a repeatable flag.
+func (fs *flagSet) List(short byte, long, metavar, help string) *flagSpec {
+	return fs.add(short, long, listFlag, metavar, help)
+}
+
+func (fs *flagSet) byLong(name string) *flagSpec {
+	for _, f := range fs.flags {
+		if f.long == name {
+			return f
+		}
+	}
+	return nil
+}
+
+func (fs *flagSet) byShort(c byte) *flagSpec {
+	for _, f := range fs.flags {
+		if f.short != 0 && f.short == c {
+			return f
+		}
+	}
+	return nil
+}
+
+// Parse parses args; errors name the offending flag.
+func (fs *flagSet) Parse(args []string) error {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			fs.args = append(fs.args, args[i+1:]...)
+			return nil
+		case strings.HasPrefix(a, "--"):
+			name, val, hasVal := strings.Cut(a[2:], "=")
+			f := fs.byLong(name)
+			if f == nil {
+				return fmt.Errorf("unexpected argument '--%s'", name)
+			}
+			switch f.kind {
+			case boolFlag:
+				if hasVal {
+					return fmt.Errorf("unexpected value '%s' for '--%s'", val, name)
+				}
+				f.setValue("")
+			case optionalFlag:
+				if !hasVal {
+					val = f.missing
+				}
+				f.setValue(val)
+			default:
+				if !hasVal {
+					if i+1 >= len(args) {
+						return fmt.Errorf("a value is required for '%s'", f.display())
+					}
+					i++
+					val = args[i]
+				}
+				f.setValue(val)
+			}
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			// A cluster of short switches, the last of which may take a value.
+			for j := 1; j < len(a); j++ {
+				f := fs.byShort(a[j])
+				if f == nil {
+					return fmt.Errorf("unexpected argument '-%c'", a[j])
+				}
+				if f.kind == boolFlag {
+					f.setValue("")
+					continue
+				}
+				val := a[j+1:]
+				if val == "" {
+					if i+1 >= len(args) {
+						return fmt.Errorf("a value is required for '%s'", f.display())
+					}
+					i++
+					val = args[i]
+				}
+				f.setValue(strings.TrimPrefix(val, "="))
+				break
+			}
+		default:
+			fs.args = append(fs.args, a)
+		}
+	}
+	return nil
+}
+
+func (f *flagSpec) setValue(v string) {
+	f.set = true
+	f.value = v
+	if f.kind == listFlag {
+		f.values = append(f.values, v)
+	}
+}
+
+func (f *flagSpec) display() string {
+	name := "--" + f.long
+	if f.short != 0 {
+		name = "-" + string(f.short) + "/" + name
+	}
+	if f.metavar != "" {
+		name += " <" + f.metavar + ">"
+	}
+	return name
+}
+
+// Int returns the value as a non-negative integer.
+func (f *flagSpec) Int() (int, error) {
+	if !f.set {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(f.value)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("invalid value '%s' for '%s': not a number", f.value, f.display())
+	}
+	return n, nil
+}
+
+// oneOf checks the value against the allowed ones.
+func (f *flagSpec) oneOf(allowed ...string) error {
+	if !f.set {
+		return nil
+	}
+	for _, v := range f.values {
+		if !contains(allowed, v) {
+			return fmt.Errorf("invalid value '%s' for '%s' [possible values: %s]", v, f.display(), strings.Join(allowed, ", "))
+		}
+	}
+	if f.kind != listFlag && !contains(allowed, f.value) {
+		return fmt.Errorf("invalid value '%s' for '%s' [possible values: %s]", f.value, f.display(), strings.Join(allowed, ", "))
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// usage renders the flags' help.
+func (fs *flagSet) usage(b *strings.Builder) {
+	for _, f := range fs.flags {
+		var name string
+		if f.short != 0 {
+			name = "-" + string(f.short) + ", "
+		} else {
+			name = "    "
+		}
+		name += "--" + f.long
+		switch f.kind {
+		case optionalFlag:
+			name += "[=<" + f.metavar + ">]"
+		case valueFlag, listFlag:
+			name += " <" + f.metavar + ">"
+		}
+		fmt.Fprintf(b, "  %-32s %s\n", name, f.help)
+	}
+}

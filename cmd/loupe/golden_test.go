@@ -1,0 +1,349 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The golden tests are txtar archives in testdata/, in the style of gopls:
+// the comment holds the command line (a line starting with "loupe "), and
+// the files are the input tree plus these special sections:
+//
+//	stdin     fed to the command's standard input
+//	stdout    the expected standard output
+//	stderr    the expected standard error (not checked when absent)
+//	exit      the expected exit status (0 when absent)
+//	want/P    the expected content of file P after the command
+//
+// A comment line "compat" also runs the real ast-grep (when installed, see
+// package.json) with the same arguments and requires the same stdout and
+// exit status (and stderr, when the archive has a stderr section);
+// "compat sorted" compares stdout with its lines sorted, for
+// multi-file output whose order ast-grep does not fix.
+//
+// Run `go test ./cmd/loupe -run Golden -update` to rewrite the expected
+// stdout, stderr and exit sections from the current output.
+var update = flag.Bool("update", false, "rewrite the golden files' expected output")
+
+func TestGolden(t *testing.T) {
+	files, err := filepath.Glob("testdata/*.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no golden files")
+	}
+	sg := astGrepBinary()
+	for _, file := range files {
+		if file, err = filepath.Abs(file); err != nil {
+			t.Fatal(err)
+		}
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			runGolden(t, file, sg)
+		})
+	}
+}
+
+// astGrepBinary is the reference binary, or "" when it is not installed.
+func astGrepBinary() string {
+	p, err := filepath.Abs("../../node_modules/@ast-grep/cli/ast-grep")
+	if err != nil {
+		return ""
+	}
+	if _, err := os.Stat(p); err != nil {
+		return ""
+	}
+	return p
+}
+
+func runGolden(t *testing.T, file, sg string) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ar := parseTxtar(data)
+	var cmdLine string
+	compat := ""
+	for _, l := range strings.Split(ar.comment, "\n") {
+		l = strings.TrimSpace(strings.TrimPrefix(l, "#"))
+		switch {
+		case strings.HasPrefix(l, "loupe "):
+			cmdLine = l
+		case l == "compat" || l == "compat sorted":
+			compat = l
+		}
+	}
+	if cmdLine == "" {
+		t.Fatalf("%s: no command line (a comment line starting with \"loupe \")", file)
+	}
+	args, err := splitShell(strings.TrimPrefix(cmdLine, "loupe "))
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	dir := t.TempDir()
+	var stdin []byte
+	for _, f := range ar.files {
+		switch {
+		case f.name == "stdin":
+			stdin = f.data
+		case f.name == "stdout" || f.name == "stderr" || f.name == "exit" || strings.HasPrefix(f.name, "want/"):
+		default:
+			p := filepath.Join(dir, filepath.FromSlash(f.name))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, f.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	t.Chdir(dir)
+	var stdout, stderr bytes.Buffer
+	e := &env{
+		stdin:  bytes.NewReader(stdin),
+		stdout: &stdout,
+		stderr: &stderr,
+		getenv: func(string) string { return "" },
+	}
+	code := dispatch(context.Background(), e, args)
+
+	if *update {
+		ar.set("stdout", stdout.Bytes())
+		if ar.has("stderr") || stderr.Len() > 0 {
+			ar.set("stderr", stderr.Bytes())
+		}
+		if code != 0 || ar.has("exit") {
+			ar.set("exit", []byte(strconv.Itoa(code)+"\n"))
+		}
+		if err := os.WriteFile(file, ar.format(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if want := ar.get("stdout"); stdout.String() != string(want) {
+		t.Errorf("stdout:\n%s\nwant:\n%s", stdout.String(), want)
+	}
+	if ar.has("stderr") {
+		if want := ar.get("stderr"); stderr.String() != string(want) {
+			t.Errorf("stderr:\n%s\nwant:\n%s", stderr.String(), want)
+		}
+	}
+	wantCode := 0
+	if ar.has("exit") {
+		wantCode, err = strconv.Atoi(strings.TrimSpace(string(ar.get("exit"))))
+		if err != nil {
+			t.Fatalf("exit section: %v", err)
+		}
+	}
+	if code != wantCode {
+		t.Errorf("exit status %d, want %d (stderr: %s)", code, wantCode, stderr.String())
+	}
+	for _, f := range ar.files {
+		name, ok := strings.CutPrefix(f.name, "want/")
+		if !ok {
+			continue
+		}
+		got, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+		if err != nil {
+			t.Errorf("want/%s: %v", name, err)
+		} else if !bytes.Equal(got, f.data) {
+			t.Errorf("%s after the command:\n%s\nwant:\n%s", name, got, f.data)
+		}
+	}
+	if compat == "" {
+		return
+	}
+	if sg == "" {
+		t.Logf("ast-grep not installed (npm install); compat check skipped")
+		return
+	}
+	// ast-grep runs on a fresh copy: the command may have changed files.
+	sgDir := t.TempDir()
+	for _, f := range ar.files {
+		if f.name == "stdin" || f.name == "stdout" || f.name == "stderr" || f.name == "exit" || strings.HasPrefix(f.name, "want/") {
+			continue
+		}
+		p := filepath.Join(sgDir, filepath.FromSlash(f.name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(sg, args...)
+	cmd.Dir = sgDir
+	cmd.Stdin = bytes.NewReader(stdin)
+	cmd.Env = append(os.Environ(), "NO_COLOR=1")
+	var sgOut, sgErr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &sgOut, &sgErr
+	err = cmd.Run()
+	sgCode := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		sgCode = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("ast-grep: %v", err)
+	}
+	got, want := sgOut.String(), stdout.String()
+	if compat == "compat sorted" {
+		got, want = sortedLines(got), sortedLines(want)
+	}
+	if got != want {
+		t.Errorf("ast-grep disagrees; its stdout:\n%s\nloupe's:\n%s", got, want)
+	}
+	if sgCode != code {
+		t.Errorf("ast-grep exit status %d, loupe %d", sgCode, code)
+	}
+	if ar.has("stderr") && sgErr.String() != stderr.String() {
+		t.Errorf("ast-grep disagrees; its stderr:\n%s\nloupe's:\n%s", sgErr.String(), stderr.String())
+	}
+}
+
+func sortedLines(s string) string {
+	lines := strings.Split(s, "\n")
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
+}
+
+// archive is a txtar archive: a comment, then "-- name --" sections.
+type archive struct {
+	comment string
+	files   []archiveFile
+}
+
+type archiveFile struct {
+	name string
+	data []byte
+}
+
+func parseTxtar(data []byte) *archive {
+	a := &archive{}
+	var cur *archiveFile
+	var buf bytes.Buffer
+	flush := func() {
+		if cur == nil {
+			a.comment = buf.String()
+		} else {
+			cur.data = append([]byte(nil), buf.Bytes()...)
+			a.files = append(a.files, *cur)
+		}
+		buf.Reset()
+	}
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i+1], data[i+1:]
+		} else {
+			data = nil
+		}
+		s := strings.TrimRight(string(line), "\r\n")
+		if strings.HasPrefix(s, "-- ") && strings.HasSuffix(s, " --") && len(s) > 6 {
+			flush()
+			cur = &archiveFile{name: strings.TrimSpace(s[3 : len(s)-3])}
+			continue
+		}
+		buf.Write(line)
+	}
+	flush()
+	return a
+}
+
+func (a *archive) has(name string) bool {
+	for _, f := range a.files {
+		if f.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *archive) get(name string) []byte {
+	for _, f := range a.files {
+		if f.name == name {
+			return f.data
+		}
+	}
+	return nil
+}
+
+func (a *archive) set(name string, data []byte) {
+	for i := range a.files {
+		if a.files[i].name == name {
+			a.files[i].data = data
+			return
+		}
+	}
+	a.files = append(a.files, archiveFile{name, data})
+}
+
+func (a *archive) format() []byte {
+	var b bytes.Buffer
+	b.WriteString(a.comment)
+	for _, f := range a.files {
+		fmt.Fprintf(&b, "-- %s --\n", f.name)
+		b.Write(f.data)
+		if len(f.data) > 0 && f.data[len(f.data)-1] != '\n' {
+			b.WriteByte('\n')
+		}
+	}
+	return b.Bytes()
+}
+
+// splitShell splits a command line like a POSIX shell: words separated by
+// blanks, 'single' and "double" quotes, and backslash escapes.
+func splitShell(s string) ([]string, error) {
+	var out []string
+	var cur strings.Builder
+	inWord := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t':
+			if inWord {
+				out = append(out, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		case c == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, fmt.Errorf("unclosed ' in %q", s)
+			}
+			cur.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+			inWord = true
+		case c == '"':
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte(`"\$`, s[i+1]) >= 0 {
+					i++
+				}
+				cur.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				return nil, fmt.Errorf("unclosed \" in %q", s)
+			}
+			inWord = true
+		case c == '\\' && i+1 < len(s):
+			i++
+			cur.WriteByte(s[i])
+			inWord = true
+		default:
+			cur.WriteByte(c)
+			inWord = true
+		}
+	}
+	if inWord {
+		out = append(out, cur.String())
+	}
+	return out, nil
+}

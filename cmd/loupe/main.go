@@ -1,0 +1,145 @@
+// Command loupe is the command-line face of loupe, a structural code
+// search engine compatible with ast-grep: `loupe run` takes ast-grep's
+// flags and prints ast-grep's output, `loupe parse` shows a file's syntax
+// tree.
+//
+// # Adding a subcommand
+//
+// Each subcommand lives in its own file of this package and registers
+// itself from an init function:
+//
+//	func init() {
+//		register(&command{
+//			name:    "scan",
+//			summary: "Scan files with YAML rules",
+//			run:     runScan,
+//		})
+//	}
+//
+//	func runScan(ctx context.Context, e *env, args []string) int { ... }
+//
+// run receives the arguments after the subcommand's name and returns the
+// exit status: 0 success (something matched), 1 nothing matched, 2 an
+// error (print it to e.stderr with e.errorf). Write output only through
+// e.stdout and e.stderr and read input only from e.stdin, so that the
+// golden tests (cmd/loupe/testdata/*.txtar, run by golden_test.go) can run
+// the command in-process. Parse flags with newFlagSet, which follows
+// ast-grep's conventions; printing helpers for matches (JSON, text,
+// diffs) are shared in this package.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+)
+
+// version is loupe's version, set at build time with
+// -ldflags "-X main.version=...".
+var version = "dev"
+
+// command is one subcommand.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, e *env, args []string) int
+}
+
+var commands = map[string]*command{}
+
+// register adds a subcommand; it panics on a duplicate name, a
+// programming error caught by any test run.
+func register(c *command) {
+	if _, dup := commands[c.name]; dup {
+		panic("loupe: duplicate command " + c.name)
+	}
+	commands[c.name] = c
+}
+
+// env is what a command sees of the process.
+type env struct {
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	// tty reports whether stdout is a terminal (colour and headings).
+	tty    bool
+	getenv func(string) string
+}
+
+func (e *env) errorf(format string, args ...any) int {
+	fmt.Fprintf(e.stderr, "Error: "+format+"\n", args...)
+	return 2
+}
+
+// Exit statuses.
+const (
+	exitMatch   = 0
+	exitNoMatch = 1
+	exitError   = 2
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	e := &env{
+		stdin:  os.Stdin,
+		stdout: os.Stdout,
+		stderr: os.Stderr,
+		tty:    isTerminal(os.Stdout),
+		getenv: os.Getenv,
+	}
+	code := dispatch(ctx, e, os.Args[1:])
+	stop()
+	os.Exit(code)
+}
+
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// dispatch runs the subcommand named by args[0]. As with ast-grep, a
+// command line that starts with a flag is a `run`.
+func dispatch(ctx context.Context, e *env, args []string) int {
+	if len(args) == 0 {
+		usage(e.stderr)
+		return exitError
+	}
+	switch args[0] {
+	case "-h", "--help", "help":
+		usage(e.stdout)
+		return exitMatch
+	case "-V", "--version", "version":
+		fmt.Fprintf(e.stdout, "loupe %s\n", version)
+		return exitMatch
+	}
+	name, rest := args[0], args[1:]
+	if strings.HasPrefix(name, "-") {
+		name, rest = "run", args
+	}
+	c, ok := commands[name]
+	if !ok {
+		fmt.Fprintf(e.stderr, "Error: unknown command %q\n\n", name)
+		usage(e.stderr)
+		return exitError
+	}
+	return c.run(ctx, e, rest)
+}
+
+func usage(w io.Writer) {
+	var b strings.Builder
+	b.WriteString("loupe: structural code search, compatible with ast-grep\n\nUsage: loupe <COMMAND> [ARGS]\n\nCommands:\n")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(&b, "  %-10s %s\n", n, commands[n].summary)
+	}
+	b.WriteString("\nRun `loupe <COMMAND> --help` for a command's flags.\n")
+	io.WriteString(w, b.String())
+}

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/loupe-dev/loupe/core/language"
+	"github.com/loupe-dev/loupe/core/tree"
+)
+
+func init() {
+	register(&command{
+		name:    "parse",
+		summary: "Print the syntax tree of a file",
+		run:     runParse,
+	})
+}
+
+func runParse(ctx context.Context, e *env, args []string) int {
+	fs := newFlagSet("parse")
+	langFlag := fs.String('l', "lang", "LANG", "The language of the file (default: from its extension)")
+	format := fs.String(0, "format", "FORMAT", "Output format: sexp (default), json, ast or cst")
+	help := fs.Bool('h', "help", "Print help")
+	if err := fs.Parse(args); err != nil {
+		return e.errorf("%v", err)
+	}
+	if help.set {
+		var b strings.Builder
+		b.WriteString("Print the syntax tree of a file\n\nUsage: loupe parse [OPTIONS] FILE\n\nOptions:\n")
+		fs.usage(&b)
+		fmt.Fprint(e.stdout, b.String())
+		return exitMatch
+	}
+	if err := format.oneOf("sexp", "json", "ast", "cst"); err != nil {
+		return e.errorf("%v", err)
+	}
+	if len(fs.args) != 1 {
+		return e.errorf("loupe parse takes exactly one FILE (\"-\" for standard input with --lang)")
+	}
+	path := fs.args[0]
+	var lang *language.Language
+	if langFlag.set {
+		l, err := language.Lookup(langFlag.value)
+		if err != nil {
+			return e.errorf("%v", err)
+		}
+		lang = l
+	} else if path != "-" {
+		l, ok := language.ForPath(filepath.Base(path))
+		if !ok {
+			return e.errorf("cannot tell the language of %s from its extension; pass --lang", path)
+		}
+		lang = l
+	} else {
+		return e.errorf("reading standard input needs --lang")
+	}
+	var src []byte
+	var err error
+	if path == "-" {
+		src, err = io.ReadAll(e.stdin)
+	} else {
+		src, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return e.errorf("read %s: %v", path, err)
+	}
+	t, err := lang.Parse(ctx, src)
+	if err != nil {
+		return e.errorf("parse %s: %v", path, err)
+	}
+	switch format.value {
+	case "json":
+		fmt.Fprintln(e.stdout, encodeJSON(treeJSON(t.Root()), true))
+	case "ast", "cst":
+		fmt.Fprint(e.stdout, dumpTree(t.Root(), format.value == "ast", palette{}))
+	default:
+		fmt.Fprintln(e.stdout, t.Root().SExp())
+	}
+	return exitMatch
+}
+
+// treeJSON renders a subtree as nested objects: kind, named, field (when
+// the node has one), missing (when inserted by error recovery), range (as
+// in run --json) and children (when any).
+func treeJSON(n tree.Node) jsonObject {
+	o := obj("kind", jsonString(n.Kind()), "named", jsonBool(n.IsNamed()))
+	if f := n.Field(); f != "" {
+		o = append(o, jsonField{"field", jsonString(f)})
+	}
+	if n.IsMissing() {
+		o = append(o, jsonField{"missing", jsonBool(true)})
+	}
+	o = append(o, jsonField{"range", rangeJSON(n)})
+	if n.ChildCount() > 0 {
+		kids := jsonArray{}
+		for c := n.FirstChild(); !c.IsZero(); c = c.NextSibling() {
+			kids = append(kids, treeJSON(c))
+		}
+		o = append(o, jsonField{"children", kids})
+	}
+	return o
+}
+
+// dumpTree is ast-grep's --debug-query=ast/cst tree: one node per line,
+// indented by depth, "field: kind (row,col)-(row,col)" with byte columns;
+// namedOnly leaves anonymous nodes (and everything under them) out.
+func dumpTree(n tree.Node, namedOnly bool, pal palette) string {
+	var b strings.Builder
+	var walk func(n tree.Node, depth int)
+	walk = func(n tree.Node, depth int) {
+		if namedOnly && !n.IsNamed() {
+			return
+		}
+		b.WriteString(strings.Repeat("  ", depth))
+		if f := n.Field(); f != "" && !n.IsExtra() {
+			b.WriteString(pal.field.paint(f) + ": ")
+		}
+		kind := n.Kind()
+		if n.IsMissing() {
+			kind = "MISSING " + kind
+		}
+		sp, ep := n.StartPoint(), n.EndPoint()
+		fmt.Fprintf(&b, "%s (%d,%d)-(%d,%d)\n", pal.kind.paint(kind), sp.Row, sp.Column, ep.Row, ep.Column)
+		for c := n.FirstChild(); !c.IsZero(); c = c.NextSibling() {
+			walk(c, depth+1)
+		}
+	}
+	walk(n, 0)
+	return b.String()
+}

@@ -1,0 +1,483 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/loupe-dev/loupe/core/language"
+	"github.com/loupe-dev/loupe/core/match"
+	"github.com/loupe-dev/loupe/core/pattern"
+	"github.com/loupe-dev/loupe/core/rewrite"
+	"github.com/loupe-dev/loupe/core/search"
+	"github.com/loupe-dev/loupe/core/tree"
+)
+
+func init() {
+	register(&command{
+		name:    "run",
+		summary: "Search, and optionally rewrite, code with a pattern",
+		run:     runRun,
+	})
+}
+
+// runOptions are the parsed flags of `loupe run`.
+type runOptions struct {
+	pattern, selector string
+	strictness        pattern.Strictness
+	rewrite           *rewrite.Template
+	lang              *language.Language
+	debugQuery        string
+	stdin             bool
+	updateAll         bool
+	filesWithMatches  bool
+	json              string
+	colour, heading   bool
+	before, after     int
+	search            search.Options
+}
+
+func runUsage(fs *flagSet) string {
+	var b strings.Builder
+	b.WriteString("Search, and optionally rewrite, code with a pattern (ast-grep's `run`)\n\n")
+	b.WriteString("Usage: loupe run [OPTIONS] --pattern <PATTERN> [PATHS]...\n\nOptions:\n")
+	fs.usage(&b)
+	b.WriteString("\nExit status: 0 when something matched, 1 when nothing did, 2 on errors.\n")
+	return b.String()
+}
+
+func parseRunFlags(e *env, args []string) (*runOptions, bool, error) {
+	fs := newFlagSet("run")
+	pat := fs.String('p', "pattern", "PATTERN", "AST pattern to match")
+	sel := fs.String(0, "selector", "KIND", "AST kind to extract from the pattern, which is then used as context")
+	strict := fs.String(0, "strictness", "STRICTNESS", "Pattern strictness: cst, smart (default), ast, relaxed, signature, template")
+	rw := fs.String('r', "rewrite", "FIX", "String to replace the matched AST node")
+	langF := fs.String('l', "lang", "LANG", "The language of the pattern")
+	debug := fs.Optional("debug-query", "FORMAT", "pattern", "Print the pattern's tree (pattern, ast, cst, sexp) to stderr; needs --lang")
+	follow := fs.Bool(0, "follow", "Follow symbolic links")
+	noIgnore := fs.List(0, "no-ignore", "FILE_TYPE", "Do not respect hidden files or ignore files: hidden, dot, exclude, global, parent, vcs")
+	stdin := fs.Bool(0, "stdin", "Search code read from standard input; needs --lang")
+	globs := fs.List(0, "globs", "GLOBS", "Include or exclude (with !) file paths; repeatable, later globs win")
+	threads := fs.String('j', "threads", "NUM", "Number of threads (0: one per CPU)")
+	interactive := fs.Bool('i', "interactive", "Start an interactive edit session (not supported)")
+	update := fs.Bool('U', "update-all", "Apply every rewrite without confirmation")
+	filesWith := fs.Bool(0, "files-with-matches", "Print only the paths of files with a match")
+	jsonF := fs.Optional("json", "STYLE", "pretty", "Print matches as JSON: pretty (default), stream or compact")
+	colour := fs.String(0, "color", "WHEN", "When to use colours: auto (default), always, ansi, never")
+	heading := fs.String(0, "heading", "WHEN", "When to print the file name as a heading: auto (default), always, never")
+	after := fs.String('A', "after", "NUM", "Show NUM lines after each match")
+	before := fs.String('B', "before", "NUM", "Show NUM lines before each match")
+	ctxLines := fs.String('C', "context", "NUM", "Show NUM lines around each match")
+	help := fs.Bool('h', "help", "Print help")
+	if err := fs.Parse(args); err != nil {
+		return nil, false, err
+	}
+	if help.set {
+		fmt.Fprint(e.stdout, runUsage(fs))
+		return nil, true, nil
+	}
+	o := &runOptions{}
+	if !pat.set {
+		return nil, false, errors.New("the following required argument was not provided: --pattern <PATTERN>")
+	}
+	o.pattern, o.selector = pat.value, sel.value
+	for _, f := range []*flagSpec{colour, heading} {
+		if err := f.oneOf("auto", "always", "never", "ansi"); err != nil {
+			return nil, false, err
+		}
+	}
+	for _, check := range []error{
+		jsonF.oneOf("pretty", "stream", "compact"),
+		debug.oneOf("pattern", "ast", "cst", "sexp"),
+		noIgnore.oneOf("hidden", "dot", "exclude", "global", "parent", "vcs"),
+	} {
+		if check != nil {
+			return nil, false, check
+		}
+	}
+	if strict.set {
+		s, err := pattern.ParseStrictness(strict.value)
+		if err != nil {
+			return nil, false, fmt.Errorf("invalid value '%s' for '--strictness <STRICTNESS>': %v", strict.value, err)
+		}
+		o.strictness = s
+	}
+	if langF.set {
+		l, err := language.Lookup(langF.value)
+		if err != nil {
+			return nil, false, fmt.Errorf("invalid value '%s' for '--lang <LANG>': %v", langF.value, err)
+		}
+		o.lang = l
+	}
+	switch {
+	case interactive.set:
+		return nil, false, errors.New("interactive editing (-i) is not supported; use --rewrite with --update-all (-U) to apply every rewrite")
+	case update.set && !rw.set:
+		return nil, false, errors.New("--update-all needs --rewrite <FIX>")
+	case debug.set && o.lang == nil:
+		return nil, false, errors.New("--debug-query needs --lang <LANG>")
+	case stdin.set && o.lang == nil:
+		return nil, false, errors.New("--stdin needs --lang <LANG>")
+	case filesWith.set && (jsonF.set || update.set):
+		return nil, false, errors.New("--files-with-matches cannot be used with --json or --update-all")
+	}
+	if rw.set {
+		o.rewrite = rewrite.Compile(rw.value, nil)
+	}
+	o.debugQuery = debug.value
+	o.stdin, o.updateAll, o.filesWithMatches = stdin.set, update.set && !jsonF.set, filesWith.set
+	if jsonF.set {
+		o.json = jsonF.value
+	}
+	o.colour = useColour(colour.value, e)
+	o.heading = heading.value == "always" || (heading.value != "never" && e.tty)
+	var err error
+	if o.after, err = after.Int(); err != nil {
+		return nil, false, err
+	}
+	if o.before, err = before.Int(); err != nil {
+		return nil, false, err
+	}
+	c, err := ctxLines.Int()
+	if err != nil {
+		return nil, false, err
+	}
+	if c > 0 {
+		o.before, o.after = c, c
+	}
+	n, err := threads.Int()
+	if err != nil {
+		return nil, false, err
+	}
+	o.search = search.Options{
+		Paths:       fs.args,
+		Globs:       globs.values,
+		Lang:        o.lang,
+		Follow:      follow.set,
+		Threads:     n,
+		NodeModules: true, // ast-grep skips node_modules only through ignore files
+	}
+	for _, v := range noIgnore.values {
+		switch v {
+		case "hidden":
+			o.search.Hidden = true
+		case "dot":
+			o.search.NoIgnore |= search.IgnoreDot
+		case "exclude":
+			o.search.NoIgnore |= search.IgnoreExclude
+		case "parent":
+			o.search.NoIgnore |= search.IgnoreParent
+		case "vcs":
+			o.search.NoIgnore |= search.IgnoreVCS
+		}
+	}
+	return o, false, nil
+}
+
+func runRun(ctx context.Context, e *env, args []string) int {
+	o, done, err := parseRunFlags(e, args)
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	if done {
+		return exitMatch
+	}
+	pal := palette{}
+	if o.colour {
+		pal = colouredPalette()
+	}
+	patterns := &patternSet{o: o, byLang: map[*language.Language]*pattern.Pattern{}, filters: map[*language.Language]search.Prefilter{}}
+	if o.lang != nil {
+		if o.debugQuery != "" && o.debugQuery != "pattern" {
+			printDebugTree(ctx, e, o, pal)
+		}
+		p, err := patterns.compile(ctx, o.lang)
+		if err != nil {
+			return e.errorf("cannot parse the pattern as %s: %v", o.lang.Display(), err)
+		}
+		if o.debugQuery == "pattern" {
+			fmt.Fprintf(e.stderr, "Debug Pattern:\n%s\n", dumpPattern(p, pal))
+		}
+	}
+	out := bufio.NewWriter(e.stdout)
+	defer out.Flush()
+	r := &runner{o: o, e: e, out: out, pal: pal}
+	if o.stdin {
+		return r.stdin(ctx, patterns)
+	}
+	return r.files(ctx, patterns)
+}
+
+// patternSet compiles the pattern once per language.
+type patternSet struct {
+	o       *runOptions
+	mu      sync.Mutex
+	byLang  map[*language.Language]*pattern.Pattern
+	filters map[*language.Language]search.Prefilter
+}
+
+func (s *patternSet) compile(ctx context.Context, lang *language.Language) (*pattern.Pattern, error) {
+	s.mu.Lock()
+	p, ok := s.byLang[lang]
+	s.mu.Unlock()
+	if ok {
+		return p, nil
+	}
+	opts := pattern.Options{Strictness: s.o.strictness}
+	src := s.o.pattern
+	if s.o.selector != "" {
+		opts.Context, opts.Selector, src = s.o.pattern, s.o.selector, ""
+	}
+	p, err := pattern.Compile(ctx, lang, src, opts)
+	if err != nil {
+		return nil, err
+	}
+	// The filter asks for the pattern's literal leaves and its fixed
+	// string (the test ast-grep's run makes before searching a file).
+	filter := search.RequireAll(append([]string{p.FixedString()}, p.Literals()...)...)
+	s.mu.Lock()
+	s.byLang[lang] = p
+	s.filters[lang] = filter
+	s.mu.Unlock()
+	return p, nil
+}
+
+// matcherFor is the search's matcher source. With a fixed language the
+// pattern is already compiled; otherwise a pattern that does not compile
+// for a file's language passes its files over, as ast-grep does.
+func (s *patternSet) matcherFor(ctx context.Context) search.MatcherFor {
+	return func(lang *language.Language) (match.Matcher, error) {
+		p, err := s.compile(ctx, lang)
+		if err != nil {
+			return nil, nil
+		}
+		return p, nil
+	}
+}
+
+// prefilter rules out a file that lacks one of the pattern's literals.
+// The search compiles a language's pattern before filtering its files.
+func (s *patternSet) prefilter(lang *language.Language, src []byte) bool {
+	s.mu.Lock()
+	f := s.filters[lang]
+	s.mu.Unlock()
+	return f == nil || f(lang, src)
+}
+
+// runner prints one run's results.
+type runner struct {
+	o       *runOptions
+	e       *env
+	out     *bufio.Writer
+	pal     palette
+	json    *jsonPrinter
+	applied int
+	failed  bool
+}
+
+func (r *runner) files(ctx context.Context, patterns *patternSet) int {
+	opts := r.o.search
+	opts.Prefilter = patterns.prefilter
+	r.begin()
+	st, err := search.Search(ctx, opts, patterns.matcherFor(ctx), func(fm search.FileMatches) error {
+		r.file(fm.File.Path, fm.File.Abs, fm.File.Lang, fm.Tree, fm.Matches)
+		return r.flush()
+	})
+	r.end()
+	for _, s := range st.Skipped {
+		if s.Reason == search.SkipMissing {
+			fmt.Fprintf(r.e.stderr, "ERROR: %s: %s\n", s.Path, osError(s.Err))
+		}
+	}
+	if err != nil {
+		return r.e.errorf("%v", err)
+	}
+	return r.finish(st.Matches > 0, patterns)
+}
+
+func (r *runner) stdin(ctx context.Context, patterns *patternSet) int {
+	src, err := io.ReadAll(r.e.stdin)
+	if err != nil {
+		return r.e.errorf("read standard input: %v", err)
+	}
+	p, err := patterns.compile(ctx, r.o.lang)
+	if err != nil {
+		return r.e.errorf("%v", err)
+	}
+	t, err := r.o.lang.Parse(ctx, src)
+	if err != nil {
+		return r.e.errorf("parse standard input: %v", err)
+	}
+	ms, err := search.FindAll(ctx, t, p)
+	if err != nil {
+		return r.e.errorf("%v", err)
+	}
+	r.begin()
+	if len(ms) > 0 {
+		r.file("STDIN", "", r.o.lang, t, ms)
+	}
+	r.end()
+	return r.finish(len(ms) > 0, patterns)
+}
+
+func (r *runner) begin() {
+	if r.o.json != "" {
+		r.json = &jsonPrinter{w: r.out, style: r.o.json}
+		r.json.begin()
+	}
+}
+
+func (r *runner) end() {
+	if r.json != nil {
+		r.json.end()
+	}
+}
+
+func (r *runner) flush() error {
+	if err := r.out.Flush(); err != nil {
+		return fmt.Errorf("write output: %w", err)
+	}
+	return nil
+}
+
+func (r *runner) finish(matched bool, patterns *patternSet) int {
+	if r.applied > 0 {
+		fmt.Fprintf(r.e.stderr, "Applied %d changes\n", r.applied)
+	}
+	if r.failed {
+		return exitError
+	}
+	if matched {
+		return exitMatch
+	}
+	if r.o.lang != nil {
+		if p, err := patterns.compile(context.Background(), r.o.lang); err == nil && p.Root().IsError() {
+			fmt.Fprintln(r.e.stderr, "Warning: Pattern contains an ERROR node and may cause unexpected results.")
+			fmt.Fprintln(r.e.stderr, "Help: the pattern parsed with errors and matched nothing; check it with --debug-query=ast.")
+		}
+	}
+	return exitNoMatch
+}
+
+// file prints (or applies) one file's matches; abs is the file to update
+// ("" for standard input, whose update is printed instead).
+func (r *runner) file(path, abs string, lang *language.Language, t *tree.Tree, ms []search.Match) {
+	switch {
+	case r.json != nil:
+		for _, m := range ms {
+			var repl *replacement
+			if r.o.rewrite != nil {
+				repl = &replacement{text: r.o.rewrite.Render(m.Env, m.Node), start: m.Node.StartByte(), end: m.Node.EndByte()}
+			}
+			r.json.item(matchJSON(m.Node, m.Env, path, lang.Display(), r.o.before, r.o.after, repl))
+		}
+	case r.o.filesWithMatches:
+		fmt.Fprintln(r.out, r.pal.path.paint(path))
+	case r.o.rewrite != nil:
+		src := t.Source()
+		edits := make([]rewrite.Edit, len(ms))
+		for i, m := range ms {
+			edits[i] = rewrite.Edit{Start: m.Node.StartByte(), End: m.Node.EndByte(), Text: []byte(r.o.rewrite.Render(m.Env, m.Node))}
+		}
+		updated, err := rewrite.Apply(src, edits)
+		if err != nil {
+			fmt.Fprintf(r.e.stderr, "Error: %s: %v\n", path, err)
+			r.failed = true
+			return
+		}
+		if r.o.updateAll && abs == "" {
+			r.out.Write(updated)
+			return
+		}
+		if r.o.updateAll {
+			if err := writeAtomic(abs, updated); err != nil {
+				fmt.Fprintf(r.e.stderr, "Error: %v\n", err)
+				r.failed = true
+				return
+			}
+			r.applied += len(rewrite.Accepted(edits))
+			return
+		}
+		fmt.Fprintln(r.out, r.pal.path.paint(path))
+		context := 3
+		if r.o.before > 0 {
+			context = r.o.before
+		}
+		printDiff(r.out, string(src), string(updated), context, r.pal)
+	default:
+		nodes := make([]tree.Node, len(ms))
+		for i, m := range ms {
+			nodes[i] = m.Node
+		}
+		mp := &matchPrinter{w: r.out, heading: r.o.heading, before: r.o.before, after: r.o.after, pal: r.pal}
+		mp.file(path, nodes)
+	}
+}
+
+// osError spells a system error as ast-grep (Rust) does: "No such file
+// or directory (os error 2)".
+func osError(err error) string {
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		msg := errno.Error()
+		if msg != "" {
+			msg = strings.ToUpper(msg[:1]) + msg[1:]
+		}
+		return fmt.Sprintf("%s (os error %d)", msg, int(errno))
+	}
+	return fmt.Sprint(err)
+}
+
+// writeAtomic replaces the file at path with data: written to a temporary
+// file in the same directory with the original's permissions, then
+// renamed over it, so a reader never sees a half-written file.
+func writeAtomic(path string, data []byte) error {
+	// A symlink stays a symlink: its target is what gets replaced.
+	path, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return fmt.Errorf("update: %w", err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("update %s: %w", path, err)
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".loupe-*")
+	if err != nil {
+		return fmt.Errorf("update %s: %w", path, err)
+	}
+	name := tmp.Name()
+	fail := func(err error) error {
+		tmp.Close()
+		os.Remove(name)
+		return fmt.Errorf("update %s: %w", path, err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Chmod(fi.Mode().Perm()); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(name)
+		return fmt.Errorf("update %s: %w", path, err)
+	}
+	if err := os.Rename(name, path); err != nil {
+		os.Remove(name)
+		return fmt.Errorf("update %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,216 @@
+package rule
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/loupe-dev/loupe/core/language"
+	"github.com/loupe-dev/loupe/core/match"
+	"github.com/loupe-dev/loupe/core/rewrite"
+	"github.com/loupe-dev/loupe/core/tree"
+)
+
+// Finding is one match of a rule config.
+type Finding struct {
+	Config *Config
+	Node   tree.Node
+	Env    *match.Env
+}
+
+// Scanner runs rule configs of one language over syntax trees the way
+// ast-grep's scan does: every node is tried against every rule whose
+// kinds include it, and `ast-grep-ignore` comments suppress findings.
+// Rules with severity off are skipped. A Scanner is safe for concurrent
+// use.
+type Scanner struct {
+	configs []*Config
+	byKind  map[uint16][]int
+}
+
+// NewScanner prepares configs (all of one language) for scanning.
+func NewScanner(configs []*Config) *Scanner {
+	s := &Scanner{byKind: map[uint16][]int{}}
+	for _, c := range configs {
+		if c.Severity == SeverityOff {
+			continue
+		}
+		idx := len(s.configs)
+		s.configs = append(s.configs, c)
+		ks := c.Kinds()
+		for w, bits := range ks {
+			for b := 0; b < 64; b++ {
+				if bits&(1<<b) != 0 {
+					id := uint16(w*64 + b)
+					s.byKind[id] = append(s.byKind[id], idx)
+				}
+			}
+		}
+	}
+	return s
+}
+
+// checkEvery is how many nodes Scan visits between looks at ctx.
+const checkEvery = 4096
+
+// Scan returns the findings of the scanner's rules in t, in document
+// order of the matched nodes (rules in the order given for one node).
+func (s *Scanner) Scan(ctx context.Context, t *tree.Tree) ([]Finding, error) {
+	fs, _, err := s.ScanAll(ctx, t)
+	return fs, err
+}
+
+// ScanAll is Scan that also returns the `ast-grep-ignore` comments that
+// suppressed nothing.
+func (s *Scanner) ScanAll(ctx context.Context, t *tree.Tree) ([]Finding, []tree.Node, error) {
+	sup := collectSuppressions(t)
+	if sup.file != nil && sup.file.all {
+		return nil, nil, nil
+	}
+	var out []Finding
+	env := &match.Env{}
+	done := ctx.Done()
+	for i := 0; i < t.Len(); i++ {
+		if i%checkEvery == checkEvery-1 && done != nil {
+			select {
+			case <-done:
+				return out, nil, fmt.Errorf("scan: %w", ctx.Err())
+			default:
+			}
+		}
+		n := t.Node(i)
+		rules := s.byKind[n.KindID()]
+		if len(rules) == 0 {
+			continue
+		}
+		line := sup.lines[n.StartPoint().Row]
+		for _, idx := range rules {
+			c := s.configs[idx]
+			if !c.Match(n, env) {
+				continue
+			}
+			suppressed := false
+			for _, by := range []*suppression{sup.file, line} {
+				if !suppressed && by.suppresses(c.ID) {
+					by.used, suppressed = true, true
+				}
+			}
+			if !suppressed {
+				out = append(out, Finding{Config: c, Node: n, Env: env.Clone()})
+			}
+			env.Reset()
+		}
+	}
+	var unused []tree.Node
+	for _, u := range sup.all {
+		if !u.used {
+			unused = append(unused, u.node)
+		}
+	}
+	return out, unused, nil
+}
+
+// UnusedSuppressionID is the rule id ast-grep reports unused
+// `ast-grep-ignore` comments under.
+const UnusedSuppressionID = "unused-suppression"
+
+// UnusedSuppression returns the built-in rule config for reporting the
+// unused suppression comments ScanAll returns in lang's files: a finding
+// whose fix deletes the comment. It has no rule of its own.
+func UnusedSuppression(lang *language.Language, severity Severity) *Config {
+	return &Config{
+		ID:       UnusedSuppressionID,
+		Language: lang,
+		Message:  "Unused 'ast-grep-ignore' directive.",
+		Severity: severity,
+		Fixes:    []*Fix{{template: rewrite.Compile("", nil)}},
+		message:  rewrite.Compile("Unused 'ast-grep-ignore' directive.", nil),
+	}
+}
+
+// suppression is one `ast-grep-ignore` comment.
+type suppression struct {
+	node tree.Node
+	all  bool
+	ids  map[string]bool
+	used bool
+}
+
+func (s *suppression) suppresses(id string) bool {
+	return s != nil && (s.all || s.ids[id])
+}
+
+type suppressions struct {
+	file  *suppression
+	lines map[int]*suppression // by the line whose findings it suppresses
+	all   []*suppression       // in document order
+}
+
+const ignoreText = "ast-grep-ignore"
+
+// collectSuppressions finds the `ast-grep-ignore` comments of t. A comment
+// alone on its line suppresses the next line; a comment after code
+// suppresses the line where that code starts; a comment on the first line
+// followed by a blank line suppresses the whole file. "ast-grep-ignore"
+// alone suppresses every rule, "ast-grep-ignore: a, b" the listed ones.
+func collectSuppressions(t *tree.Tree) suppressions {
+	s := suppressions{lines: map[int]*suppression{}}
+	for i := 0; i < t.Len(); i++ {
+		n := t.Node(i)
+		if !strings.Contains(n.Kind(), "comment") || !strings.Contains(n.Text(), ignoreText) {
+			continue
+		}
+		sup := parseSuppression(n.Text())
+		sup.node = n
+		s.all = append(s.all, sup)
+		line := n.StartPoint().Row
+		prev := n.PrevSibling()
+		trailing := !prev.IsZero() && prev.EndPoint().Row == line
+		if line == 0 && !trailing {
+			next := n.NextSibling()
+			if next.IsZero() || next.StartPoint().Row >= 2 {
+				s.file = sup
+				if sup.all {
+					return s
+				}
+				continue
+			}
+		}
+		key := line + 1
+		if trailing {
+			key = prev.StartPoint().Row
+		}
+		s.lines[key] = sup
+	}
+	return s
+}
+
+func parseSuppression(text string) *suppression {
+	_, after, _ := strings.Cut(strings.TrimSpace(text), ignoreText)
+	after = strings.TrimSpace(after)
+	_, list, ok := strings.Cut(after, ":")
+	if after == "" || !ok {
+		return &suppression{all: true}
+	}
+	sup := &suppression{ids: map[string]bool{}}
+	for _, part := range strings.Split(list, ",") {
+		id, _, _ := strings.Cut(strings.TrimLeft(part, " \t\n\r\v\f"), " ")
+		sup.ids[id] = true
+	}
+	return sup
+}
+
+// SortFindings orders findings by position, then by rule id.
+func SortFindings(fs []Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i].Node, fs[j].Node
+		if a.StartByte() != b.StartByte() {
+			return a.StartByte() < b.StartByte()
+		}
+		if a.EndByte() != b.EndByte() {
+			return a.EndByte() > b.EndByte()
+		}
+		return fs[i].Config.ID < fs[j].Config.ID
+	})
+}

@@ -1,0 +1,99 @@
+package search
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ErrOutsideWorkspace is returned (wrapped) when a search path resolves
+// outside the workspace root.
+var ErrOutsideWorkspace = errors.New("path is outside the workspace")
+
+// Workspace is a resolved workspace root.
+type Workspace struct {
+	root  string // absolute, every symlink evaluated
+	given string // absolute as given, symlinks kept
+}
+
+// OpenWorkspace resolves root (made absolute, symlinks evaluated) and
+// checks that it is a directory.
+func OpenWorkspace(root string) (Workspace, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return Workspace{}, fmt.Errorf("workspace root %q: %w", root, err)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return Workspace{}, fmt.Errorf("workspace root: %w", err)
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return Workspace{}, fmt.Errorf("workspace root: %w", err)
+	}
+	if !fi.IsDir() {
+		return Workspace{}, fmt.Errorf("workspace root %q is not a directory", root)
+	}
+	return Workspace{root: real, given: abs}, nil
+}
+
+// Root returns the resolved root directory.
+func (w Workspace) Root() string { return w.root }
+
+// Resolve resolves p inside the workspace. p may be empty (the root),
+// relative to the root, or absolute. A path whose cleaned form (`..`
+// resolved) leaves the root is refused without touching the file system;
+// otherwise its symlinks are evaluated and the real path must lie inside
+// the root too. Refusals wrap ErrOutsideWorkspace. It returns the real
+// absolute path and its slash-separated path relative to the root (""
+// for the root itself). A path that does not exist is an error wrapping
+// fs.ErrNotExist.
+func (w Workspace) Resolve(p string) (abs, rel string, err error) {
+	var joined string
+	switch {
+	case p == "":
+		joined = w.given
+	case filepath.IsAbs(p):
+		joined = filepath.Clean(p)
+	default:
+		joined = filepath.Join(w.given, p)
+	}
+	if !within(w.given, joined) && !within(w.root, joined) {
+		return "", "", fmt.Errorf("%q: %w", p, ErrOutsideWorkspace)
+	}
+	real, err := filepath.EvalSymlinks(joined)
+	if err != nil {
+		return "", "", fmt.Errorf("path %q: %w", p, err)
+	}
+	r, ok := relTo(w.root, real)
+	if !ok {
+		return "", "", fmt.Errorf("%q resolves to %s: %w", p, real, ErrOutsideWorkspace)
+	}
+	return real, r, nil
+}
+
+// Contains reports whether the absolute, symlink-free path abs lies in the
+// workspace.
+func (w Workspace) Contains(abs string) bool { return within(w.root, abs) }
+
+func within(root, abs string) bool {
+	_, ok := relTo(root, abs)
+	return ok
+}
+
+// relTo returns abs relative to root, slash-separated, when it is inside.
+func relTo(root, abs string) (string, bool) {
+	if abs == root {
+		return "", true
+	}
+	prefix := root
+	if !strings.HasSuffix(prefix, string(filepath.Separator)) {
+		prefix += string(filepath.Separator)
+	}
+	if !strings.HasPrefix(abs, prefix) {
+		return "", false
+	}
+	return filepath.ToSlash(abs[len(prefix):]), true
+}

@@ -1,0 +1,49 @@
+package search
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/loupe-dev/loupe/core/match"
+	"github.com/loupe-dev/loupe/core/tree"
+)
+
+// Match is one match: the matched node and its metavariable bindings.
+type Match struct {
+	Node tree.Node
+	Env  *match.Env
+}
+
+// checkEvery is how many nodes FindAll visits between looks at ctx.
+const checkEvery = 4096
+
+// FindAll returns every node of t that m matches, in pre-order (document
+// order, an outer node before the nodes inside it; nested matches are all
+// reported, as ast-grep's run does). Nodes whose kind is not in m.Kinds()
+// are skipped without calling Match. It stops with ctx's error when ctx
+// is done.
+func FindAll(ctx context.Context, t *tree.Tree, m match.Matcher) ([]Match, error) {
+	kinds := m.Kinds()
+	env := &match.Env{}
+	var out []Match
+	n := t.Len()
+	done := ctx.Done()
+	for i := 0; i < n; i++ {
+		if i%checkEvery == checkEvery-1 && done != nil {
+			select {
+			case <-done:
+				return out, fmt.Errorf("match: %w", ctx.Err())
+			default:
+			}
+		}
+		node := t.Node(i)
+		if !kinds.Has(node.KindID()) {
+			continue
+		}
+		if m.Match(node, env) {
+			out = append(out, Match{Node: node, Env: env.Clone()})
+			env.Reset()
+		}
+	}
+	return out, nil
+}

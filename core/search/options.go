@@ -1,0 +1,144 @@
+// Package search is loupe's search driver, the ripgrep-like part of a
+// structural search: it resolves search paths inside a workspace, walks
+// directories honouring ignore files, hidden files and globs, picks each
+// file's language, reads and screens files (binary, size, encoding), runs
+// a cheap prefilter, parses (through a process-wide tree cache) and runs a
+// match.Matcher over every node, in parallel, delivering results in a
+// stable order: by file path, then by position.
+//
+// Files lists what a search would look at; Search runs one; FindAll
+// matches one tree; Parse and Cache share parsed trees between calls.
+package search
+
+import (
+	"runtime"
+
+	"github.com/loupe-dev/loupe/core/language"
+)
+
+// DefaultMaxFileSize is the file-size cap the ast_grep tool uses. The CLI
+// has none, like ast-grep.
+const DefaultMaxFileSize = 10 << 20
+
+// Options selects the files of a search.
+type Options struct {
+	// Root is the workspace root. When set, every path must resolve inside
+	// it (see Workspace.Resolve), symlinks leaving it are never followed,
+	// and File.Path is relative to it. When empty, there is no boundary:
+	// paths are taken as given (relative to the working directory) and
+	// File.Path is spelled from the path argument, as ast-grep prints it.
+	Root string
+	// Paths are the files and directories to search; none means Root (or
+	// "." when Root is empty). A file named here is searched even when an
+	// ignore file, a glob or the hidden rule would skip it, but only if
+	// its language is known (and is Lang when Lang is set).
+	Paths []string
+	// Globs include paths matching them and exclude paths matching a glob
+	// prefixed with `!`, with gitignore syntax (`*.ts` matches at any
+	// depth, `src/*.ts` only under src at the root); the last matching
+	// glob wins, and a glob match overrides ignore files and the hidden
+	// rule. Globs are matched against File.Path.
+	Globs []string
+	// Lang, when set, restricts the search to files of that language (by
+	// extension or LangGlobs); otherwise each file's language is inferred
+	// and files without one are passed over.
+	Lang *language.Language
+	// LangGlobs maps a language name to file-name globs that select it,
+	// taking precedence over the extension table (ast-grep's
+	// languageGlobs).
+	LangGlobs map[string][]string
+	// Hidden searches hidden files and directories (names starting with
+	// "."). A .git directory is never searched.
+	Hidden bool
+	// NoIgnore turns off the ignore files named by its bits.
+	NoIgnore IgnoreKind
+	// NodeModules searches node_modules directories, which are skipped by
+	// default. (ast-grep only skips them through ignore files; the CLI sets
+	// this for parity.)
+	NodeModules bool
+	// Follow follows symbolic links met during the walk. With a Root, a
+	// link whose target lies outside it is reported as skipped and never
+	// read. Without Follow, links inside directories are passed over; a
+	// path named in Paths is always resolved.
+	Follow bool
+	// MaxFileSize skips larger files (reported as SkipTooLarge); 0 means
+	// no cap beyond what a grammar module can address.
+	MaxFileSize int64
+	// Threads is the number of files processed at once; 0 means
+	// GOMAXPROCS.
+	Threads int
+	// Prefilter, when set, rules a file out before it is parsed.
+	Prefilter Prefilter
+	// Cache, when set, is where parsed trees are looked up and kept;
+	// search.Default is the process-wide one. nil parses every file anew.
+	Cache *Cache
+}
+
+// IgnoreKind is a set of ignore-file kinds (ast-grep's --no-ignore
+// values).
+type IgnoreKind uint8
+
+// Ignore-file kinds.
+const (
+	// IgnoreDot is .ignore files.
+	IgnoreDot IgnoreKind = 1 << iota
+	// IgnoreVCS is .gitignore files and .git/info/exclude.
+	IgnoreVCS
+	// IgnoreExclude is .git/info/exclude.
+	IgnoreExclude
+	// IgnoreParent is ignore files in the directories above a search path.
+	IgnoreParent
+	// IgnoreAll is every kind.
+	IgnoreAll = IgnoreDot | IgnoreVCS | IgnoreExclude | IgnoreParent
+)
+
+func (o *Options) threads() int {
+	if o.Threads > 0 {
+		return o.Threads
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// File is a file selected for searching.
+type File struct {
+	// Path is the file's slash-separated path: relative to Options.Root,
+	// or, without a Root, the path argument joined with the path below it
+	// (a leading "./" dropped), as ast-grep prints it.
+	Path string
+	// Abs is the absolute file-system path.
+	Abs string
+	// Lang is the file's language.
+	Lang *language.Language
+	// Size is the size in bytes when the walk saw the file.
+	Size int64
+}
+
+// SkipReason says why a file was not searched.
+type SkipReason string
+
+// Reasons for skipping a file.
+const (
+	SkipBinary     SkipReason = "binary"            // a NUL byte in the first 8 KiB
+	SkipTooLarge   SkipReason = "too large"         // over the size cap
+	SkipUnreadable SkipReason = "unreadable"        // an I/O or permission error
+	SkipEncoding   SkipReason = "bad encoding"      // not valid UTF-8
+	SkipLanguage   SkipReason = "language"          // a named file of no (or another) language
+	SkipMissing    SkipReason = "not found"         // a named path that does not exist
+	SkipOutside    SkipReason = "outside workspace" // a followed symlink leaving the root
+	SkipParse      SkipReason = "parse failed"      // the grammar module failed on it
+)
+
+// Skipped is a file (or named path) that was not searched.
+type Skipped struct {
+	Path   string // as File.Path
+	Reason SkipReason
+	Err    error // the underlying error, if any
+}
+
+// String renders s as "path: reason (error)".
+func (s Skipped) String() string {
+	if s.Err != nil {
+		return s.Path + ": " + string(s.Reason) + " (" + s.Err.Error() + ")"
+	}
+	return s.Path + ": " + string(s.Reason)
+}

@@ -1,0 +1,2 @@
+#pragma once
+namespace util { void log(const char* msg); }

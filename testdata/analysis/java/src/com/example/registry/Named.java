@@ -1,0 +1,5 @@
+package com.example.registry;
+
+public interface Named {
+    String name();
+}

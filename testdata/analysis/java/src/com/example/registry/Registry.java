@@ -1,0 +1,5 @@
+package com.example.registry;
+
+public interface Registry extends Named {
+    void register(String tool);
+}

@@ -1,0 +1,7 @@
+package com.example.util;
+
+public final class Log {
+    public static void log(String msg) {
+        System.out.println(msg);
+    }
+}

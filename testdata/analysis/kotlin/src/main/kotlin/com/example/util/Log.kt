@@ -1,0 +1,7 @@
+package com.example.util
+
+object Log {
+    fun log(msg: String) {
+        println(msg)
+    }
+}

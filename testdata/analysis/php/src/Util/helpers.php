@@ -1,0 +1,5 @@
+<?php
+function helper(): int
+{
+    return 1;
+}

@@ -1,0 +1,4 @@
+from .log import *
+
+__all__ = ["log", "VERSION"]
+VERSION = "1.0"

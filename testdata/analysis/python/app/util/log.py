@@ -1,0 +1,9 @@
+def log(msg):
+    print(msg)
+
+
+def _hidden():
+    pass
+
+
+LEVEL = 3

@@ -1,0 +1,9 @@
+module App
+  module Util
+    class Log
+      def self.log(msg)
+        puts(msg)
+      end
+    end
+  end
+end

@@ -1,0 +1,2 @@
+pub mod log;
+pub use log::log as info;

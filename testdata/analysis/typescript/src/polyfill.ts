@@ -1,0 +1,2 @@
+// "createRegistry()" in a comment and a string is not a call.
+const note = "createRegistry()";

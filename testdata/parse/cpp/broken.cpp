@@ -1,0 +1,7 @@
+class Broken {
+public
+    int f(int x { return x +; }
+};
+
+template <typename T
+void g() {}

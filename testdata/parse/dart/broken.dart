@@ -1,0 +1,6 @@
+class Broken {
+  void f(int x {
+    var y = x + ;
+  }
+  String g() => 'a'
+}

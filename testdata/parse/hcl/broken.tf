@@ -1,0 +1,6 @@
+resource "aws_instance" "x" {
+  ami = 
+  tags = { a = 1
+}
+
+variable "y" {

@@ -1,0 +1,5 @@
+<?php
+function broken($a, {
+    return $a + ;
+}
+class C { public function f( }

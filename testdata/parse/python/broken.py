@@ -1,0 +1,5 @@
+def broken(a, b:
+    return a +
+
+class Half
+    x = [1, 2

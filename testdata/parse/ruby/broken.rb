@@ -1,0 +1,7 @@
+class Broken
+  def f(a, b
+    a +
+  end
+
+  def g
+    [1, 2,

@@ -1,0 +1,5 @@
+object Broken {
+  def f(x: Int = {
+    x +
+  }
+  val y: = 3

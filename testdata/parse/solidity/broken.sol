@@ -1,0 +1,5 @@
+contract Broken {
+    function f(uint a {
+        uint b = a + ;
+    }
+    mapping(address => ) m;

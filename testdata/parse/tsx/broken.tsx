@@ -1,0 +1,9 @@
+export function Broken() {
+  return (
+    <div>
+      <span>unclosed
+    </div>
+  );
+}
+
+const x = <Foo bar={} />;
