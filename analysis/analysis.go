@@ -46,8 +46,6 @@ const (
 	MaxMaxNodes = 10000
 	// DefaultTimeout bounds one call (REQ-INFRA-006).
 	DefaultTimeout = 60 * time.Second
-	// DefaultMaxFileSize skips larger files (they count in SkippedFiles).
-	DefaultMaxFileSize = 16 << 20
 )
 
 // Reasons a result is incomplete.
@@ -82,7 +80,7 @@ type Config struct {
 	// far is returned with Partial set and Reason "timeout".
 	Timeout time.Duration
 	// MaxFileSize skips larger files, counted in SkippedFiles (default
-	// 16 MiB).
+	// search.DefaultMaxFileSize, as for ast_grep).
 	MaxFileSize int64
 }
 

@@ -239,6 +239,31 @@ func TestMaxNodes(t *testing.T) {
 	}
 }
 
+// TestQualifiedSymbol: Owner.name narrows definitions and callees to that
+// owner; the name-only modes match the name and say so.
+func TestQualifiedSymbol(t *testing.T) {
+	d := runFixture(t, "typescript", Params{Mode: "definitions", Symbol: "ToolRegistry.register"})
+	if len(d.Definitions) != 1 || d.Definitions[0].Container != "ToolRegistry" || d.Symbol != "ToolRegistry.register" {
+		t.Errorf("definitions: %+v", d.Definitions)
+	}
+	c := runFixture(t, "typescript", Params{Mode: "callees", Symbol: "Service::init"})
+	if len(c.Callees) != 1 || c.Callees[0].Container != "Service" || len(c.Callees[0].Children) != 3 {
+		t.Errorf("callees:\n%s", c.Text())
+	}
+	r := runFixture(t, "typescript", Params{Mode: "callers", Symbol: "app.Service#init"})
+	if len(r.Callers) != 1 || r.Callers[0].Name != "main" || len(r.Notes) != 1 ||
+		!strings.Contains(r.Notes[0], "matched by the name init alone") {
+		t.Errorf("callers: %+v %v", r.Callers, r.Notes)
+	}
+	for _, c := range []struct{ in, owner, name string }{
+		{"a.b.C.m", "C", "m"}, {"C::m", "C", "m"}, {"m", "", "m"}, {".m", "", ".m"}, {"m.", "", "m."},
+	} {
+		if o, n := splitQualified(c.in); o != c.owner || n != c.name {
+			t.Errorf("splitQualified(%q) = %q, %q", c.in, o, n)
+		}
+	}
+}
+
 // resultSize counts the nodes or items of a result.
 func resultSize(r *Result) int {
 	var calls func([]CallNode) int
@@ -428,4 +453,50 @@ func analyze(ctx context.Context, cfg Config, p Params) (*Result, error) {
 		return nil, err
 	}
 	return t.Run(ctx, p)
+}
+
+// TestConcurrentCalls: one Tool serves concurrent calls (an MCP server
+// does), sharing the facts cache; each answer is the one a lone call gets.
+func TestConcurrentCalls(t *testing.T) {
+	tool, err := New(Config{Workspace: filepath.Join(fixtureRoot, "typescript")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	params := []Params{
+		{Mode: "callers", Language: "ts", Symbol: "ping", Depth: 3},
+		{Mode: "references", Language: "ts", Symbol: "ToolRegistry"},
+		{Mode: "hierarchy", Language: "ts", Symbol: "BaseRegistry", Depth: 2},
+		{Mode: "dependencies", Language: "ts", Target: "src/registry.ts", Reverse: true},
+	}
+	want := make([]string, len(params))
+	for i, p := range params {
+		r, err := tool.Run(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = r.Text()
+	}
+	sharedFacts.clear()
+	errs := make(chan string, 4*len(params))
+	done := make(chan struct{})
+	for range 4 {
+		for i, p := range params {
+			go func() {
+				defer func() { done <- struct{}{} }()
+				r, err := tool.Run(context.Background(), p)
+				if err != nil {
+					errs <- err.Error()
+				} else if got := r.Text(); got != want[i] {
+					errs <- got
+				}
+			}()
+		}
+	}
+	for range 4 * len(params) {
+		<-done
+	}
+	close(errs)
+	for e := range errs {
+		t.Errorf("a concurrent call differs: %s", e)
+	}
 }

@@ -8,8 +8,8 @@ import (
 	"unsafe"
 )
 
-// DefaultFactsCacheBytes is the budget of the process-wide facts cache.
-const DefaultFactsCacheBytes = 256 << 20
+// factsCacheBytes is the budget of the process-wide facts cache.
+const factsCacheBytes = 256 << 20
 
 // factsCache keeps the facts of files across calls, keyed by language and
 // content, least recently used first out. Facts are far smaller than trees,
@@ -40,7 +40,7 @@ type factsEntry struct {
 var factsSeed = maphash.MakeSeed()
 
 // sharedFacts is the process-wide facts cache.
-var sharedFacts = newFactsCache(DefaultFactsCacheBytes)
+var sharedFacts = newFactsCache(factsCacheBytes)
 
 func newFactsCache(limit int64) *factsCache {
 	return &factsCache{limit: limit, entries: map[factsKey]*list.Element{}, lru: list.New()}

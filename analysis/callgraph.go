@@ -149,9 +149,9 @@ type site struct {
 }
 
 // callees lists the calls made by the definitions of sym (in owner, when
-// set), and the calls of
-// the functions those call up to depth. Chained subcalls are dropped: of
-// two calls where one's source range holds the other's, only the outer one
+// set), and the calls of the functions those call up to depth. Chained
+// subcalls are dropped: of two calls where one's source range holds the
+// other's, only the outer one
 // is listed.
 func (s *session) callees(sym, owner string, depth, maxNodes int) []CallNode {
 	roots := []*callNode{}

@@ -37,6 +37,7 @@ type def struct {
 	Callable               bool
 	Parent                 int // enclosing definition, -1 at module level
 	Exported, Default      bool
+	container              bool // its members take its name
 	kind                   uint16
 }
 
@@ -198,7 +199,8 @@ func (f *fileFacts) addDefNamed(n, nameNode tree.Node, s *defShape, stack []int,
 		return -1
 	}
 	d := def{Name: leaf.Text(), Label: s.Label, Line: leaf.StartPoint().Row + 1,
-		Start: n.StartByte(), End: n.EndByte(), Callable: s.Callable, Parent: -1, kind: n.KindID()}
+		Start: n.StartByte(), End: n.EndByte(), Callable: s.Callable, Parent: -1, container: s.Container,
+		kind: n.KindID()}
 	if len(s.Value) > 0 {
 		v := s.Value.first(n)
 		isFunc := !v.IsZero() && contains(s.FuncKinds, v.Kind())
@@ -227,7 +229,7 @@ func (f *fileFacts) addDefNamed(n, nameNode tree.Node, s *defShape, stack []int,
 	}
 	if len(stack) > 0 {
 		d.Parent = stack[len(stack)-1]
-		if p := f.defs[d.Parent]; d.Label == lFunction && isContainer(p) && p.Label != lNamespace && p.Label != lModule {
+		if p := f.defs[d.Parent]; d.Label == lFunction && p.container && p.Label != lNamespace && p.Label != lModule {
 			d.Label = lMethod
 		}
 	}
@@ -242,7 +244,7 @@ func (f *fileFacts) addDefNamed(n, nameNode tree.Node, s *defShape, stack []int,
 	}
 	if d.Container == "" {
 		for i := len(stack) - 1; i >= 0; i-- {
-			if p := f.defs[stack[i]]; isContainer(p) {
+			if p := f.defs[stack[i]]; p.container {
 				d.Container = p.Name
 				break
 			}
@@ -267,15 +269,6 @@ func (f *fileFacts) addDefNamed(n, nameNode tree.Node, s *defShape, stack []int,
 		}
 	}
 	return i
-}
-
-// isContainer reports whether a definition's members take its name.
-func isContainer(d def) bool {
-	switch d.Label {
-	case lClass, lInterface, lStruct, lTrait, lEnum, lImpl, lObject, lRecord, lModule, lNamespace:
-		return true
-	}
-	return false
 }
 
 func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int]bool) {

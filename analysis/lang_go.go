@@ -9,7 +9,7 @@ var goSpec = &langSpec{
 		{Kind: "function_declaration", Name: path{"name"}, Label: lFunction, Callable: true},
 		{Kind: "method_declaration", Name: path{"name"}, Label: lMethod, Callable: true,
 			Owner: path{"receiver", "#parameter_declaration", "type"}},
-		{Kind: "type_spec", Name: path{"name"}, Label: lType, Value: path{"type"},
+		{Kind: "type_spec", Name: path{"name"}, Label: lType, Container: true, Value: path{"type"},
 			ValueLabels: map[string]string{"struct_type": lStruct, "interface_type": lInterface},
 			Heritage: []parentShape{
 				// Embedded fields and embedded interfaces.

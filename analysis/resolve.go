@@ -38,7 +38,6 @@ type resolver struct {
 	all     []string        // every file of the scope languages in the workspace, lazily
 	allDone bool
 	goMods  map[string][2]string // dir -> (module root, module path)
-	pkgs    map[string]map[string]string
 }
 
 func newResolver(s *session) *resolver {

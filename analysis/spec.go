@@ -221,7 +221,7 @@ type parentShape struct {
 // callShape describes one kind of call (or instantiation).
 type callShape struct {
 	Kind   string
-	Callee path // from the call to the callee expression, whose name nameOf reads
+	Callee path // from the call to the callee expression, whose name nameLeaf reads
 	// Name and Receiver, when set, read the called name and its receiver
 	// directly from the call (Java's method_invocation, Ruby's call).
 	Name     path

@@ -25,7 +25,7 @@ func newWorkspace(root string, maxSize int64) (*workspace, error) {
 		return nil, err
 	}
 	if maxSize <= 0 {
-		maxSize = DefaultMaxFileSize
+		maxSize = search.DefaultMaxFileSize
 	}
 	return &workspace{ws: ws, root: ws.Root(), maxSize: maxSize}, nil
 }
