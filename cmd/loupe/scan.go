@@ -529,7 +529,9 @@ func scanFile(ctx context.Context, rs *ruleSet, f search.File) fileResult {
 		r.skip = "not text"
 		return r
 	}
-	t, err := search.Parse(ctx, f.Lang, src)
+	// A one-shot scan keeps no tree cache: every file is parsed once and
+	// its tree dropped as soon as it is reported.
+	t, err := f.Lang.Parse(ctx, src)
 	if err != nil {
 		if ctx.Err() != nil {
 			r.err = fmt.Errorf("scan: %w", ctx.Err())

@@ -53,6 +53,7 @@ func (p *scanPrinter) title(f rule.Finding) string {
 
 // report prints one file's findings, rule by rule.
 func (p *scanPrinter) report(r fileResult, fs []rule.Finding) {
+	var lines []string // the file's lines, split once for all its findings
 	for _, group := range sortedFindingsByRule(fs) {
 		c := group[0].Config
 		if len(c.Fixes) > 0 {
@@ -62,7 +63,10 @@ func (p *scanPrinter) report(r fileResult, fs []rule.Finding) {
 		for _, f := range group {
 			switch p.o.reportStyle {
 			case "rich":
-				p.rich(r, f)
+				if lines == nil {
+					lines = splitSourceLines(r.src)
+				}
+				p.rich(r, f, lines)
 			default:
 				line, col := nodeLineCol(f.Node)
 				fmt.Fprintf(p.out, "%s:%d:%d: %s\n", r.path, line, col, p.title(f))
@@ -153,10 +157,9 @@ type label struct {
 func (l *label) multi() bool { return l.startLine != l.endLine }
 
 // rich prints one finding as a codespan-reporting diagnostic.
-func (p *scanPrinter) rich(r fileResult, f rule.Finding) {
+func (p *scanPrinter) rich(r fileResult, f rule.Finding, lines []string) {
 	src := r.src
 	spans := f.Config.Spans(f.Node, f.Env)
-	lines := splitSourceLines(src)
 	var labels []*label
 	var multis []*label
 	for _, s := range spans {

@@ -69,7 +69,7 @@ func Search(ctx context.Context, opts Options, matcherFor MatcherFor, sink func(
 		out:        make([]*outcome, len(files)),
 		matcherFor: matcherFor,
 		matchers:   map[*language.Language]*matcherSlot{},
-		window:     opts.threads() * 16,
+		window:     opts.threads() * 4,
 	}
 	r.cond = sync.NewCond(&r.mu)
 	st := Stats{Files: len(files), Skipped: skipped}

@@ -58,7 +58,7 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 		cfg.MaxIdle = runtime.GOMAXPROCS(0)
 	}
 	if cfg.RecycleBytes == 0 {
-		cfg.RecycleBytes = 256 << 20
+		cfg.RecycleBytes = 64 << 20
 	}
 	// Closing a module when its context is done makes wazero check the
 	// context at every call and loop, which made parsing 2-3x slower.
