@@ -29,7 +29,7 @@ type Config struct {
 	// MaxIdle bounds the idle instances kept per language (default GOMAXPROCS).
 	MaxIdle int
 	// RecycleBytes retires an instance whose linear memory grew past this
-	// after a parse, since wasm memory never shrinks (default 256 MiB).
+	// after a parse, since wasm memory never shrinks (default 64 MiB).
 	RecycleBytes uint64
 }
 
