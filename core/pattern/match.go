@@ -133,7 +133,7 @@ func (m *matcher) bindLeaf(g *node, c tree.Node) bool {
 		if g.named && !c.IsNamed() {
 			return false
 		}
-		if prev, ok := m.env.Single(g.text); ok && !sameNode(prev, c) {
+		if prev, ok := m.env.Single(g.text); ok && !match.SameNode(prev, c) {
 			return false
 		}
 		m.env.BindSingle(g.text, c)
@@ -302,61 +302,9 @@ func (m *matcher) bindMulti(name string, start tree.Node, count int) bool {
 	for c := start; len(nodes) < count; c = c.NextSibling() {
 		nodes = append(nodes, c)
 	}
-	if prev, ok := m.env.Multi(name); ok && !sameNamedNodes(prev, nodes) {
+	if prev, ok := m.env.Multi(name); ok && !match.SameNodes(prev, nodes) {
 		return false
 	}
 	m.env.BindMulti(name, nodes)
 	return true
-}
-
-// sameNode is ast-grep's test for a repeated metavariable: the same node,
-// or equal text when either has no named children, or the same kind with
-// pairwise equal children.
-func sameNode(a, b tree.Node) bool {
-	if a.Equal(b) {
-		return true
-	}
-	if !hasNamedChild(a) || !hasNamedChild(b) {
-		return a.Text() == b.Text()
-	}
-	if a.KindID() != b.KindID() || a.ChildCount() != b.ChildCount() {
-		return false
-	}
-	for x, y := a.FirstChild(), b.FirstChild(); !x.IsZero(); x, y = x.NextSibling(), y.NextSibling() {
-		if !sameNode(x, y) {
-			return false
-		}
-	}
-	return true
-}
-
-func hasNamedChild(n tree.Node) bool {
-	for c := n.FirstChild(); !c.IsZero(); c = c.NextSibling() {
-		if c.IsNamed() {
-			return true
-		}
-	}
-	return false
-}
-
-// sameNamedNodes compares two runs of a repeated multi metavariable by
-// their named nodes.
-func sameNamedNodes(a, b []tree.Node) bool {
-	i, j := 0, 0
-	for {
-		for i < len(a) && !a[i].IsNamed() {
-			i++
-		}
-		for j < len(b) && !b[j].IsNamed() {
-			j++
-		}
-		if i == len(a) || j == len(b) {
-			return i == len(a) && j == len(b)
-		}
-		if !sameNode(a[i], b[j]) {
-			return false
-		}
-		i++
-		j++
-	}
 }

@@ -41,51 +41,9 @@ func addLabel(env *match.Env, n tree.Node) {
 	env.BindMulti(secondaryLabel, append(labels, n))
 }
 
-// sameNode reports whether two nodes are interchangeable as metavariable
-// values: the same node, equal text when either has no named children, or
-// the same kind with pairwise interchangeable children.
-func sameNode(a, b tree.Node) bool {
-	if a.Equal(b) {
-		return true
-	}
-	if a.NamedChildCount() == 0 || b.NamedChildCount() == 0 {
-		return a.Text() == b.Text()
-	}
-	if a.KindID() != b.KindID() || a.ChildCount() != b.ChildCount() {
-		return false
-	}
-	for x, y := a.FirstChild(), b.FirstChild(); !x.IsZero(); x, y = x.NextSibling(), y.NextSibling() {
-		if !sameNode(x, y) {
-			return false
-		}
-	}
-	return true
-}
-
-// sameNodes compares two multi-variable values by their named nodes.
-func sameNodes(a, b []tree.Node) bool {
-	i, j := 0, 0
-	for {
-		for i < len(a) && !a[i].IsNamed() {
-			i++
-		}
-		for j < len(b) && !b[j].IsNamed() {
-			j++
-		}
-		if i == len(a) || j == len(b) {
-			return i == len(a) && j == len(b)
-		}
-		if !sameNode(a[i], b[j]) {
-			return false
-		}
-		i++
-		j++
-	}
-}
-
 // bindSingle binds name to n unless name already holds a different node.
 func bindSingle(env *match.Env, name string, n tree.Node) bool {
-	if old, ok := env.Single(name); ok && !sameNode(old, n) {
+	if old, ok := env.Single(name); ok && !match.SameNode(old, n) {
 		return false
 	}
 	env.BindSingle(name, n)
@@ -94,7 +52,7 @@ func bindSingle(env *match.Env, name string, n tree.Node) bool {
 
 // bindMulti binds name to ns unless name already holds different nodes.
 func bindMulti(env *match.Env, name string, ns []tree.Node) bool {
-	if old, ok := env.Multi(name); ok && !sameNodes(old, ns) {
+	if old, ok := env.Multi(name); ok && !match.SameNodes(old, ns) {
 		return false
 	}
 	env.BindMulti(name, ns)
