@@ -1,11 +1,10 @@
 # loupe's build, test and benchmark entry points. `make test` is what CI runs.
 GO       ?= go
-PKGS     := ./...
 CACHE    ?= $(CURDIR)/.cache
 
 export LOUPE_CACHE := $(CACHE)
 
-.PHONY: demo build test vet parity grammars grammars-check bench js test-js
+.PHONY: demo build test vet parity difftest-full grammars grammars-check bench js test-js
 
 # The main job on bundled defaults: structural searches over testdata/demo.
 demo: build
@@ -32,6 +31,12 @@ test: vet js
 parity:
 	CGO_ENABLED=1 $(GO) test -count=1 -tags parity ./internal/parity/
 
+# The differential suites (against the real ast-grep) and the parity test on
+# their whole corpora instead of the bounded subsets `make test` runs.
+difftest-full:
+	LOUPE_DIFFTEST_FULL=1 $(GO) test -count=1 -timeout 3h ./internal/difftest/
+	LOUPE_PARITY_FULL=1 CGO_ENABLED=1 $(GO) test -count=1 -timeout 1h -tags parity ./internal/parity/
+
 # Rebuild every grammar module from its pinned sources (needs clang-19,
 # lld-19, wasi-libc and libclang-rt-19-dev-wasm32 from Debian).
 grammars:
@@ -46,6 +51,7 @@ grammars-check:
 # @ast-grep/napi.
 bench: build js
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+	CGO_ENABLED=1 $(GO) test -run '^$$' -bench BenchmarkParse -tags parity ./internal/parity/
 	$(GO) run ./internal/benchcmp
 	node js/bench/bench.mjs
 
