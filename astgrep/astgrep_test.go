@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/loupe-dev/loupe/core/search"
 )
 
 // workspace writes files (path → content) under a new temp dir.
@@ -383,5 +385,36 @@ func TestRuleErrorsAndHints(t *testing.T) {
 	}
 	if res.TotalMatches != 0 || !strings.Contains(strings.Join(res.Hints, "\n"), "add stopBy: end") {
 		t.Errorf("has without stopBy: %d matches, hints %q", res.TotalMatches, res.Hints)
+	}
+}
+
+func TestShardsSplitACall(t *testing.T) {
+	root := workspace(t, tsFiles)
+	whole, err := newTool(t, root).Run(context.Background(), Params{Pattern: "$OBJ.foo($$$ARGS)", Language: "typescript"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var total, searched int
+	var files []string
+	for i := range 2 {
+		tool, err := New(Config{Workspace: root, Shard: search.Shard{Index: i, Count: 2}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := tool.Run(context.Background(), Params{Pattern: "$OBJ.foo($$$ARGS)", Language: "typescript"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.TotalMatches == whole.TotalMatches {
+			t.Errorf("shard %d found all %d matches", i, whole.TotalMatches)
+		}
+		total += res.TotalMatches
+		searched += res.FilesSearched
+		for _, m := range res.Matches {
+			files = append(files, m.File)
+		}
+	}
+	if total != whole.TotalMatches || searched != whole.FilesSearched || len(files) != len(whole.Matches) {
+		t.Errorf("shards: %d matches in %d files searched, whole: %d in %d", total, searched, whole.TotalMatches, whole.FilesSearched)
 	}
 }

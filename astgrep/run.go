@@ -24,6 +24,10 @@ type Config struct {
 	MaxFileSize int64
 	// Cache keeps parsed trees between calls (default search.Default).
 	Cache *search.Cache
+	// Shard, when its Count is over 1, searches only that shard of the
+	// files (see search.Shard): Count tools with Index 0..Count-1 split a
+	// call between them, and their results merge into the whole one.
+	Shard search.Shard
 }
 
 // Tool runs ast_grep calls inside one workspace. It is safe for concurrent use.
@@ -176,6 +180,7 @@ func (t *Tool) search(ctx context.Context, q *query, abs string, globs []string,
 		MaxFileSize: t.cfg.MaxFileSize,
 		Cache:       t.cfg.Cache,
 		Prefilter:   search.RequireAll(q.literals...),
+		Shard:       t.cfg.Shard,
 	}
 	matcherFor := func(l *language.Language) (match.Matcher, error) {
 		if l != q.lang {

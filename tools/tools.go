@@ -13,6 +13,7 @@ import (
 
 	"github.com/loupe-dev/loupe/analysis"
 	"github.com/loupe-dev/loupe/astgrep"
+	"github.com/loupe-dev/loupe/core/search"
 )
 
 // Tool is one LLM tool.
@@ -37,11 +38,16 @@ type Config struct {
 	AnalysisTimeout time.Duration
 	// MaxFileSize skips larger files (default 10 MiB).
 	MaxFileSize int64
+	// Shard makes ast_grep search only one shard of the files (see
+	// search.Shard), for a pool of instances that split each call.
+	// structural_analysis follows references across files, so it is never
+	// sharded.
+	Shard search.Shard
 }
 
 // New returns the tools for cfg's workspace.
 func New(cfg Config) ([]Tool, error) {
-	ag, err := astgrep.New(astgrep.Config{Workspace: cfg.Workspace, Timeout: cfg.AstGrepTimeout, MaxFileSize: cfg.MaxFileSize})
+	ag, err := astgrep.New(astgrep.Config{Workspace: cfg.Workspace, Timeout: cfg.AstGrepTimeout, MaxFileSize: cfg.MaxFileSize, Shard: cfg.Shard})
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,12 @@
 //	loupe.cancel(id)                 cancels call id (AbortSignal support)
 //	loupe.languageFor(nameOrPath)    → the canonical name of a language name or alias, or of a path's extension; "" if none
 //	loupe.parse(paramsJSON)          → JSON {sexp, nodes} | {error}: {language, source}
+//	loupe.render(name, resultJSON)   → the text of a tool's structured result (ast_grep only) | JSON {error}
+//
+// init's config may carry "shard": {"index": i, "count": n}: ast_grep then
+// searches only that shard of the files, so that n instances (one per
+// worker thread) split each call and the caller merges their results and
+// renders the merged one with render.
 //
 // loader.instantiate(name) must return a WebAssembly.Instance of the named
 // grammar module: grammars run on the JavaScript engine's own WebAssembly
@@ -20,12 +26,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 	"sync"
 	"syscall/js"
 	"time"
 
+	"github.com/loupe-dev/loupe/astgrep"
 	"github.com/loupe-dev/loupe/core/language"
+	"github.com/loupe-dev/loupe/core/search"
 	"github.com/loupe-dev/loupe/host/jshost"
 	"github.com/loupe-dev/loupe/tools"
 )
@@ -40,6 +49,10 @@ type config struct {
 	Limits struct {
 		MaxFileSize int64 `json:"maxFileSize"`
 	} `json:"limits"`
+	Shard struct {
+		Index int `json:"index"`
+		Count int `json:"count"`
+	} `json:"shard"`
 }
 
 type toolInfo struct {
@@ -62,6 +75,7 @@ func main() {
 	api.Set("cancel", js.FuncOf(cancel))
 	api.Set("parse", js.FuncOf(parse))
 	api.Set("languageFor", js.FuncOf(languageFor))
+	api.Set("render", js.FuncOf(render))
 	js.Global().Set("loupe", api)
 	if ready := js.Global().Get("__loupeReady"); ready.Type() == js.TypeFunction {
 		ready.Invoke()
@@ -90,6 +104,7 @@ func openSession(loader js.Value, raw string) string {
 		AstGrepTimeout:  time.Duration(cfg.Timeouts.AstGrepMs) * time.Millisecond,
 		AnalysisTimeout: time.Duration(cfg.Timeouts.StructuralAnalysisMs) * time.Millisecond,
 		MaxFileSize:     cfg.Limits.MaxFileSize,
+		Shard:           search.Shard{Index: cfg.Shard.Index, Count: cfg.Shard.Count},
 	})
 	if err != nil {
 		return reply(nil, err)
@@ -181,6 +196,22 @@ func languageFor(this js.Value, args []js.Value) any {
 		return l.Name()
 	}
 	return ""
+}
+
+// render returns the text an LLM reads for a tool's structured result,
+// such as one merged from several shards' results.
+func render(this js.Value, args []js.Value) any {
+	if len(args) != 2 || args[0].Type() != js.TypeString || args[1].Type() != js.TypeString {
+		return reply(nil, errors.New("render(name, resultJSON) expects two strings"))
+	}
+	if name := args[0].String(); name != astgrep.Name {
+		return reply(nil, errors.New("render: no renderer for tool "+name))
+	}
+	var res astgrep.Result
+	if err := json.Unmarshal([]byte(args[1].String()), &res); err != nil {
+		return reply(nil, fmt.Errorf("render: %w", err))
+	}
+	return res.Text()
 }
 
 func parse(this js.Value, args []js.Value) any {

@@ -11,6 +11,7 @@
 package search
 
 import (
+	"hash/fnv"
 	"runtime"
 
 	"github.com/loupe-dev/loupe/core/language"
@@ -72,6 +73,27 @@ type Options struct {
 	// Cache, when set, is where parsed trees are looked up and kept;
 	// search.Default is the process-wide one. nil parses every file anew.
 	Cache *Cache
+	// Shard, when its Count is over 1, keeps only this shard's part of
+	// the files (and of the paths passed over), so that Count searches
+	// with Index 0..Count-1, in separate processes, together cover every
+	// file exactly once. The zero value searches everything.
+	Shard Shard
+}
+
+// Shard selects one of Count disjoint parts of a file list: the files
+// whose path (File.Path) hashes, with 64-bit FNV-1a, to Index modulo Count.
+type Shard struct {
+	Index, Count int
+}
+
+// keeps reports whether path belongs to s.
+func (s Shard) keeps(path string) bool {
+	if s.Count <= 1 {
+		return true
+	}
+	h := fnv.New64a()
+	h.Write([]byte(path))
+	return h.Sum64()%uint64(s.Count) == uint64(s.Index)
 }
 
 // IgnoreKind is a set of ignore-file kinds (ast-grep's --no-ignore

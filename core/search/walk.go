@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -28,6 +29,13 @@ func Files(ctx context.Context, opts Options) ([]File, []Skipped, error) {
 	}
 	if err := w.run(ctx); err != nil {
 		return nil, nil, err
+	}
+	if opts.Shard.Count > 1 {
+		if opts.Shard.Index < 0 || opts.Shard.Index >= opts.Shard.Count {
+			return nil, nil, fmt.Errorf("shard index %d out of range for %d shards", opts.Shard.Index, opts.Shard.Count)
+		}
+		w.files = slices.DeleteFunc(w.files, func(f File) bool { return !opts.Shard.keeps(f.Path) })
+		w.skipped = slices.DeleteFunc(w.skipped, func(s Skipped) bool { return !opts.Shard.keeps(s.Path) })
 	}
 	return w.files, w.skipped, nil
 }

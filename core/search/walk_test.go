@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -350,5 +351,66 @@ func TestPathLess(t *testing.T) {
 	sortFiles(fs)
 	if got, want := paths(fs), []string{"B.ts", "a/a/z.ts", "a/b.ts", "a-b/c.ts", "a.ts"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("got %q want %q", got, want)
+	}
+}
+
+func TestShardPartitionsFiles(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, repo)
+	tests := []struct {
+		name string
+		opts Options
+	}{
+		{"walk", Options{NoIgnore: IgnoreAll, Hidden: true}},
+		{"named paths", Options{Paths: []string{"a.ts", "src", "nope.ts", "sub/test/t.ts", "missing/"}}},
+	}
+	for _, tt := range tests {
+		for _, count := range []int{2, 3} {
+			t.Run(fmt.Sprintf("%s/%d", tt.name, count), func(t *testing.T) {
+				tt.opts.Root = dir
+				all, allSkipped, err := Files(context.Background(), tt.opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				seen := map[string]int{}
+				skippedSeen := map[string]int{}
+				for i := range count {
+					o := tt.opts
+					o.Shard = Shard{Index: i, Count: count}
+					fs, skipped, err := Files(context.Background(), o)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if len(fs) == len(all) {
+						t.Errorf("shard %d/%d has all %d files", i, count, len(all))
+					}
+					for _, f := range fs {
+						seen[f.Path]++
+					}
+					for _, s := range skipList(skipped) {
+						skippedSeen[s]++
+					}
+				}
+				if len(seen) != len(all) {
+					t.Errorf("shards cover %d files, want %d", len(seen), len(all))
+				}
+				for _, f := range all {
+					if seen[f.Path] != 1 {
+						t.Errorf("%s is in %d shards, want 1", f.Path, seen[f.Path])
+					}
+				}
+				if len(skippedSeen) != len(allSkipped) {
+					t.Errorf("shards skip %d paths, want %d", len(skippedSeen), len(allSkipped))
+				}
+				for _, s := range skipList(allSkipped) {
+					if skippedSeen[s] != 1 {
+						t.Errorf("skip %q is in %d shards, want 1", s, skippedSeen[s])
+					}
+				}
+			})
+		}
+	}
+	if _, _, err := Files(context.Background(), Options{Root: dir, Shard: Shard{Index: 2, Count: 2}}); err == nil {
+		t.Error("a shard index out of range must be an error")
 	}
 }

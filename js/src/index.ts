@@ -9,7 +9,9 @@
  * for (const tool of tools) registry.register(tool); // none if reason is set
  * ```
  */
+import * as os from 'node:os';
 import { nodeEnv } from './node.js';
+import { openPool } from './pool.js';
 import { loadRuntime } from './runtime.js';
 import { createToolsWith, type CreateToolsResult, type ToolsOptions } from './tools.js';
 
@@ -22,6 +24,13 @@ export interface CreateToolsOptions extends ToolsOptions {
   files?: Record<string, string | Uint8Array>;
   /** Where loupe.wasm, wasm_exec.js and grammars/ live (default: this package's dist/). */
   assetsDir?: string;
+  /**
+   * Worker threads that split each ast_grep call, each searching its share
+   * of the files with its own Go instance (default: the number of cores,
+   * at most 4; 0 or 1 runs every call in this thread). The workers are
+   * shared by every createTools call and never keep the process alive.
+   */
+  workers?: number;
 }
 
 /**
@@ -30,5 +39,10 @@ export interface CreateToolsOptions extends ToolsOptions {
  * runtime, a missing file), it returns no tools and the reason.
  */
 export function createTools(options: CreateToolsOptions): Promise<CreateToolsResult> {
-  return createToolsWith(() => loadRuntime(nodeEnv(options.assetsDir)), options, options.files);
+  const workers = Math.floor(options.workers ?? Math.min(os.availableParallelism?.() ?? os.cpus().length, 4));
+  const split = workers > 1
+    ? (config: Parameters<typeof openPool>[0]['config'], files?: Record<string, string | Uint8Array>) =>
+        openPool({ size: workers, assetsDir: options.assetsDir, config, files })
+    : undefined;
+  return createToolsWith(() => loadRuntime(nodeEnv(options.assetsDir)), options, options.files, split);
 }

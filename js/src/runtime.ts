@@ -27,6 +27,7 @@ interface LoupeGlobal {
   call(session: string, name: string, params: string, id: string): Promise<string>;
   cancel(id: string): void;
   languageFor(path: string): string;
+  render(name: string, resultJSON: string): string;
 }
 
 interface GrammarLoader {
@@ -46,6 +47,8 @@ export interface Runtime {
   prepare(languages: string[]): Promise<void>;
   /** The canonical name of a language name or alias, or of a path's extension; "" if none. */
   languageFor(path: string): string;
+  /** The text of a tool's structured result (ast_grep's), rendered by the Go side; throws on an error. */
+  render(name: string, result: Record<string, unknown>): string;
 }
 
 const booted = new Map<string, Promise<Runtime>>();
@@ -77,6 +80,17 @@ async function boot(env: Env): Promise<Runtime> {
   const saved = { fs: g.fs, path: g.path };
   g.fs = vfs.goFS();
   const go = new Go();
+  // Go's timers (a call's timeout, say) become JS timeouts that would keep
+  // Node alive until they fire, long after the call returned. They are
+  // unref'd; instead, each call in flight holds the event loop (see call).
+  const timeouts = (go as unknown as { _scheduledTimeouts?: Map<number, unknown> })._scheduledTimeouts;
+  if (timeouts) {
+    const set = timeouts.set.bind(timeouts);
+    timeouts.set = (k: number, v: unknown) => {
+      (v as { unref?: () => void })?.unref?.();
+      return set(k, v);
+    };
+  }
   const ready = new Promise<void>((resolve) => {
     g.__loupeReady = resolve;
   });
@@ -115,7 +129,12 @@ async function boot(env: Env): Promise<Runtime> {
       return out;
     },
     async call(session, name, params, id) {
-      return parseJSON(await api.call(session, name, JSON.stringify(params), id));
+      const hold = setInterval(() => undefined, 1 << 30); // keeps the process alive while Go works
+      try {
+        return parseJSON(await api.call(session, name, JSON.stringify(params), id));
+      } finally {
+        clearInterval(hold);
+      }
     },
     cancel(id) {
       api.cancel(id);
@@ -130,6 +149,11 @@ async function boot(env: Env): Promise<Runtime> {
     },
     languageFor(path) {
       return api.languageFor(path);
+    },
+    render(name, result) {
+      const text = api.render(name, JSON.stringify(result));
+      if (text.startsWith('{"error":')) throw new Error(String(parseJSON(text).error));
+      return text;
     },
   };
 }

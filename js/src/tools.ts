@@ -32,6 +32,25 @@ export interface ToolsOptions {
   tools?: Record<string, { enabled?: boolean; description?: string }>;
 }
 
+/**
+ * Runs a tool's calls split across several instances (pool.ts) and merges
+ * their results.
+ */
+export interface Splitter {
+  /**
+   * The merged structured result or {error}; undefined when the split
+   * could not run (a worker failed), and the call should run in one
+   * instance instead. maxResults is the call's effective limit.
+   */
+  run(name: string, params: Record<string, unknown>, maxResults: number, signal?: AbortSignal): Promise<Record<string, unknown> | undefined>;
+}
+
+/** Starts a Splitter for a session's config and in-memory files; undefined if it cannot. */
+export type StartSplitter = (
+  config: { workspaceRoot: string; timeouts: unknown; limits: unknown },
+  files?: Record<string, string | Uint8Array>,
+) => Promise<Splitter | undefined>;
+
 /** The tools, or none and the reason they could not be loaded. */
 export interface CreateToolsResult {
   tools: LoupeTool[];
@@ -48,7 +67,14 @@ export async function createToolsWith(
   load: () => Promise<Runtime>,
   options: ToolsOptions & { workspaceRoot?: string },
   files?: Record<string, string | Uint8Array>,
+  split?: StartSplitter,
 ): Promise<CreateToolsResult> {
+  const settings = options.tools ?? {};
+  const config = { workspaceRoot: options.workspaceRoot ?? '', timeouts: options.timeouts ?? {}, limits: options.limits ?? {} };
+  // The pool boots alongside this thread's instance; only ast_grep uses it.
+  const splitting = split && settings.ast_grep?.enabled !== false
+    ? split(config, files).catch(() => undefined)
+    : Promise.resolve(undefined);
   let runtime: Runtime;
   try {
     runtime = await load();
@@ -58,18 +84,18 @@ export async function createToolsWith(
   let session: string;
   let infos: { name: string; description: string; parameters: JSONSchema }[];
   try {
-    let root = options.workspaceRoot ?? '';
+    let root = config.workspaceRoot;
     if (files) {
       root = runtime.mount(files);
       await runtime.prepare([...new Set(Object.keys(files).map((f) => runtime.languageFor(f)))]);
     }
-    const out = await runtime.init({ workspaceRoot: root, timeouts: options.timeouts ?? {}, limits: options.limits ?? {} });
+    const out = await runtime.init({ ...config, workspaceRoot: root });
     session = String(out.session);
     infos = out.tools as typeof infos;
   } catch (err) {
     return { tools: [], reason: `loupe could not start: ${errorText(err)}` };
   }
-  const settings = options.tools ?? {};
+  const splitter = await splitting;
   const tools = infos.filter((info) => settings[info.name]?.enabled !== false).map((info): LoupeTool => ({
     name: info.name,
     description: settings[info.name]?.description ?? info.description,
@@ -81,9 +107,19 @@ export async function createToolsWith(
       const onAbort = () => runtime.cancel(id);
       signal?.addEventListener('abort', onAbort, { once: true });
       try {
+        if (splitter && info.name === 'ast_grep') {
+          const merged = await splitter.run(info.name, params ?? {}, maxResults(info.parameters, params), signal);
+          if (merged && 'error' in merged) return errorResult(String(merged.error));
+          if (merged) {
+            const text = runtime.render(info.name, merged);
+            return { llmContent: text, returnDisplay: text, metadata: merged };
+          }
+        }
         const lang = typeof params?.language === 'string' ? params.language : String(params?.path ?? '');
         await runtime.prepare([runtime.languageFor(lang)]);
-        const out = await runtime.call(session, info.name, params ?? {}, id);
+        const pending = runtime.call(session, info.name, params ?? {}, id);
+        if (signal?.aborted) runtime.cancel(id); // aborted while the grammar was prepared
+        const out = await pending;
         if ('error' in out) return errorResult(String(out.error));
         const text = String(out.text ?? '');
         return { llmContent: text, returnDisplay: text, metadata: (out.result ?? {}) as Record<string, unknown> };
@@ -95,6 +131,14 @@ export async function createToolsWith(
     },
   }));
   return { tools };
+}
+
+/** A call's effective maxResults, from its parameters and the schema's default and maximum. */
+function maxResults(schema: JSONSchema, params: Record<string, unknown> | undefined): number {
+  const spec = ((schema.properties ?? {}) as Record<string, { default?: number; maximum?: number }>).maxResults ?? {};
+  const asked = params?.maxResults;
+  const n = typeof asked === 'number' && asked > 0 ? asked : (spec.default ?? Infinity);
+  return Math.min(n, spec.maximum ?? Infinity);
 }
 
 function errorResult(message: string): ToolResult {

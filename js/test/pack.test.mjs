@@ -16,7 +16,7 @@ test('npm pack → install → query', () => {
   const packed = JSON.parse(execFileSync(npm, ['pack', '--json', '--pack-destination', dest], { cwd: pkgDir, encoding: 'utf8' }));
   const tgz = join(dest, packed[0].filename);
   const files = packed[0].files.map((f) => f.path);
-  for (const want of ['dist/index.js', 'dist/index.d.ts', 'dist/loupe.wasm', 'dist/wasm_exec.js', 'dist/grammars/typescript.wasm', 'dist/grammars/python.wasm']) {
+  for (const want of ['dist/index.js', 'dist/index.d.ts', 'dist/pool.js', 'dist/worker.js', 'dist/loupe.wasm', 'dist/wasm_exec.js', 'dist/grammars/typescript.wasm', 'dist/grammars/python.wasm']) {
     assert.ok(files.includes(want), `package lacks ${want}`);
   }
   console.log(`package: ${(statSync(tgz).size / 1e6).toFixed(1)} MB packed, ${(packed[0].unpackedSize / 1e6).toFixed(1)} MB unpacked`);
