@@ -48,12 +48,14 @@ grammars-check:
 
 # Go benchmarks, then loupe against ast-grep (wall, CPU, RSS, match counts)
 # on the typescript, Go and Python corpora, then the npm package against
-# @ast-grep/napi.
+# @ast-grep/napi, its cold start and its worker pool.
 bench: build js
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	CGO_ENABLED=1 $(GO) test -run '^$$' -bench BenchmarkParse -tags parity ./internal/parity/
 	$(GO) run ./internal/benchcmp
 	node js/bench/bench.mjs
+	node js/bench/coldstart.mjs
+	node js/bench/workers.mjs
 
 # The npm package: the Go core as GOOS=js wasm, Go's matching wasm_exec.js,
 # the grammar modules and the TypeScript shim, all under js/dist.

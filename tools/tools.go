@@ -55,7 +55,10 @@ func New(cfg Config) ([]Tool, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []Tool{astGrepTool(ag), analysisTool(sa)}, nil
+	return []Tool{
+		newTool(astgrep.Name, astgrep.Description, astgrep.Schema(), ag.Run),
+		newTool(analysis.Name, analysis.Description, analysis.Schema(), sa.Run),
+	}, nil
 }
 
 // decodeStrict unmarshals tool parameters, refusing unknown fields so a
@@ -72,36 +75,23 @@ func decodeStrict(raw json.RawMessage, v any) error {
 	return nil
 }
 
-func astGrepTool(t *astgrep.Tool) Tool {
-	return Tool{
-		Name:        astgrep.Name,
-		Description: astgrep.Description,
-		Schema:      astgrep.Schema(),
-		Call: func(ctx context.Context, raw json.RawMessage) (string, any, error) {
-			var p astgrep.Params
-			if err := decodeStrict(raw, &p); err != nil {
-				return "", nil, err
-			}
-			res, err := t.Run(ctx, p)
-			if err != nil {
-				return "", nil, err
-			}
-			return res.Text(), res, nil
-		},
-	}
-}
+// textResult is what a tool's Run returns: a result that renders itself
+// for an LLM.
+type textResult interface{ Text() string }
 
-func analysisTool(t *analysis.Tool) Tool {
+// newTool adapts a typed Run function: strict JSON decoding of P, the
+// result's text for the model and the result itself as structured output.
+func newTool[P any, R textResult](name, description string, schema map[string]any, run func(context.Context, P) (R, error)) Tool {
 	return Tool{
-		Name:        analysis.Name,
-		Description: analysis.Description,
-		Schema:      analysis.Schema(),
+		Name:        name,
+		Description: description,
+		Schema:      schema,
 		Call: func(ctx context.Context, raw json.RawMessage) (string, any, error) {
-			var p analysis.Params
+			var p P
 			if err := decodeStrict(raw, &p); err != nil {
 				return "", nil, err
 			}
-			res, err := t.Run(ctx, p)
+			res, err := run(ctx, p)
 			if err != nil {
 				return "", nil, err
 			}
