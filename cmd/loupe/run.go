@@ -61,20 +61,14 @@ func parseRunFlags(e *env, args []string) (*runOptions, bool, error) {
 	rw := fs.String('r', "rewrite", "FIX", "String to replace the matched AST node")
 	langF := fs.String('l', "lang", "LANG", "The language of the pattern")
 	debug := fs.Optional("debug-query", "FORMAT", "pattern", "Print the pattern's tree (pattern, ast, cst, sexp) to stderr; needs --lang")
-	follow := fs.Bool(0, "follow", "Follow symbolic links")
-	noIgnore := fs.List(0, "no-ignore", "FILE_TYPE", "Do not respect hidden files or ignore files: hidden, dot, exclude, global, parent, vcs")
-	stdin := fs.Bool(0, "stdin", "Search code read from standard input; needs --lang")
-	globs := fs.List(0, "globs", "GLOBS", "Include or exclude (with !) file paths; repeatable, later globs win")
-	threads := fs.String('j', "threads", "NUM", "Number of threads (0: one per CPU)")
+	walk := addWalkFlags(fs, "Search code read from standard input; needs --lang")
 	interactive := fs.Bool('i', "interactive", "Start an interactive edit session (not supported)")
 	update := fs.Bool('U', "update-all", "Apply every rewrite without confirmation")
 	filesWith := fs.Bool(0, "files-with-matches", "Print only the paths of files with a match")
 	jsonF := fs.Optional("json", "STYLE", "pretty", "Print matches as JSON: pretty (default), stream or compact")
 	colour := fs.String(0, "color", "WHEN", "When to use colours: auto (default), always, ansi, never")
 	heading := fs.String(0, "heading", "WHEN", "When to print the file name as a heading: auto (default), always, never")
-	after := fs.String('A', "after", "NUM", "Show NUM lines after each match")
-	before := fs.String('B', "before", "NUM", "Show NUM lines before each match")
-	ctxLines := fs.String('C', "context", "NUM", "Show NUM lines around each match")
+	around := addContextFlags(fs, "match")
 	help := fs.Bool('h', "help", "Print help")
 	if err := fs.Parse(args); err != nil {
 		return nil, false, err
@@ -96,7 +90,6 @@ func parseRunFlags(e *env, args []string) (*runOptions, bool, error) {
 	for _, check := range []error{
 		jsonF.oneOf("pretty", "stream", "compact"),
 		debug.oneOf("pattern", "ast", "cst", "sexp"),
-		noIgnore.oneOf("hidden", "dot", "exclude", "global", "parent", "vcs"),
 	} {
 		if check != nil {
 			return nil, false, check
@@ -123,7 +116,7 @@ func parseRunFlags(e *env, args []string) (*runOptions, bool, error) {
 		return nil, false, errors.New("--update-all needs --rewrite <FIX>")
 	case debug.set && o.lang == nil:
 		return nil, false, errors.New("--debug-query needs --lang <LANG>")
-	case stdin.set && o.lang == nil:
+	case walk.stdin.set && o.lang == nil:
 		return nil, false, errors.New("--stdin needs --lang <LANG>")
 	case filesWith.set && (jsonF.set || update.set):
 		return nil, false, errors.New("--files-with-matches cannot be used with --json or --update-all")
@@ -132,51 +125,18 @@ func parseRunFlags(e *env, args []string) (*runOptions, bool, error) {
 		o.rewrite = rewrite.Compile(rw.value, nil)
 	}
 	o.debugQuery = debug.value
-	o.stdin, o.updateAll, o.filesWithMatches = stdin.set, update.set && !jsonF.set, filesWith.set
+	o.stdin, o.updateAll, o.filesWithMatches = walk.stdin.set, update.set && !jsonF.set, filesWith.set
 	if jsonF.set {
 		o.json = jsonF.value
 	}
 	o.colour = useColour(colour.value, e)
 	o.heading = heading.value == "always" || (heading.value != "never" && e.tty)
 	var err error
-	if o.after, err = after.Int(); err != nil {
+	if o.before, o.after, err = around.lines(); err != nil {
 		return nil, false, err
 	}
-	if o.before, err = before.Int(); err != nil {
+	if o.search, err = walk.options(fs.args, o.lang); err != nil {
 		return nil, false, err
-	}
-	c, err := ctxLines.Int()
-	if err != nil {
-		return nil, false, err
-	}
-	if c > 0 {
-		o.before, o.after = c, c
-	}
-	n, err := threads.Int()
-	if err != nil {
-		return nil, false, err
-	}
-	o.search = search.Options{
-		Paths:       fs.args,
-		Globs:       globs.values,
-		Lang:        o.lang,
-		Follow:      follow.set,
-		Threads:     n,
-		NodeModules: true, // ast-grep skips node_modules only through ignore files
-	}
-	for _, v := range noIgnore.values {
-		switch v {
-		case "hidden":
-			o.search.Hidden = true
-		case "dot":
-			o.search.NoIgnore |= search.IgnoreDot
-		case "exclude":
-			o.search.NoIgnore |= search.IgnoreExclude
-		case "parent":
-			o.search.NoIgnore |= search.IgnoreParent
-		case "vcs":
-			o.search.NoIgnore |= search.IgnoreVCS
-		}
 	}
 	return o, false, nil
 }

@@ -118,20 +118,14 @@ func parseScanFlags(e *env, args []string) (*scanOptions, bool, error) {
 	filter := fs.String(0, "filter", "REGEX", "Scan only with the rules whose ids match REGEX")
 	minSev := fs.String(0, "min-severity", "SEVERITY", "Skip rules below this severity: off (default), hint, info, warning, error")
 	config := fs.String('c', "config", "CONFIG_FILE", "The project configuration file (default: the sgconfig.yml found upwards)")
-	follow := fs.Bool(0, "follow", "Follow symbolic links")
-	noIgnore := fs.List(0, "no-ignore", "FILE_TYPE", "Do not respect hidden files or ignore files: hidden, dot, exclude, global, parent, vcs")
-	stdin := fs.Bool(0, "stdin", "Scan code read from standard input (the rules' language)")
-	globs := fs.List(0, "globs", "GLOBS", "Include or exclude (with !) file paths; repeatable, later globs win")
-	threads := fs.String('j', "threads", "NUM", "Number of threads (0: one per CPU)")
+	walk := addWalkFlags(fs, "Scan code read from standard input (the rules' language)")
 	interactive := fs.Bool('i', "interactive", "Start an interactive edit session (not supported)")
 	update := fs.Bool('U', "update-all", "Apply every fix without confirmation")
 	filesWith := fs.Bool(0, "files-with-matches", "Print only the paths of files with a finding")
 	jsonF := fs.Optional("json", "STYLE", "pretty", "Print findings as JSON: pretty (default), stream or compact")
 	colour := fs.String(0, "color", "WHEN", "When to use colours: auto (default), always, ansi, never")
 	inspect := fs.String(0, "inspect", "GRANULARITY", "Accepted for compatibility; loupe prints no tracing")
-	after := fs.String('A', "after", "NUM", "Show NUM lines after each finding")
-	before := fs.String('B', "before", "NUM", "Show NUM lines before each finding")
-	ctxLines := fs.String('C', "context", "NUM", "Show NUM lines around each finding")
+	around := addContextFlags(fs, "finding")
 	maxResults := fs.String(0, "max-results", "NUM", "Report at most NUM findings")
 	help := fs.Bool('h', "help", "Print help")
 	if err := fs.Parse(args); err != nil {
@@ -145,7 +139,6 @@ func parseScanFlags(e *env, args []string) (*scanOptions, bool, error) {
 		jsonF.oneOf("pretty", "stream", "compact"),
 		report.oneOf("rich", "medium", "short"),
 		colour.oneOf("auto", "always", "ansi", "never"),
-		noIgnore.oneOf("hidden", "dot", "exclude", "global", "parent", "vcs"),
 		inspect.oneOf("nothing", "summary", "entity"),
 		minSev.oneOf(severityFlags...),
 	} {
@@ -172,7 +165,7 @@ func parseScanFlags(e *env, args []string) (*scanOptions, bool, error) {
 	o := &scanOptions{
 		ruleFile: ruleF.value, inline: inline.value, config: config.value,
 		includeMetadata: meta.set, reportStyle: "rich", severity: sev,
-		stdin: stdin.set, filesWithMatches: filesWith.set,
+		stdin: walk.stdin.set, filesWithMatches: filesWith.set,
 		updateAll: update.set && !jsonF.set,
 		colour:    useColour(colour.value, e),
 	}
@@ -193,38 +186,14 @@ func parseScanFlags(e *env, args []string) (*scanOptions, bool, error) {
 		o.filter = re
 	}
 	var err error
-	if o.after, err = after.Int(); err != nil {
+	if o.before, o.after, err = around.lines(); err != nil {
 		return nil, false, err
-	}
-	if o.before, err = before.Int(); err != nil {
-		return nil, false, err
-	}
-	if c, err := ctxLines.Int(); err != nil {
-		return nil, false, err
-	} else if c > 0 {
-		o.before, o.after = c, c
 	}
 	if o.maxResults, err = maxResults.Int(); err != nil {
 		return nil, false, err
 	}
-	n, err := threads.Int()
-	if err != nil {
+	if o.search, err = walk.options(fs.args, nil); err != nil {
 		return nil, false, err
-	}
-	o.search = search.Options{Paths: fs.args, Globs: globs.values, Follow: follow.set, Threads: n, NodeModules: true}
-	for _, v := range noIgnore.values {
-		switch v {
-		case "hidden":
-			o.search.Hidden = true
-		case "dot":
-			o.search.NoIgnore |= search.IgnoreDot
-		case "exclude":
-			o.search.NoIgnore |= search.IgnoreExclude
-		case "parent":
-			o.search.NoIgnore |= search.IgnoreParent
-		case "vcs":
-			o.search.NoIgnore |= search.IgnoreVCS
-		}
 	}
 	return o, false, nil
 }

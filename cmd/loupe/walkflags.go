@@ -1,0 +1,91 @@
+package main
+
+import (
+	"github.com/loupe-dev/loupe/core/language"
+	"github.com/loupe-dev/loupe/core/search"
+)
+
+// walkFlags are the file-selection flags run and scan share, as ast-grep
+// spells them.
+type walkFlags struct {
+	follow, noIgnore, stdin, globs, threads *flagSpec
+}
+
+// addWalkFlags declares the shared file-selection flags; stdinHelp says
+// what --stdin means for the command.
+func addWalkFlags(fs *flagSet, stdinHelp string) *walkFlags {
+	return &walkFlags{
+		follow:   fs.Bool(0, "follow", "Follow symbolic links"),
+		noIgnore: fs.List(0, "no-ignore", "FILE_TYPE", "Do not respect hidden files or ignore files: hidden, dot, exclude, global, parent, vcs"),
+		stdin:    fs.Bool(0, "stdin", stdinHelp),
+		globs:    fs.List(0, "globs", "GLOBS", "Include or exclude (with !) file paths; repeatable, later globs win"),
+		threads:  fs.String('j', "threads", "NUM", "Number of threads (0: one per CPU)"),
+	}
+}
+
+// options checks the flags and returns the search options they select over
+// paths, restricted to lang when it is set.
+func (w *walkFlags) options(paths []string, lang *language.Language) (search.Options, error) {
+	if err := w.noIgnore.oneOf("hidden", "dot", "exclude", "global", "parent", "vcs"); err != nil {
+		return search.Options{}, err
+	}
+	n, err := w.threads.Int()
+	if err != nil {
+		return search.Options{}, err
+	}
+	o := search.Options{
+		Paths:       paths,
+		Globs:       w.globs.values,
+		Lang:        lang,
+		Follow:      w.follow.set,
+		Threads:     n,
+		NodeModules: true, // ast-grep skips node_modules only through ignore files
+	}
+	for _, v := range w.noIgnore.values {
+		switch v {
+		case "hidden":
+			o.Hidden = true
+		case "dot":
+			o.NoIgnore |= search.IgnoreDot
+		case "exclude":
+			o.NoIgnore |= search.IgnoreExclude
+		case "parent":
+			o.NoIgnore |= search.IgnoreParent
+		case "vcs":
+			o.NoIgnore |= search.IgnoreVCS
+		}
+	}
+	return o, nil
+}
+
+// contextFlags are -A, -B and -C.
+type contextFlags struct {
+	after, before, around *flagSpec
+}
+
+// addContextFlags declares -A/-B/-C; noun is what they surround.
+func addContextFlags(fs *flagSet, noun string) *contextFlags {
+	return &contextFlags{
+		after:  fs.String('A', "after", "NUM", "Show NUM lines after each "+noun),
+		before: fs.String('B', "before", "NUM", "Show NUM lines before each "+noun),
+		around: fs.String('C', "context", "NUM", "Show NUM lines around each "+noun),
+	}
+}
+
+// lines returns the lines to show before and after; -C overrides both.
+func (c *contextFlags) lines() (before, after int, err error) {
+	if after, err = c.after.Int(); err != nil {
+		return 0, 0, err
+	}
+	if before, err = c.before.Int(); err != nil {
+		return 0, 0, err
+	}
+	around, err := c.around.Int()
+	if err != nil {
+		return 0, 0, err
+	}
+	if around > 0 {
+		before, after = around, around
+	}
+	return before, after, nil
+}
