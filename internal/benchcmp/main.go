@@ -74,7 +74,11 @@ func main() {
 }
 
 func corpora(cache string) ([]corpus, error) {
-	goroot := strings.TrimSpace(string(must(exec.Command("go", "env", "GOROOT").Output())))
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return nil, fmt.Errorf("go env GOROOT: %w", err)
+	}
+	goroot := strings.TrimSpace(string(out))
 	ts := filepath.Join(cache, "corpus", "typescript@5.9.3", "package", "lib")
 	if _, err := os.Stat(ts); err != nil {
 		dir := filepath.Dir(filepath.Dir(ts))
@@ -91,13 +95,6 @@ func corpora(cache string) ([]corpus, error) {
 		cs = append(cs, corpus{"python", "/usr/lib/python3.11", nil})
 	}
 	return cs, nil
-}
-
-func must(b []byte, err error) []byte {
-	if err != nil {
-		panic(err)
-	}
-	return b
 }
 
 func run(runs int, only, loupeBin, sgBin string) error {
