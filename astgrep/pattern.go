@@ -16,7 +16,7 @@ func compilePattern(ctx context.Context, lang *language.Language, src string) (*
 		return nil, fmt.Errorf("ast_grep: invalid %s pattern: %w", lang.Name(), err)
 	}
 	q := &query{lang: lang, matcher: p, literals: p.Literals()}
-	q.hints = func(res *Result) []string { return patternHints(lang, src, p, res) }
+	q.hints = func() []string { return patternHints(lang, src, p) }
 	if rw, ok := callRewrites[lang.Name()]; ok && p.Root().Kind() == rw.rootKind {
 		ctxSrc := fmt.Sprintf(rw.context, src)
 		if fp, err := pattern.Compile(ctx, lang, ctxSrc, pattern.Options{Context: ctxSrc, Selector: "call_expression"}); err == nil {
@@ -47,12 +47,8 @@ var callRewrites = map[string]struct{ rootKind, context string }{
 }
 
 // patternHints explains an empty result.
-func patternHints(lang *language.Language, src string, p *pattern.Pattern, res *Result) []string {
+func patternHints(lang *language.Language, src string, p *pattern.Pattern) []string {
 	var hints []string
-	if res.FilesSearched == 0 {
-		hints = append(hints, fmt.Sprintf("no %s files (extensions %s) were found under path; check path, globs and language",
-			lang.Name(), "."+strings.Join(lang.Extensions(), ", .")))
-	}
 	if m := lowerMetaVar.FindString(src); m != "" {
 		hints = append(hints, fmt.Sprintf("%s is not a metavariable (they are uppercase, e.g. $%s): it is matched as literal code",
 			m, strings.ToUpper(strings.TrimLeft(m, "$"))))

@@ -3,7 +3,6 @@ package astgrep
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/loupe-dev/loupe/core/language"
 	"github.com/loupe-dev/loupe/core/rule"
@@ -58,17 +57,13 @@ func compileRule(ctx context.Context, lang *language.Language, obj map[string]an
 		return nil, fmt.Errorf("ast_grep: invalid %s rule: %w", lang.Name(), err)
 	}
 	q := &query{lang: lang, matcher: core}
-	q.hints = func(res *Result) []string { return ruleHints(lang, obj, res) }
+	q.hints = func() []string { return ruleHints(obj) }
 	return q, nil
 }
 
 // ruleHints explains an empty rule result.
-func ruleHints(lang *language.Language, obj map[string]any, res *Result) []string {
+func ruleHints(obj map[string]any) []string {
 	var hints []string
-	if res.FilesSearched == 0 {
-		hints = append(hints, fmt.Sprintf("no %s files (extensions %s) were found under path; check path, globs and language",
-			lang.Name(), "."+strings.Join(lang.Extensions(), ", .")))
-	}
 	if rel := relationWithoutStopBy(obj); rel != "" {
 		hints = append(hints, fmt.Sprintf("%s without stopBy only looks at direct %s; add stopBy: end to search all of them",
 			rel, map[string]string{"has": "children", "inside": "parents", "precedes": "next siblings", "follows": "previous siblings"}[rel]))

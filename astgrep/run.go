@@ -63,7 +63,7 @@ type query struct {
 	lang     *language.Language
 	matcher  match.Matcher
 	literals []string
-	hints    func(res *Result) []string
+	hints    func() []string // why an empty result may be empty, beyond "no files"
 	// fallback, when set, is run if the query finds nothing: the same
 	// query in a form the grammar reads as intended, its results labelled
 	// with fallbackHint.
@@ -146,7 +146,11 @@ func (t *Tool) Run(ctx context.Context, p Params) (*Result, error) {
 		}
 	}
 	if res.TotalMatches == 0 && res.Reason == "" {
-		res.Hints = append(res.Hints, q.hints(res)...)
+		if res.FilesSearched == 0 {
+			res.Hints = append(res.Hints, fmt.Sprintf("no %s files (extensions %s) were found under path; check path, globs and language",
+				lang.Name(), "."+strings.Join(lang.Extensions(), ", .")))
+		}
+		res.Hints = append(res.Hints, q.hints()...)
 	}
 	return res, nil
 }
