@@ -68,7 +68,7 @@ func (e *Engine) instantiate(name string) (g *grammar, err error) {
 	}()
 	inst := e.loader.Call("instantiate", name)
 	exports := inst.Get("exports")
-	for _, fn := range []string{"loupe_init", "loupe_names", "loupe_input", "loupe_parse", "loupe_output", "memory"} {
+	for _, fn := range append([]string{"memory"}, host.Exports...) {
 		if exports.Get(fn).IsUndefined() {
 			return nil, fmt.Errorf("jshost: %s lacks export %s: %w", name, fn, host.ErrBadModule)
 		}

@@ -129,7 +129,7 @@ func (e *Engine) compile(ctx context.Context, name string, wasm []byte) (*gramma
 	if err != nil {
 		return nil, fmt.Errorf("wazhost: compile %s: %w: %w", name, host.ErrBadModule, err)
 	}
-	for _, fn := range []string{"loupe_init", "loupe_names", "loupe_input", "loupe_parse", "loupe_output", "loupe_reset", "loupe_cancel_flag"} {
+	for _, fn := range host.Exports {
 		if _, ok := mod.ExportedFunctions()[fn]; !ok {
 			_ = mod.Close(ctx)
 			return nil, fmt.Errorf("wazhost: %s lacks export %s: %w", name, fn, host.ErrBadModule)
