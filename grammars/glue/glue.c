@@ -19,7 +19,7 @@
 //                            returns LOUPE_ECANCELLED. The host clears it.
 //   loupe_output()        -> pointer to the node array of the last parse:
 //                            loupe_node[count], pre-order.
-//   loupe_reset()         -> frees the input and output buffers.
+//   loupe_reset()         -> frees the last tree and the input and output buffers.
 //
 // A parse and its serialisation happen in one call so a host crosses the wasm
 // boundary a fixed number of times per file, never per node.
@@ -30,6 +30,10 @@
 #include <time.h>
 #include <wasi/api.h>
 #include "tree_sitter/api.h"
+// tree-sitter's internal headers: serialise walks the subtrees directly.
+#include "language.h"
+#include "subtree.h"
+#include "tree.h"
 
 #define EXPORT(name) __attribute__((export_name(#name))) name
 
@@ -75,9 +79,32 @@ static TSParser *parser;
 static uint8_t *names;
 static char *input;
 static uint32_t input_cap;
+// frame is one level of serialise's walk: the children of a subtree being
+// visited, with what tree-sitter's cursor tracks for them.
+typedef struct {
+  const Subtree *children;
+  uint32_t child_count;
+  uint32_t child_index;
+  uint32_t structural_index;
+  Length position;                 // where the next child starts
+  const TSSymbol *aliases;         // the production's alias sequence, or NULL
+  const TSFieldMapEntry *fields;   // the production's field map
+  const TSFieldMapEntry *fields_end;
+  uint32_t owner;                  // output index of this node, NO_OWNER if hidden
+  uint16_t inherited;              // field of a hidden node, passed down
+} frame;
+
+#define NO_OWNER UINT32_MAX
+
+static const TSLanguage *tree_language;
+// last_tree is the tree of the previous parse. It is deleted when the next
+// parse starts, not when its own parse returns: hosts retire an instance
+// whose memory grew large (a big file) instead of reusing it, and then
+// walking the whole tree only to free it would be wasted work.
+static TSTree *last_tree;
 static loupe_node *output;
 static uint32_t output_cap;
-static uint32_t *stack;
+static frame *stack;
 static uint32_t stack_cap;
 static volatile uint32_t cancel_flag;
 
@@ -204,7 +231,13 @@ static const char *read_input(void *payload, uint32_t byte, TSPoint point, uint3
   return input + byte;
 }
 
+static void drop_last_tree(void) {
+  if (last_tree) ts_tree_delete(last_tree);
+  last_tree = 0;
+}
+
 void EXPORT(loupe_reset)(void) {
+  drop_last_tree();
   free(input);
   input = 0;
   input_cap = 0;
@@ -231,66 +264,132 @@ static int grow_stack(uint32_t need) {
   if (need <= stack_cap) return 1;
   uint32_t cap = stack_cap ? stack_cap * 2 : 256;
   while (cap < need) cap *= 2;
-  uint32_t *s = realloc(stack, (size_t)cap * sizeof(uint32_t));
+  frame *s = realloc(stack, (size_t)cap * sizeof(frame));
   if (!s) return 0;
   stack = s;
   stack_cap = cap;
   return 1;
 }
 
-static void fill(loupe_node *out, TSNode node, TSFieldId field) {
-  TSPoint sp = ts_node_start_point(node), ep = ts_node_end_point(node);
+// field_of returns the field id the field map [map, end) gives the child at
+// structural index child, ignoring inherited entries as tree-sitter's
+// cursor does.
+static uint16_t field_of(const TSFieldMapEntry *map, const TSFieldMapEntry *end, uint32_t child) {
+  for (; map < end; map++) {
+    if (!map->inherited && map->child_index == child) return map->field_id;
+  }
+  return 0;
+}
+
+// emit writes one visible node; alias is its alias symbol or 0.
+static void emit(uint32_t at, Subtree t, Length pos, TSSymbol alias, uint16_t field) {
+  const TSLanguage *lang = tree_language;
+  TSSymbol sym = ts_language_public_symbol(lang, alias ? alias : ts_subtree_symbol(t));
+  Length size = ts_subtree_size(t);
+  TSPoint end = point_add(pos.extent, size.extent);
   uint32_t flags = 0;
-  if (ts_node_is_named(node)) flags |= FLAG_NAMED;
-  if (ts_node_is_extra(node)) flags |= FLAG_EXTRA;
-  if (ts_node_is_missing(node)) flags |= FLAG_MISSING;
-  if (ts_node_is_error(node)) flags |= FLAG_ERROR;
-  if (ts_node_has_error(node)) flags |= FLAG_HAS_ERROR;
-  out->symbol = ts_node_symbol(node);
+  if (alias ? ts_language_symbol_metadata(lang, alias).named : ts_subtree_named(t)) flags |= FLAG_NAMED;
+  if (ts_subtree_extra(t)) flags |= FLAG_EXTRA;
+  if (ts_subtree_missing(t)) flags |= FLAG_MISSING;
+  if (sym == ts_builtin_sym_error) flags |= FLAG_ERROR;
+  if (ts_subtree_error_cost(t) > 0) flags |= FLAG_HAS_ERROR;
+  loupe_node *out = &output[at];
+  out->symbol = sym;
   out->field = field;
   out->flags = flags;
-  out->start_byte = ts_node_start_byte(node);
-  out->end_byte = ts_node_end_byte(node);
-  out->start_row = sp.row;
-  out->start_col = sp.column;
-  out->end_row = ep.row;
-  out->end_col = ep.column;
-  out->child_count = ts_node_child_count(node);
+  out->start_byte = pos.bytes;
+  out->end_byte = pos.bytes + size.bytes;
+  out->start_row = pos.extent.row;
+  out->start_col = pos.extent.column;
+  out->end_row = end.row;
+  out->end_col = end.column;
+  out->child_count = ts_subtree_child_count(t) > 0 ? t.ptr->visible_child_count : 0;
   out->subtree_size = 1;
 }
 
-// serialise walks the tree in pre-order with a cursor. stack holds the
-// output index of every open ancestor so subtree sizes can be closed on the
-// way up; it lives on the heap, so depth is bounded only by memory.
+// open_frame pushes a frame for walking the children of t, which starts at pos.
+static int open_frame(Subtree t, Length pos, uint32_t depth, uint32_t owner, uint16_t inherited) {
+  if (!grow_stack(depth + 1)) return 0;
+  frame *f = &stack[depth];
+  f->children = ts_subtree_children(t);
+  f->child_count = t.ptr->child_count;
+  f->child_index = 0;
+  f->structural_index = 0;
+  f->position = pos;
+  f->aliases = ts_language_alias_sequence(tree_language, t.ptr->production_id);
+  ts_language_field_map(tree_language, t.ptr->production_id, &f->fields, &f->fields_end);
+  f->owner = owner;
+  f->inherited = inherited;
+  return 1;
+}
+
+// serialise writes the visible nodes of tree in pre-order, exactly as
+// tree-sitter's TSTreeCursor visits them (hidden nodes are walked through,
+// aliases and fields resolved the same way), but straight over the
+// subtrees: the cursor recomputes its iterator and field lookups at every
+// step, which made serialising cost a quarter of a parse. The frame stack
+// lives on the heap, so depth is bounded only by memory.
 static int32_t serialise(TSTree *tree) {
-  TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(tree));
-  uint32_t count = 0, depth = 0;
-  int32_t rc = 0;
-  for (;;) {
-    if (!grow_output(count + 1) || !grow_stack(depth + 1)) {
-      rc = LOUPE_ENOMEM;
-      break;
+  tree_language = tree->language;
+  Subtree root = tree->root;
+  uint32_t total = ts_subtree_visible_descendant_count(root) + 1;
+  if (!grow_output(total)) return LOUPE_ENOMEM;
+  Length pos = ts_subtree_padding(root);
+  emit(0, root, pos, 0, 0);
+  uint32_t count = 1, depth = 0;
+  if (ts_subtree_child_count(root) > 0) {
+    if (!open_frame(root, pos, 0, 0, 0)) return LOUPE_ENOMEM;
+    depth = 1;
+  }
+  while (depth > 0) {
+    frame *f = &stack[depth - 1];
+    if (f->child_index == f->child_count) {
+      if (f->owner != NO_OWNER) output[f->owner].subtree_size = count - f->owner;
+      depth--;
+      continue;
     }
-    fill(&output[count], ts_tree_cursor_current_node(&cur), ts_tree_cursor_current_field_id(&cur));
-    stack[depth++] = count++;
-    if (ts_tree_cursor_goto_first_child(&cur)) continue;
-    // Close this node and every ancestor that has no next sibling.
-    for (;;) {
-      uint32_t done = stack[--depth];
-      output[done].subtree_size = count - done;
-      if (depth == 0) goto finished;
-      if (ts_tree_cursor_goto_next_sibling(&cur)) break;
-      ts_tree_cursor_goto_parent(&cur);
+    Subtree child = f->children[f->child_index];
+    Length at = f->position;
+    bool extra = ts_subtree_extra(child);
+    bool visible = ts_subtree_visible(child);
+    TSSymbol alias = 0;
+    uint16_t field = 0;
+    if (!extra) {
+      if (f->aliases) {
+        alias = f->aliases[f->structural_index];
+        visible |= alias != 0;
+      }
+      field = field_of(f->fields, f->fields_end, f->structural_index);
+      if (!field) field = f->inherited;
+      f->structural_index++;
+    }
+    f->position = length_add(f->position, ts_subtree_size(child));
+    f->child_index++;
+    if (f->child_index < f->child_count) {
+      f->position = length_add(f->position, ts_subtree_padding(f->children[f->child_index]));
+    }
+    if (visible) {
+      if (!grow_output(count + 1)) return LOUPE_ENOMEM;
+      emit(count, child, at, alias, field);
+      if (ts_subtree_child_count(child) > 0) {
+        if (!open_frame(child, at, depth, count, 0)) return LOUPE_ENOMEM;
+        depth++;
+      }
+      count++;
+    } else if (ts_subtree_visible_child_count(child) > 0) {
+      // A hidden node: its visible descendants become children of the
+      // nearest visible ancestor and inherit its field when they have none.
+      if (!open_frame(child, at, depth, NO_OWNER, field)) return LOUPE_ENOMEM;
+      depth++;
     }
   }
-finished:
-  ts_tree_cursor_delete(&cur);
-  return rc ? rc : (int32_t)count;
+  return (int32_t)count;
 }
 
 int32_t EXPORT(loupe_parse)(uint32_t len) {
   if (!parser && loupe_init() != 0) return LOUPE_ENOPARSER;
   if (!input && len > 0) return LOUPE_ENOMEM;
+  drop_last_tree();
   // Grow the heap once, from an estimate of what parsing len bytes takes,
   // instead of in many small memory.grow steps (slow in V8). The freed
   // block stays in the allocator (wasm memory never shrinks) for the
@@ -310,7 +409,6 @@ int32_t EXPORT(loupe_parse)(uint32_t len) {
   TSParseOptions opts = {.payload = 0, .progress_callback = should_stop};
   TSTree *tree = ts_parser_parse_with_options(parser, 0, in, opts);
   if (!tree) return cancel_flag ? LOUPE_ECANCELLED : LOUPE_ENOTREE;
-  int32_t n = serialise(tree);
-  ts_tree_delete(tree);
-  return n;
+  last_tree = tree;
+  return serialise(tree);
 }
