@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <wctype.h>
 #include <wasi/api.h>
 #include "tree_sitter/api.h"
 // tree-sitter's internal headers: serialise walks the subtrees directly.
@@ -135,6 +136,23 @@ int32_t __imported_wasi_snapshot_preview1_fd_seek(int32_t fd, int64_t off, int32
   (void)out;
   return __WASI_ERRNO_BADF;
 }
+// iswspace takes the place of wasi-libc's, which scans a table of wide
+// characters with wcschr on every call; the external scanners of most
+// grammars call it for each character they skip. It answers exactly as
+// wasi-libc does (the same code points: the six ASCII spaces, U+0085,
+// U+2000..U+2006, U+2008..U+200A, U+2028, U+2029, U+205F and U+3000; not
+// the no-break spaces), and the linker takes it instead of the library's.
+int iswspace(wint_t wc) {
+  if (wc < 0x80) return wc == ' ' || (wc >= '\t' && wc <= '\r');
+  switch (wc) {
+    case 0x85: case 0x2000: case 0x2001: case 0x2002: case 0x2003: case 0x2004:
+    case 0x2005: case 0x2006: case 0x2008: case 0x2009: case 0x200a: case 0x2028:
+    case 0x2029: case 0x205f: case 0x3000:
+      return 1;
+  }
+  return 0;
+}
+
 int32_t EXPORT(loupe_init)(void) {
   if (parser) return 0;
   parser = ts_parser_new();

@@ -198,6 +198,10 @@ func buildOne(cache, rt, glue, outDir string, l *language) (string, int, error) 
 			return "", 0, err
 		}
 	}
+	direct, err := directLexerHeader(src, work)
+	if err != nil {
+		return "", 0, fmt.Errorf("%s: %w", l.Name, err)
+	}
 	common := []string{
 		"--target=wasm32-wasi", "-O3", "-mbulk-memory",
 		"-DHAVE_ENDIAN_H", "-DNDEBUG", "-D_DEFAULT_SOURCE", "-DLOUPE_LANGUAGE=" + l.Function,
@@ -206,11 +210,30 @@ func buildOne(cache, rt, glue, outDir string, l *language) (string, int, error) 
 		"-ffile-prefix-map=" + work + "=.",
 		"-w",
 	}
-	cFiles := []string{filepath.Join(rt, "lib.c"), filepath.Join(src, "parser.c"), glue}
+	// Every C file becomes LLVM bitcode (-flto) so the linker can inline the
+	// runtime's lexer into the grammar's; parser.c gets the direct-call
+	// lexer macros by pre-including the patched copy of its parser.h.
+	type unit struct {
+		file  string
+		extra []string
+	}
+	units := []unit{
+		{filepath.Join(filepath.Dir(glue), "runtime.c"), nil},
+		{filepath.Join(src, "parser.c"), []string{"-include", direct}},
+		{glue, nil},
+	}
 	if _, err := os.Stat(filepath.Join(src, "scanner.c")); err == nil {
-		cFiles = append(cFiles, filepath.Join(src, "scanner.c"))
+		units = append(units, unit{filepath.Join(src, "scanner.c"), nil})
 	}
 	var objs []string
+	for i, u := range units {
+		obj := filepath.Join(work, fmt.Sprintf("%d.o", i))
+		args := append(append(append([]string{}, common...), "-flto", "-c", "-o", obj, "-x", "c"), u.extra...)
+		if msg, err := exec.Command(clang, append(args, u.file)...).CombinedOutput(); err != nil {
+			return "", 0, fmt.Errorf("%s: %w\n%s", clang, err, msg)
+		}
+		objs = append(objs, obj)
+	}
 	link := clang
 	var libs []string
 	// A few grammars (hcl) still carry a C++ scanner: it is compiled on its
@@ -227,10 +250,8 @@ func buildOne(cache, rt, glue, outDir string, l *language) (string, int, error) 
 	}
 	out := filepath.Join(outDir, l.Name+".wasm")
 	tmp := filepath.Join(work, l.Name+".wasm")
-	args := append(append([]string{}, common...), "-mexec-model=reactor", "-Wl,--strip-all", "-Wl,--gc-sections", "-o", tmp)
-	args = append(append(args, "-x", "c"), cFiles...)
-	args = append(append(args, "-x", "none"), objs...)
-	args = append(args, libs...)
+	args := append(append([]string{}, common...), "-flto", "-mexec-model=reactor", "-Wl,--strip-all", "-Wl,--gc-sections", "-o", tmp)
+	args = append(append(args, objs...), libs...)
 	if msg, err := exec.Command(link, args...).CombinedOutput(); err != nil {
 		return "", 0, fmt.Errorf("%s: %w\n%s", link, err, msg)
 	}
@@ -246,6 +267,34 @@ func buildOne(cache, rt, glue, outDir string, l *language) (string, int, error) 
 	}
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:]), len(data), nil
+}
+
+// directLexer rewrites the two lexer macros of a generated parser.h that
+// call through TSLexer's function pointers into direct calls of the
+// functions glue/runtime.c exports (the same functions the pointers hold).
+var directLexer = []patch{
+	{"tree_sitter/parser.h", "  lexer->advance(lexer, skip);  \\", "  loupe_lexer_advance(lexer, skip);  \\"},
+	{"tree_sitter/parser.h", "  lexer->mark_end(lexer);", "  loupe_lexer_mark_end(lexer);"},
+}
+
+// directLexerHeader writes the grammar's tree_sitter/parser.h with the
+// directLexer patches into work and returns its path. It keeps the
+// original's include guard, so parser.c's own #include of the header is a
+// no-op once this copy is pre-included.
+func directLexerHeader(src, work string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(src, "tree_sitter", "parser.h"))
+	if err != nil {
+		return "", err
+	}
+	for _, p := range directLexer {
+		if n := bytes.Count(data, []byte(p.old)); n != 1 {
+			return "", fmt.Errorf("patch %s: %q occurs %d times, want once", p.file, p.old, n)
+		}
+		data = bytes.Replace(data, []byte(p.old), []byte(p.new), 1)
+	}
+	decls := "#include <stdbool.h>\nstruct TSLexer;\nvoid loupe_lexer_advance(struct TSLexer *, bool);\nvoid loupe_lexer_mark_end(struct TSLexer *);\n"
+	path := filepath.Join(work, "parser_direct.h")
+	return path, os.WriteFile(path, append([]byte(decls), data...), 0o644)
 }
 
 // patch replaces one exact piece of a grammar source file.
