@@ -22,6 +22,7 @@ import (
 	"github.com/loupe-dev/loupe/core/rule"
 	"github.com/loupe-dev/loupe/core/search"
 	"github.com/loupe-dev/loupe/core/tree"
+	"github.com/loupe-dev/loupe/host"
 )
 
 func init() {
@@ -323,6 +324,9 @@ type fileResult struct {
 	findings  []rule.Finding
 	skip      string // why the file was not scanned, "" when it was
 	err       error
+	// cost is roughly the memory the result holds until printed: its
+	// source and tree when it has findings.
+	cost int64
 }
 
 func runScan(ctx context.Context, e *env, args []string) int {
@@ -429,19 +433,28 @@ func (p *scanPrinter) scanFiles(ctx context.Context, rs *ruleSet) error {
 	work := make(chan int)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	held, stopHeld := newBacklog(ctx, scanBacklogBytes)
+	defer stopHeld()
 	var wg sync.WaitGroup
 	for range min(threads, max(len(files), 1)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				results[i] <- scanFile(ctx, rs, files[i])
+				r := scanFile(ctx, rs, files[i])
+				held.add(r.cost)
+				results[i] <- r
 			}
 		}()
 	}
 	go func() {
 		defer close(work)
 		for i := range files {
+			// The files printed so far hold nothing, so a full backlog
+			// always drains: the first unprinted file was sent already.
+			if !held.wait() {
+				return
+			}
 			select {
 			case work <- i:
 			case <-ctx.Done():
@@ -449,7 +462,12 @@ func (p *scanPrinter) scanFiles(ctx context.Context, rs *ruleSet) error {
 			}
 		}
 	}()
-	defer wg.Wait()
+	// Stop the feeder and the workers before waiting for them: after an
+	// early return the backlog no longer drains.
+	defer func() {
+		cancel()
+		wg.Wait()
+	}()
 	for i := range files {
 		var r fileResult
 		select {
@@ -457,6 +475,7 @@ func (p *scanPrinter) scanFiles(ctx context.Context, rs *ruleSet) error {
 		case <-ctx.Done():
 			return fmt.Errorf("scan: %w", ctx.Err())
 		}
+		held.add(-r.cost)
 		if r.err != nil {
 			return r.err
 		}
@@ -520,7 +539,10 @@ func scanFile(ctx context.Context, rs *ruleSet, f search.File) fileResult {
 			fs = append(fs, rule.Finding{Config: cfg, Node: n, Env: nil})
 		}
 	}
-	r.src, r.findings = src, fs
+	if len(fs) > 0 {
+		r.src, r.findings = src, fs
+		r.cost = int64(len(src)) + int64(t.Len())*(host.NodeSize+4)
+	}
 	return r
 }
 

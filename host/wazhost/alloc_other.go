@@ -21,3 +21,7 @@ func allocatorInto(**mmapMemory) experimental.MemoryAllocator {
 }
 
 func (*mmapMemory) setWord(uint32, uint32) bool { return false }
+
+func (*mmapMemory) resident() uint64 { return 0 }
+
+func (*mmapMemory) releaseExcept(uint64, uint64) {}

@@ -91,3 +91,17 @@ func (m *mmapMemory) setWord(off uint32, v uint32) bool {
 	atomic.StoreUint32((*uint32)(unsafe.Pointer(&m.buf[off])), v)
 	return true
 }
+
+// releaseExcept gives every committed page outside [from, to) back to the
+// OS, for an instance that will not run again: the pages stay mapped and
+// read as zeros (or their old contents, where the OS frees lazily).
+func (m *mmapMemory) releaseExcept(from, to uint64) {
+	lo := from &^ (m.page - 1)
+	hi := min((to+m.page-1)&^(m.page-1), m.committed)
+	if lo > 0 {
+		_ = unix.Madvise(m.buf[:lo], unix.MADV_DONTNEED)
+	}
+	if hi < m.committed {
+		_ = unix.Madvise(m.buf[hi:m.committed], unix.MADV_DONTNEED)
+	}
+}

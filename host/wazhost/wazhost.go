@@ -28,8 +28,14 @@ type Config struct {
 	NoCache bool
 	// MaxIdle bounds the idle instances kept per language (default GOMAXPROCS).
 	MaxIdle int
-	// RecycleBytes retires an instance whose linear memory grew past this
-	// after a parse, since wasm memory never shrinks (default 64 MiB).
+	// RecycleBytes retires an instance whose linear memory holds more than
+	// this after a parse, since wasm memory never shrinks (default 8 MiB).
+	// Where the memory is an mmap reservation on Linux, what counts is the
+	// part actually in RAM (the module reserves heap it may never touch);
+	// elsewhere it is the memory's size. A retired instance gives its
+	// memory back to the OS, all but the parse's output, before that
+	// output is copied out, so a big parse's peak is its module memory or
+	// its output twice, not both.
 	RecycleBytes uint64
 }
 
@@ -58,7 +64,7 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 		cfg.MaxIdle = runtime.GOMAXPROCS(0)
 	}
 	if cfg.RecycleBytes == 0 {
-		cfg.RecycleBytes = 64 << 20
+		cfg.RecycleBytes = 8 << 20
 	}
 	// Closing a module when its context is done makes wazero check the
 	// context at every call and loop, which made parsing 2-3x slower.
@@ -175,7 +181,7 @@ func (g *grammar) Parse(ctx context.Context, src []byte) ([]host.Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	nodes, err := inst.parse(ctx, src)
+	nodes, err := inst.parse(ctx, src, g.engine.cfg.RecycleBytes)
 	if err != nil {
 		// The instance may be closed (cancellation) or its state unknown.
 		inst.close(context.Background())
@@ -201,7 +207,7 @@ func (g *grammar) get(ctx context.Context) (*instance, error) {
 }
 
 func (g *grammar) put(ctx context.Context, inst *instance) {
-	if inst.tainted || uint64(inst.mem.Size()) > g.engine.cfg.RecycleBytes {
+	if inst.tainted || inst.retire || uint64(inst.mem.Size()) > g.engine.cfg.RecycleBytes && inst.lin == nil {
 		inst.close(ctx)
 		return
 	}
@@ -267,6 +273,9 @@ type instance struct {
 	// tainted marks an instance that must not be reused: a cancellation
 	// may still be about to set its flag.
 	tainted bool
+	// retire marks an instance whose memory passed RecycleBytes and was
+	// released (see instance.parse).
+	retire bool
 }
 
 func (i *instance) call(ctx context.Context, fn api.Function, args ...uint64) (uint64, error) {
@@ -292,7 +301,10 @@ func (i *instance) readNames(ctx context.Context) (*host.Names, error) {
 	return host.DecodeNames(buf)
 }
 
-func (i *instance) parse(ctx context.Context, src []byte) ([]host.Node, error) {
+// parse parses src. When the instance's memory then holds more than
+// recycle bytes, it is marked to retire and all of its memory but the
+// output is released before the output is copied.
+func (i *instance) parse(ctx context.Context, src []byte, recycle uint64) ([]host.Node, error) {
 	n := uint64(len(src))
 	ptr, err := i.call(ctx, i.input, n)
 	if err != nil {
@@ -335,6 +347,12 @@ func (i *instance) parse(ctx context.Context, src []byte) ([]host.Node, error) {
 	buf, ok := i.mem.Read(uint32(optr), uint32(size))
 	if !ok {
 		return nil, fmt.Errorf("node array out of the module's memory: %w", host.ErrBadModule)
+	}
+	if i.lin != nil && i.lin.resident() > recycle {
+		// This instance will not parse again: drop the rest of its memory
+		// (the parser's tree, the input) before copying the output.
+		i.retire = true
+		i.lin.releaseExcept(optr, optr+size)
 	}
 	return host.DecodeNodes(buf, int(count))
 }

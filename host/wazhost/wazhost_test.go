@@ -244,7 +244,8 @@ func TestPool(t *testing.T) {
 }
 
 // TestRecycle checks an instance whose memory grew past RecycleBytes is
-// closed instead of pooled.
+// closed instead of pooled, and that the output of its last parse, copied
+// after the rest of its memory was released, is intact.
 func TestRecycle(t *testing.T) {
 	e := newEngine(t, Config{})
 	g := load(t, e, "json")
@@ -256,11 +257,26 @@ func TestRecycle(t *testing.T) {
 	}
 	// Retire whatever grows past the memory a small parse needs.
 	e.cfg.RecycleBytes = uint64(g.idle[0].mem.Size())
-	if _, err := g.Parse(context.Background(), bigJSON(256<<10)); err != nil {
+	src := bigJSON(256 << 10)
+	got, err := g.Parse(context.Background(), src)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if len(g.idle) != 0 {
 		t.Errorf("%d idle instances after a large parse, want the grown one retired", len(g.idle))
+	}
+	// The same parse on an engine that keeps its instances.
+	want, err := load(t, newEngine(t, Config{RecycleBytes: 1 << 30}), "json").Parse(context.Background(), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("retired parse gave %d nodes, kept one %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("node %d: retired parse %+v, kept one %+v", i, got[i], want[i])
+		}
 	}
 }
 
