@@ -9,7 +9,21 @@
 //
 // returning a fresh instance of the named grammar module (the same .wasm
 // files the native build embeds). Go is single-threaded under js, so one
-// instance per language serves every parse.
+// instance per language serves every parse but those of large files (see
+// below).
+//
+// Memory is what decides speed here. In V8 every memory.grow allocates a
+// new ArrayBuffer and counts the whole memory again as external memory, so
+// past a few hundred megabytes each grow sets off a full garbage
+// collection; a module whose allocator grows its heap 64 KiB at a time
+// then spends most of a large parse collecting (a 9 MB file: 14 s instead
+// of 2.5 s). So an instance is given its heap up front: its memory is
+// grown, in one step, before the module's allocator starts, and the
+// allocator takes all of it as its first heap (memory the module never
+// touches costs address space, not RAM). A file that needs more than the
+// instance has gets a new instance sized for it, and an instance larger
+// than heapBytes is dropped after its parse (wasm memory never shrinks), as
+// host/wazhost does.
 package jshost
 
 import (
@@ -17,8 +31,32 @@ import (
 	"fmt"
 	"sync"
 	"syscall/js"
+	"unsafe"
 
 	"github.com/loupe-dev/loupe/host"
+)
+
+// The flat tree is copied straight into a []host.Node, so Node's layout
+// must be the 40-byte record (wasm is little-endian, like the modules).
+// Both lines fail to compile if the sizes differ.
+var (
+	_ [host.NodeSize - unsafe.Sizeof(host.Node{})]byte
+	_ [unsafe.Sizeof(host.Node{}) - host.NodeSize]byte
+)
+
+const (
+	// heapBytes is the memory an instance starts with, enough for files
+	// up to 1 MiB. An instance that ends a parse larger than this (it was
+	// made for a larger file, or grew) is dropped, so that one large file
+	// does not pin its memory.
+	heapBytes = 64 << 20
+	// heapPerByte is the memory given per byte of source: parsing takes
+	// 34-58 bytes per source byte (tree-sitter's subtrees and the flat
+	// output), measured on TypeScript, JavaScript, Go and Python files.
+	heapPerByte = 64
+	// maxPages is the most a 32-bit wasm memory can have.
+	maxPages = 65536
+	pageSize = 65536
 )
 
 // Engine is a host.Engine that instantiates modules through a JS loader.
@@ -44,9 +82,24 @@ func (e *Engine) Load(ctx context.Context, name string, wasm []byte) (host.Gramm
 	if g := e.grammars[name]; g != nil {
 		return g, nil
 	}
-	g, err := e.instantiate(name)
+	g := &grammar{name: name, loader: e.loader}
+	// The name table is read from an instance of its own, left at the
+	// module's initial size so that the rest of its memory, copied along
+	// with the table (whose length is known only once decoded), is small.
+	// The first parse makes the instance that parses.
+	inst, err := g.instantiate(0)
 	if err != nil {
 		return nil, err
+	}
+	ptr := inst.exports.Call("loupe_names").Int()
+	if ptr == 0 {
+		return nil, host.ErrOutOfMemory
+	}
+	size := inst.size()
+	buf := make([]byte, size-ptr)
+	js.CopyBytesToGo(buf, uint8Array.New(inst.mem.Get("buffer"), ptr, size-ptr))
+	if g.names, err = host.DecodeNames(buf); err != nil {
+		return nil, fmt.Errorf("jshost: %s: %w", name, err)
 	}
 	e.grammars[name] = g
 	return g, nil
@@ -60,54 +113,61 @@ func (e *Engine) Close(ctx context.Context) error {
 	return nil
 }
 
-func (e *Engine) instantiate(name string) (g *grammar, err error) {
-	defer func() {
-		if r := recover(); r != nil { // a JS exception surfaces as a panic of js.Error
-			g, err = nil, fmt.Errorf("jshost: instantiate %s: %v", name, r)
-		}
-	}()
-	inst := e.loader.Call("instantiate", name)
-	exports := inst.Get("exports")
-	for _, fn := range append([]string{"memory"}, host.Exports...) {
-		if exports.Get(fn).IsUndefined() {
-			return nil, fmt.Errorf("jshost: %s lacks export %s: %w", name, fn, host.ErrBadModule)
-		}
-	}
-	if init := exports.Get("_initialize"); !init.IsUndefined() {
-		init.Invoke()
-	}
-	g = &grammar{name: name, exports: exports, mem: exports.Get("memory")}
-	if rc := exports.Call("loupe_init").Int(); rc != 0 {
-		return nil, fmt.Errorf("jshost: %s: loupe_init: %w", name, host.ErrBadModule)
-	}
-	ptr := exports.Call("loupe_names").Int()
-	if ptr == 0 {
-		return nil, host.ErrOutOfMemory
-	}
-	buf := g.bytes(ptr, g.mem.Get("buffer").Get("byteLength").Int()-ptr)
-	if g.names, err = host.DecodeNames(buf); err != nil {
-		return nil, fmt.Errorf("jshost: %s: %w", name, err)
-	}
-	return g, nil
+type grammar struct {
+	name   string
+	loader js.Value
+	names  *host.Names
+
+	mu   sync.Mutex
+	inst *instance // nil once dropped; the next parse makes another
 }
 
-type grammar struct {
-	name    string
+// instance is one instantiation of a grammar module.
+type instance struct {
 	exports js.Value
 	mem     js.Value
-	names   *host.Names
-	mu      sync.Mutex
 }
+
+// size is the instance's memory size in bytes.
+func (in *instance) size() int { return in.mem.Get("buffer").Get("byteLength").Int() }
 
 func (g *grammar) Names() *host.Names { return g.names }
 
 var uint8Array = js.Global().Get("Uint8Array")
 
-// bytes copies n bytes of module memory at ptr into Go.
-func (g *grammar) bytes(ptr, n int) []byte {
-	out := make([]byte, n)
-	js.CopyBytesToGo(out, uint8Array.New(g.mem.Get("buffer"), ptr, n))
-	return out
+// instantiate makes an instance whose allocator starts with about heap
+// bytes of memory. The memory is grown before the module's start function
+// runs; if the engine refuses (a 32-bit browser, say), the instance starts
+// small and grows as it goes, slower but the same.
+func (g *grammar) instantiate(heap int) (in *instance, err error) {
+	defer func() {
+		if r := recover(); r != nil { // a JS exception surfaces as a panic of js.Error
+			in, err = nil, fmt.Errorf("jshost: instantiate %s: %v", g.name, r)
+		}
+	}()
+	exports := g.loader.Call("instantiate", g.name).Get("exports")
+	for _, fn := range append([]string{"memory"}, host.Exports...) {
+		if exports.Get(fn).IsUndefined() {
+			return nil, fmt.Errorf("jshost: %s lacks export %s: %w", g.name, fn, host.ErrBadModule)
+		}
+	}
+	in = &instance{exports: exports, mem: exports.Get("memory")}
+	if pages := min((heap+pageSize-1)/pageSize, maxPages) - in.size()/pageSize; pages > 0 {
+		grow(in.mem, pages)
+	}
+	if init := exports.Get("_initialize"); !init.IsUndefined() {
+		init.Invoke()
+	}
+	if rc := exports.Call("loupe_init").Int(); rc != 0 {
+		return nil, fmt.Errorf("jshost: %s: loupe_init: %w", g.name, host.ErrBadModule)
+	}
+	return in, nil
+}
+
+// grow grows mem by pages, leaving it as it was if the engine refuses.
+func grow(mem js.Value, pages int) {
+	defer func() { _ = recover() }() // a RangeError: no memory that large here
+	mem.Call("grow", pages)
 }
 
 // Parse copies src into the module, parses, and copies the flat tree out:
@@ -121,23 +181,43 @@ func (g *grammar) Parse(ctx context.Context, src []byte) (nodes []host.Node, err
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	heap := max(heapBytes, heapPerByte*len(src))
+	if g.inst != nil && g.inst.size() < heap {
+		g.inst = nil
+	}
+	if g.inst == nil {
+		if g.inst, err = g.instantiate(heap); err != nil {
+			return nil, err
+		}
+	}
+	in := g.inst
 	defer func() {
 		if r := recover(); r != nil {
 			nodes, err = nil, fmt.Errorf("jshost: %s: parse: %v", g.name, r)
 		}
+		// A failed instance may be in any state, and a grown one holds
+		// its memory for good: the next parse gets a new one.
+		if g.inst != nil && (err != nil || g.inst.size() > heapBytes) {
+			g.inst = nil
+		}
 	}()
-	ptr := g.exports.Call("loupe_input", len(src)).Int()
+	ptr := in.exports.Call("loupe_input", len(src)).Int()
 	if ptr == 0 {
 		return nil, host.ErrOutOfMemory
 	}
 	if len(src) > 0 {
 		// Read the buffer after loupe_input: growing memory replaces it.
-		js.CopyBytesToJS(uint8Array.New(g.mem.Get("buffer"), ptr, len(src)), src)
+		js.CopyBytesToJS(uint8Array.New(in.mem.Get("buffer"), ptr, len(src)), src)
 	}
-	count := g.exports.Call("loupe_parse", len(src)).Int()
+	count := in.exports.Call("loupe_parse", len(src)).Int()
 	if count < 0 {
 		return nil, host.CodeError(int32(count))
 	}
-	optr := g.exports.Call("loupe_output").Int()
-	return host.DecodeNodes(g.bytes(optr, count*host.NodeSize), count)
+	optr := in.exports.Call("loupe_output").Int()
+	nodes = make([]host.Node, count)
+	if count > 0 {
+		dst := unsafe.Slice((*byte)(unsafe.Pointer(&nodes[0])), count*host.NodeSize)
+		js.CopyBytesToGo(dst, uint8Array.New(in.mem.Get("buffer"), optr, count*host.NodeSize))
+	}
+	return nodes, nil
 }

@@ -41,13 +41,25 @@ async function runLoupe(q) {
   return { ms: performance.now() - t, count: r.metadata.totalMatches };
 }
 
+// findInFiles resolves with the number of files it sent to the callback,
+// which may still be queued then: the run ends when the last one arrives.
 async function runNapi(q) {
   const t = performance.now();
   let count = 0;
-  await napi.findInFiles(napiLang[q.lang], {
+  let files = 0;
+  let expected = Infinity;
+  let done;
+  const delivered = new Promise((resolve) => { done = resolve; });
+  expected = await napi.findInFiles(napiLang[q.lang], {
     paths: [lib],
     matcher: q.pattern ? { rule: { pattern: q.pattern } } : { rule: q.rule },
-  }, (err, nodes) => { if (!err) count += nodes.length; });
+  }, (err, nodes) => {
+    files++;
+    if (!err) count += nodes.length;
+    if (files === expected) done();
+  });
+  if (files >= expected) done();
+  await delivered;
   return { ms: performance.now() - t, count };
 }
 

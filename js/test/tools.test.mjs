@@ -127,6 +127,24 @@ test('files passed in memory are searched without touching the disk', async () =
   assert.equal(disk.metadata.totalMatches, 1);
 });
 
+test('files larger than an instance\'s heap parse on instances sized for them, between small ones', async () => {
+  // Over 1 MiB a file gets a grammar instance of its own, dropped after
+  // its parse; the small files around it share one. Every match must
+  // still come from the right file and line.
+  const big = (name, lines) => Array.from({ length: lines }, (_, i) => `${name}.call(${i}, 'padding padding padding padding');`).join('\n') + '\n';
+  const files = { 'a.js': big('alpha', 30000), 'b.js': 'beta.call(0);\n', 'c.js': big('gamma', 45000), 'd.js': 'delta.call(0);\n' };
+  assert.ok(files['a.js'].length > 1 << 20 && files['c.js'].length > files['a.js'].length);
+  const { tools: mem, reason } = await createTools({ workspaceRoot: 'unused', files, workers: 1 });
+  assert.equal(reason, undefined);
+  const ag = mem.find((t) => t.name === 'ast_grep');
+  const r = await ag.execute({ pattern: '$F.call($$$ARGS)', language: 'javascript' });
+  assert.equal(r.metadata.totalMatches, 30000 + 1 + 45000 + 1);
+  const last = await ag.execute({ pattern: 'gamma.call(44999, $$$REST)', language: 'javascript' });
+  assert.deepEqual(last.metadata.matches.map((m) => `${m.file}:${m.startLine}`), ['c.js:45000']);
+  const small = await ag.execute({ pattern: '$F.call(0)', language: 'javascript' });
+  assert.deepEqual(small.metadata.matches.map((m) => `${m.file}:${m.startLine}:${m.text}`), ['b.js:1:beta.call(0)', 'd.js:1:delta.call(0)']);
+});
+
 test('tool defaults: disable a tool or override its description (REQ-INFRA-004)', async () => {
   const r = await createTools({
     workspaceRoot: root,
