@@ -13,6 +13,7 @@ package search
 import (
 	"hash/fnv"
 	"runtime"
+	"sort"
 
 	"github.com/loupe-dev/loupe/core/language"
 )
@@ -80,14 +81,52 @@ type Options struct {
 	Shard Shard
 }
 
-// Shard selects one of Count disjoint parts of a file list: the files
-// whose path (File.Path) hashes, with 64-bit FNV-1a, to Index modulo Count.
+// Shard selects one of Count disjoint parts of a file list. Files are
+// dealt by size, largest first (ties in path order), each to the part with
+// the fewest bytes so far (ties to the lower Index), so that every part
+// gets about the same parsing work: a split by path hash left one part with
+// the few big files that dominate a search. The paths passed over (not
+// searched) go by the 64-bit FNV-1a hash of their path modulo Count.
+// Instances that walk the same files compute the same parts.
 type Shard struct {
 	Index, Count int
 }
 
-// keeps reports whether path belongs to s.
-func (s Shard) keeps(path string) bool {
+// keep returns the files of files (sorted by path) that belong to s, in
+// the same order.
+func (s Shard) keep(files []File) []File {
+	if s.Count <= 1 {
+		return files
+	}
+	order := make([]int, len(files))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return files[order[a]].Size > files[order[b]].Size })
+	load := make([]int64, s.Count)
+	mine := make([]bool, len(files))
+	for _, i := range order {
+		part := 0
+		for k := 1; k < s.Count; k++ {
+			if load[k] < load[part] {
+				part = k
+			}
+		}
+		// An empty file still costs a read.
+		load[part] += max(files[i].Size, 1)
+		mine[i] = part == s.Index
+	}
+	kept := files[:0:0]
+	for i, f := range files {
+		if mine[i] {
+			kept = append(kept, f)
+		}
+	}
+	return kept
+}
+
+// keepsPath reports whether a path passed over belongs to s.
+func (s Shard) keepsPath(path string) bool {
 	if s.Count <= 1 {
 		return true
 	}

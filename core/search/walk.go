@@ -34,8 +34,8 @@ func Files(ctx context.Context, opts Options) ([]File, []Skipped, error) {
 		if opts.Shard.Index < 0 || opts.Shard.Index >= opts.Shard.Count {
 			return nil, nil, fmt.Errorf("shard index %d out of range for %d shards", opts.Shard.Index, opts.Shard.Count)
 		}
-		w.files = slices.DeleteFunc(w.files, func(f File) bool { return !opts.Shard.keeps(f.Path) })
-		w.skipped = slices.DeleteFunc(w.skipped, func(s Skipped) bool { return !opts.Shard.keeps(s.Path) })
+		w.files = opts.Shard.keep(w.files)
+		w.skipped = slices.DeleteFunc(w.skipped, func(s Skipped) bool { return !opts.Shard.keepsPath(s.Path) })
 	}
 	return w.files, w.skipped, nil
 }

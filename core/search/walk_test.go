@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -412,5 +413,41 @@ func TestShardPartitionsFiles(t *testing.T) {
 	}
 	if _, _, err := Files(context.Background(), Options{Root: dir, Shard: Shard{Index: 2, Count: 2}}); err == nil {
 		t.Error("a shard index out of range must be an error")
+	}
+}
+
+func TestShardBalancesBytes(t *testing.T) {
+	files := func(sizes ...int64) []File {
+		fs := make([]File, len(sizes))
+		for i, s := range sizes {
+			fs[i] = File{Path: fmt.Sprintf("f%02d", i), Size: s}
+		}
+		return fs
+	}
+	tests := []struct {
+		name  string
+		files []File
+		count int
+		want  [][]string // each shard's paths, in path order
+	}{
+		// The hash split put both big files in one shard of typescript's lib.
+		{"two big files part", files(10, 900, 20, 800, 30), 2, [][]string{{"f01"}, {"f00", "f02", "f03", "f04"}}},
+		{"largest alone", files(1000, 1, 2, 3), 2, [][]string{{"f00"}, {"f01", "f02", "f03"}}},
+		{"equal sizes go round", files(5, 5, 5, 5, 5, 5), 3, [][]string{{"f00", "f03"}, {"f01", "f04"}, {"f02", "f05"}}},
+		{"empty files still spread", files(0, 0, 0, 0), 2, [][]string{{"f00", "f02"}, {"f01", "f03"}}},
+		{"more shards than files", files(7), 3, [][]string{{"f00"}, nil, nil}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for i := range tt.count {
+				var got []string
+				for _, f := range (Shard{Index: i, Count: tt.count}).keep(tt.files) {
+					got = append(got, f.Path)
+				}
+				if !slices.Equal(got, tt.want[i]) {
+					t.Errorf("shard %d/%d = %v, want %v", i, tt.count, got, tt.want[i])
+				}
+			}
+		})
 	}
 }

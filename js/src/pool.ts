@@ -2,7 +2,7 @@
  * A small pool of worker threads (Node only), each with its own Go
  * instance: Go under js is single-threaded, so this is the only way to
  * search on several cores. Each ast_grep call goes to every worker, each
- * searches its shard of the files (shard i of n, by a hash of the path, on
+ * searches its shard of the files (shard i of n, balanced by file size, on
  * the Go side) and the results are merged here as one instance would have
  * returned them.
  */
