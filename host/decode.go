@@ -38,9 +38,7 @@ func decodePortable(b []byte, nodes []Node) {
 		nodes[i] = Node{
 			Symbol: le.Uint16(r[0:]), Field: le.Uint16(r[2:]), Flags: le.Uint32(r[4:]),
 			StartByte: le.Uint32(r[8:]), EndByte: le.Uint32(r[12:]),
-			StartRow: le.Uint32(r[16:]), StartCol: le.Uint32(r[20:]),
-			EndRow: le.Uint32(r[24:]), EndCol: le.Uint32(r[28:]),
-			ChildCount: le.Uint32(r[32:]), SubtreeSize: le.Uint32(r[36:]),
+			ChildCount: le.Uint32(r[16:]), SubtreeSize: le.Uint32(r[20:]),
 		}
 	}
 }

@@ -18,20 +18,16 @@ func encodeNodes(nodes []Node) []byte {
 		le.PutUint32(r[4:], n.Flags)
 		le.PutUint32(r[8:], n.StartByte)
 		le.PutUint32(r[12:], n.EndByte)
-		le.PutUint32(r[16:], n.StartRow)
-		le.PutUint32(r[20:], n.StartCol)
-		le.PutUint32(r[24:], n.EndRow)
-		le.PutUint32(r[28:], n.EndCol)
-		le.PutUint32(r[32:], n.ChildCount)
-		le.PutUint32(r[36:], n.SubtreeSize)
+		le.PutUint32(r[16:], n.ChildCount)
+		le.PutUint32(r[20:], n.SubtreeSize)
 	}
 	return b
 }
 
 var sampleNodes = []Node{
-	{Symbol: 7, Flags: FlagNamed | FlagHasError, StartByte: 0, EndByte: 12, EndRow: 1, ChildCount: 2, SubtreeSize: 3},
-	{Symbol: 3, Field: 2, Flags: FlagNamed, StartByte: 0, EndByte: 5, StartRow: 0, StartCol: 0, EndRow: 0, EndCol: 5, SubtreeSize: 1},
-	{Symbol: 0xFFFF, Flags: FlagError | FlagNamed | FlagHasError, StartByte: 6, EndByte: 12, StartCol: 6, EndRow: 1, EndCol: 0, SubtreeSize: 1},
+	{Symbol: 7, Flags: FlagNamed | FlagHasError, StartByte: 0, EndByte: 12, ChildCount: 2, SubtreeSize: 3},
+	{Symbol: 3, Field: 2, Flags: FlagNamed, StartByte: 0, EndByte: 5, SubtreeSize: 1},
+	{Symbol: 0xFFFF, Flags: FlagError | FlagNamed | FlagHasError, StartByte: 6, EndByte: 12, SubtreeSize: 1},
 }
 
 func TestDecodeNodes(t *testing.T) {

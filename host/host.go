@@ -13,24 +13,22 @@ import (
 )
 
 // Node is one record of the flat tree, exactly as the grammar module writes
-// it (40 bytes, little-endian). Children of a node follow it directly; the
-// next sibling of node i is node i+SubtreeSize.
+// it (24 bytes, little-endian). Children of a node follow it directly; the
+// next sibling of node i is node i+SubtreeSize. Rows and columns are not
+// sent: tree-sitter counts a row per '\n' and columns in bytes, so they
+// follow from the byte offsets and the source (see core/tree).
 type Node struct {
 	Symbol      uint16 // alias-aware symbol id, an index into Names.Symbols
 	Field       uint16 // field id in the parent, an index into Names.Fields; 0 when none
 	Flags       uint32 // Flag* bits
 	StartByte   uint32
 	EndByte     uint32
-	StartRow    uint32
-	StartCol    uint32 // in bytes, as tree-sitter counts columns
-	EndRow      uint32
-	EndCol      uint32
 	ChildCount  uint32 // all children, named and anonymous
 	SubtreeSize uint32 // this node and all its descendants
 }
 
 // NodeSize is the size of one encoded Node.
-const NodeSize = 40
+const NodeSize = 24
 
 // Node flags.
 const (

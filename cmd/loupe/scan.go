@@ -22,7 +22,6 @@ import (
 	"github.com/loupe-dev/loupe/core/rule"
 	"github.com/loupe-dev/loupe/core/search"
 	"github.com/loupe-dev/loupe/core/tree"
-	"github.com/loupe-dev/loupe/host"
 )
 
 func init() {
@@ -541,7 +540,7 @@ func scanFile(ctx context.Context, rs *ruleSet, f search.File) fileResult {
 	}
 	if len(fs) > 0 {
 		r.src, r.findings = src, fs
-		r.cost = int64(len(src)) + int64(t.Len())*(host.NodeSize+4)
+		r.cost = t.Bytes()
 	}
 	return r
 }

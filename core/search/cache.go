@@ -9,7 +9,6 @@ import (
 
 	"github.com/loupe-dev/loupe/core/language"
 	"github.com/loupe-dev/loupe/core/tree"
-	"github.com/loupe-dev/loupe/host"
 )
 
 // DefaultCacheBytes is the budget of the process-wide cache, Default.
@@ -27,8 +26,8 @@ func Parse(ctx context.Context, lang *language.Language, src []byte) (*tree.Tree
 }
 
 // Cache keeps parsed trees keyed by language and content, evicting the
-// least recently used when their approximate size (40 bytes per node plus
-// the source) passes a budget. It is safe for concurrent use; trees are
+// least recently used when their approximate size (tree.Tree.Bytes)
+// passes a budget. It is safe for concurrent use; trees are
 // immutable and may be shared.
 type Cache struct {
 	mu      sync.Mutex
@@ -124,7 +123,7 @@ func (c *Cache) get(key cacheKey, src []byte) *tree.Tree {
 }
 
 func (c *Cache) put(key cacheKey, t *tree.Tree) {
-	cost := int64(t.Len())*host.NodeSize + int64(len(t.Source()))
+	cost := t.Bytes()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if cost > c.limit {

@@ -69,7 +69,7 @@ func Search(ctx context.Context, opts Options, matcherFor MatcherFor, sink func(
 		out:        make([]*outcome, len(files)),
 		matcherFor: matcherFor,
 		matchers:   map[*language.Language]*matcherSlot{},
-		window:     opts.threads() * 4,
+		window:     opts.threads() * 64,
 	}
 	r.cond = sync.NewCond(&r.mu)
 	st := Stats{Files: len(files), Skipped: skipped}
@@ -101,17 +101,23 @@ func Search(ctx context.Context, opts Options, matcherFor MatcherFor, sink func(
 	return st, nil
 }
 
+// heldBudget bounds the bytes of trees that finished, undelivered files
+// keep (only files with matches keep theirs); past it, workers wait for
+// delivery to catch up.
+const heldBudget = 32 << 20
+
 type run struct {
 	opts       *Options
 	files      []File
 	matcherFor MatcherFor
-	window     int
+	window     int // how many files past the last delivered one may be taken
 
 	mu       sync.Mutex
 	cond     *sync.Cond
 	out      []*outcome // per file, set when done
 	next     int        // next file to take
 	emitted  int        // files delivered so far
+	held     int64      // bytes of the trees finished files keep until delivered
 	active   int        // workers still running
 	stopped  bool
 	fatal    error
@@ -152,7 +158,10 @@ func (r *run) worker(ctx context.Context) {
 	}()
 	for {
 		r.mu.Lock()
-		for !r.stopped && r.next < len(r.files) && r.next >= r.emitted+r.window {
+		// Work runs ahead of delivery, in path order, so that a big file
+		// does not idle the other workers; how far is bounded by files
+		// and by the trees kept for delivery.
+		for !r.stopped && r.next < len(r.files) && (r.next >= r.emitted+r.window || r.held > heldBudget) {
 			r.cond.Wait()
 		}
 		if r.stopped || r.next >= len(r.files) {
@@ -170,6 +179,9 @@ func (r *run) worker(ctx context.Context) {
 			r.stopped = true
 		}
 		r.out[i] = o
+		if o.tree != nil {
+			r.held += o.tree.Bytes()
+		}
 		r.cond.Broadcast()
 		r.mu.Unlock()
 	}
@@ -193,6 +205,9 @@ func (r *run) emit(st *Stats, sink func(FileMatches) error, cancel context.Cance
 			continue
 		}
 		r.out[r.emitted] = nil
+		if o.tree != nil {
+			r.held -= o.tree.Bytes()
+		}
 		f := r.files[r.emitted]
 		if r.fatal != nil && sinkErr == nil {
 			sinkErr = r.fatal

@@ -168,7 +168,7 @@ func TestCacheEviction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cost := int64(ta.Len()*40 + len(srcA))
+	cost := ta.Bytes()
 	c := NewCache(cost * 2)
 	srcs := [][]byte{[]byte("let a = 1;"), []byte("let b = 1;"), []byte("let c = 1;")}
 	for _, s := range srcs {

@@ -81,10 +81,20 @@ func (n Node) StartByte() int { return int(n.raw().StartByte) }
 func (n Node) EndByte() int { return int(n.raw().EndByte) }
 
 // StartPoint returns n's start position.
-func (n Node) StartPoint() Point { r := n.raw(); return Point{int(r.StartRow), int(r.StartCol)} }
+func (n Node) StartPoint() Point {
+	if n.t == nil {
+		return Point{}
+	}
+	return n.t.point(n.raw().StartByte)
+}
 
 // EndPoint returns n's end position.
-func (n Node) EndPoint() Point { r := n.raw(); return Point{int(r.EndRow), int(r.EndCol)} }
+func (n Node) EndPoint() Point {
+	if n.t == nil {
+		return Point{}
+	}
+	return n.t.point(n.raw().EndByte)
+}
 
 // Bytes returns n's source bytes without copying; callers must not modify them.
 func (n Node) Bytes() []byte {

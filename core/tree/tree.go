@@ -4,8 +4,10 @@
 package tree
 
 import (
+	"bytes"
 	"fmt"
 	"math"
+	"sort"
 
 	"github.com/loupe-dev/loupe/host"
 )
@@ -17,6 +19,7 @@ type Tree struct {
 	nodes  []host.Node
 	parent []int32 // parent index of each node, -1 for the root
 	names  *host.Names
+	lines  []uint32 // byte offset where each row starts: 0, then after each '\n'
 }
 
 // New builds a Tree over source from a flat pre-order node array. It checks
@@ -74,7 +77,27 @@ func New(source []byte, nodes []host.Node, names *host.Names) (*Tree, error) {
 		}
 		stack = append(stack, int32(i))
 	}
-	return &Tree{source: source, nodes: nodes, parent: parent, names: names}, nil
+	return &Tree{source: source, nodes: nodes, parent: parent, names: names, lines: lineStarts(source)}, nil
+}
+
+// lineStarts returns the offset of every row's first byte. Rows end at
+// '\n' only, as tree-sitter counts them ("\r\n" ends a row at its '\n').
+func lineStarts(source []byte) []uint32 {
+	lines := make([]uint32, 1, 1+len(source)/32)
+	for off := 0; ; {
+		i := bytes.IndexByte(source[off:], '\n')
+		if i < 0 {
+			return lines
+		}
+		off += i + 1
+		lines = append(lines, uint32(off))
+	}
+}
+
+// point returns the row and byte column of offset off.
+func (t *Tree) point(off uint32) Point {
+	row := sort.Search(len(t.lines), func(i int) bool { return t.lines[i] > off }) - 1
+	return Point{Row: row, Column: int(off - t.lines[row])}
 }
 
 // Root returns the root node.
@@ -88,6 +111,12 @@ func (t *Tree) Names() *host.Names { return t.names }
 
 // Len returns the number of nodes in the tree.
 func (t *Tree) Len() int { return len(t.nodes) }
+
+// Bytes is about the memory the tree holds: its source, its node records,
+// their parent links and the row index.
+func (t *Tree) Bytes() int64 {
+	return int64(len(t.source)) + int64(len(t.nodes))*(host.NodeSize+4) + int64(len(t.lines))*4
+}
 
 // Node returns the node with pre-order index i, or the zero Node when i is
 // out of range.

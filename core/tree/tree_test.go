@@ -24,16 +24,15 @@ const (
 )
 
 func leaf(sym, field uint16, flags uint32, start, end uint32) host.Node {
-	return host.Node{Symbol: sym, Field: field, Flags: flags, StartByte: start, EndByte: end,
-		StartCol: start, EndCol: end, SubtreeSize: 1}
+	return host.Node{Symbol: sym, Field: field, Flags: flags, StartByte: start, EndByte: end, SubtreeSize: 1}
 }
 
 // callNodes returns the flat tree of testSource; its records can be edited
 // to make broken variants.
 func callNodes() []host.Node {
 	return []host.Node{
-		{Symbol: 1, Flags: named, EndByte: 12, EndCol: 12, ChildCount: 2, SubtreeSize: 9},
-		{Symbol: 2, Flags: named, EndByte: 6, EndCol: 6, ChildCount: 6, SubtreeSize: 7},
+		{Symbol: 1, Flags: named, EndByte: 12, ChildCount: 2, SubtreeSize: 9},
+		{Symbol: 2, Flags: named, EndByte: 6, ChildCount: 6, SubtreeSize: 7},
 		leaf(3, 1, named, 0, 1),
 		leaf(4, 0, 0, 1, 2),
 		leaf(3, 2, named, 2, 3),
@@ -278,5 +277,44 @@ func TestWriteChar(t *testing.T) {
 		if b.String() != tt.want {
 			t.Errorf("writeChar(%q) = %s, want %s", tt.in, b.String(), tt.want)
 		}
+	}
+}
+
+// TestPoints checks rows and byte columns derived from offsets, counted as
+// tree-sitter counts them: a row per '\n' only, columns in bytes.
+func TestPoints(t *testing.T) {
+	tests := []struct {
+		name   string
+		source string
+		off    uint32
+		want   Point
+	}{
+		{"start", "ab\ncd", 0, Point{0, 0}},
+		{"on the newline", "ab\ncd", 2, Point{0, 2}},
+		{"after the newline", "ab\ncd", 3, Point{1, 0}},
+		{"end of source", "ab\ncd", 5, Point{1, 2}},
+		{"end after a final newline", "ab\n", 3, Point{1, 0}},
+		{"crlf ends a row at the lf", "a\r\nb", 1, Point{0, 1}},
+		{"crlf: cr is a column", "a\r\nb", 2, Point{0, 2}},
+		{"crlf: next row", "a\r\nb", 3, Point{1, 0}},
+		{"lone cr is no row", "a\rb", 2, Point{0, 2}},
+		{"empty rows", "\n\n\nx", 3, Point{3, 0}},
+		{"multibyte columns in bytes", "é\nπx", 5, Point{1, 2}},
+		{"empty source", "", 0, Point{0, 0}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := uint32(len(tt.source))
+			tr, err := New([]byte(tt.source), []host.Node{{Symbol: 1, Flags: named, EndByte: n, SubtreeSize: 1}}, testNames)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := tr.point(tt.off); got != tt.want {
+				t.Errorf("point(%d) = %v, want %v", tt.off, got, tt.want)
+			}
+			if got, want := tr.Root().EndPoint(), tr.point(n); got != want {
+				t.Errorf("root end %v, want %v", got, want)
+			}
+		})
 	}
 }

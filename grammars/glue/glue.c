@@ -59,22 +59,20 @@ enum {
   FLAG_HAS_ERROR = 16,
 };
 
-// loupe_node is one node of the flat tree, 40 bytes.
+// loupe_node is one node of the flat tree, 24 bytes. Rows and columns are
+// left out: tree-sitter counts them from the bytes (a row per '\n', columns
+// in bytes), so the host derives them from the source when it needs them.
 typedef struct {
   uint16_t symbol;        // alias-aware symbol id (ts_node_symbol)
   uint16_t field;         // field id in the parent, 0 when none
   uint32_t flags;         // FLAG_* bits
   uint32_t start_byte;
   uint32_t end_byte;
-  uint32_t start_row;
-  uint32_t start_col;     // bytes, as tree-sitter counts them
-  uint32_t end_row;
-  uint32_t end_col;
   uint32_t child_count;   // all children, named and anonymous
   uint32_t subtree_size;  // this node and all its descendants
 } loupe_node;
 
-_Static_assert(sizeof(loupe_node) == 40, "loupe_node must stay 40 bytes");
+_Static_assert(sizeof(loupe_node) == 24, "loupe_node must stay 24 bytes");
 
 static TSParser *parser;
 static uint8_t *names;
@@ -87,7 +85,7 @@ typedef struct {
   uint32_t child_count;
   uint32_t child_index;
   uint32_t structural_index;
-  Length position;                 // where the next child starts
+  uint32_t position;               // byte where the next child starts
   const TSSymbol *aliases;         // the production's alias sequence, or NULL
   const TSFieldMapEntry *fields;   // the production's field map
   const TSFieldMapEntry *fields_end;
@@ -300,11 +298,10 @@ static uint16_t field_of(const TSFieldMapEntry *map, const TSFieldMapEntry *end,
 }
 
 // emit writes one visible node; alias is its alias symbol or 0.
-static void emit(uint32_t at, Subtree t, Length pos, TSSymbol alias, uint16_t field) {
+static void emit(uint32_t at, Subtree t, uint32_t pos, TSSymbol alias, uint16_t field) {
   const TSLanguage *lang = tree_language;
   TSSymbol sym = ts_language_public_symbol(lang, alias ? alias : ts_subtree_symbol(t));
-  Length size = ts_subtree_size(t);
-  TSPoint end = point_add(pos.extent, size.extent);
+  uint32_t size = ts_subtree_size(t).bytes;
   uint32_t flags = 0;
   if (alias ? ts_language_symbol_metadata(lang, alias).named : ts_subtree_named(t)) flags |= FLAG_NAMED;
   if (ts_subtree_extra(t)) flags |= FLAG_EXTRA;
@@ -315,18 +312,14 @@ static void emit(uint32_t at, Subtree t, Length pos, TSSymbol alias, uint16_t fi
   out->symbol = sym;
   out->field = field;
   out->flags = flags;
-  out->start_byte = pos.bytes;
-  out->end_byte = pos.bytes + size.bytes;
-  out->start_row = pos.extent.row;
-  out->start_col = pos.extent.column;
-  out->end_row = end.row;
-  out->end_col = end.column;
+  out->start_byte = pos;
+  out->end_byte = pos + size;
   out->child_count = ts_subtree_child_count(t) > 0 ? t.ptr->visible_child_count : 0;
   out->subtree_size = 1;
 }
 
 // open_frame pushes a frame for walking the children of t, which starts at pos.
-static int open_frame(Subtree t, Length pos, uint32_t depth, uint32_t owner, uint16_t inherited) {
+static int open_frame(Subtree t, uint32_t pos, uint32_t depth, uint32_t owner, uint16_t inherited) {
   if (!grow_stack(depth + 1)) return 0;
   frame *f = &stack[depth];
   f->children = ts_subtree_children(t);
@@ -352,7 +345,7 @@ static int32_t serialise(TSTree *tree) {
   Subtree root = tree->root;
   uint32_t total = ts_subtree_visible_descendant_count(root) + 1;
   if (!grow_output(total)) return LOUPE_ENOMEM;
-  Length pos = ts_subtree_padding(root);
+  uint32_t pos = ts_subtree_padding(root).bytes;
   emit(0, root, pos, 0, 0);
   uint32_t count = 1, depth = 0;
   if (ts_subtree_child_count(root) > 0) {
@@ -367,7 +360,7 @@ static int32_t serialise(TSTree *tree) {
       continue;
     }
     Subtree child = f->children[f->child_index];
-    Length at = f->position;
+    uint32_t at = f->position;
     bool extra = ts_subtree_extra(child);
     bool visible = ts_subtree_visible(child);
     TSSymbol alias = 0;
@@ -381,10 +374,10 @@ static int32_t serialise(TSTree *tree) {
       if (!field) field = f->inherited;
       f->structural_index++;
     }
-    f->position = length_add(f->position, ts_subtree_size(child));
+    f->position += ts_subtree_size(child).bytes;
     f->child_index++;
     if (f->child_index < f->child_count) {
-      f->position = length_add(f->position, ts_subtree_padding(f->children[f->child_index]));
+      f->position += ts_subtree_padding(f->children[f->child_index]).bytes;
     }
     if (visible) {
       if (!grow_output(count + 1)) return LOUPE_ENOMEM;

@@ -37,7 +37,7 @@ import (
 )
 
 // The flat tree is copied straight into a []host.Node, so Node's layout
-// must be the 40-byte record (wasm is little-endian, like the modules).
+// must be the module's record (wasm is little-endian, like the modules).
 // Both lines fail to compile if the sizes differ.
 var (
 	_ [host.NodeSize - unsafe.Sizeof(host.Node{})]byte
