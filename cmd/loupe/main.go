@@ -34,7 +34,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"sort"
 	"strings"
 )
@@ -84,7 +83,6 @@ const (
 )
 
 func main() {
-	limitMemory(os.Getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	e := &env{
 		stdin:  os.Stdin,
@@ -96,19 +94,6 @@ func main() {
 	code := dispatch(ctx, e, os.Args[1:])
 	stop()
 	os.Exit(code)
-}
-
-// gcPercent is the Go GC target the CLI runs with when GOGC is not set.
-// A search's heap is mostly pointer-free node arrays, cheap to collect, so
-// collecting at 1.5x the live heap instead of 2x costs little CPU and
-// keeps the peak RSS down.
-const gcPercent = 50
-
-// limitMemory applies gcPercent unless the user set GOGC.
-func limitMemory(getenv func(string) string) {
-	if getenv("GOGC") == "" {
-		debug.SetGCPercent(gcPercent)
-	}
 }
 
 func isTerminal(f *os.File) bool {

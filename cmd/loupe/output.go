@@ -184,10 +184,17 @@ func (p *jsonPrinter) begin() {
 	}
 }
 
-func (p *jsonPrinter) item(v jsonValue) {
+func (p *jsonPrinter) item(v jsonValue) { p.encoded(p.encode(v)) }
+
+// encode renders v as one item in p's style; it only reads p, so workers
+// may encode items in parallel and the printer writes them in order.
+func (p *jsonPrinter) encode(v jsonValue) string { return encodeJSON(v, p.style == "pretty") }
+
+// encoded writes an item that encode rendered.
+func (p *jsonPrinter) encoded(s string) {
 	switch p.style {
 	case "stream":
-		io.WriteString(p.w, encodeJSON(v, false)+"\n")
+		io.WriteString(p.w, s+"\n")
 		return
 	case "pretty":
 		if p.matched {
@@ -195,13 +202,12 @@ func (p *jsonPrinter) item(v jsonValue) {
 		} else {
 			io.WriteString(p.w, "\n")
 		}
-		io.WriteString(p.w, encodeJSON(v, true))
 	default:
 		if p.matched {
 			io.WriteString(p.w, ",")
 		}
-		io.WriteString(p.w, encodeJSON(v, false))
 	}
+	io.WriteString(p.w, s)
 	p.matched = true
 }
 

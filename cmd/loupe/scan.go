@@ -321,10 +321,11 @@ type fileResult struct {
 	path, abs string
 	src       []byte
 	findings  []rule.Finding
-	skip      string // why the file was not scanned, "" when it was
+	encoded   []encodedFinding // the findings rendered, with JSON output
+	skip      string           // why the file was not scanned, "" when it was
 	err       error
 	// cost is roughly the memory the result holds until printed: its
-	// source and tree when it has findings.
+	// source and tree, or its rendered findings.
 	cost int64
 }
 
@@ -440,7 +441,7 @@ func (p *scanPrinter) scanFiles(ctx context.Context, rs *ruleSet) error {
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				r := scanFile(ctx, rs, files[i])
+				r := p.scanFile(ctx, rs, files[i])
 				held.add(r.cost)
 				results[i] <- r
 			}
@@ -492,8 +493,10 @@ func (p *scanPrinter) scanFiles(ctx context.Context, rs *ruleSet) error {
 	return nil
 }
 
-// scanFile reads, screens, parses and scans one file.
-func scanFile(ctx context.Context, rs *ruleSet, f search.File) fileResult {
+// scanFile reads, screens, parses and scans one file. With JSON output
+// it also renders the findings, so that rendering runs on every worker
+// and the file's tree is let go before the printer gets to it.
+func (p *scanPrinter) scanFile(ctx context.Context, rs *ruleSet, f search.File) fileResult {
 	r := fileResult{path: f.Path, abs: f.Abs}
 	rel := f.Path
 	if abs, err := filepath.Abs(f.Abs); err == nil {
@@ -538,11 +541,34 @@ func scanFile(ctx context.Context, rs *ruleSet, f search.File) fileResult {
 			fs = append(fs, rule.Finding{Config: cfg, Node: n, Env: nil})
 		}
 	}
-	if len(fs) > 0 {
+	switch {
+	case len(fs) == 0:
+	case p.json != nil:
+		r.encoded = p.encodeFindings(r.path, fs)
+		for _, e := range r.encoded {
+			r.cost += int64(len(e.json))
+		}
+	default:
 		r.src, r.findings = src, fs
 		r.cost = t.Bytes()
 	}
 	return r
+}
+
+// encodedFinding is a finding rendered as one JSON item.
+type encodedFinding struct {
+	json     string
+	severity rule.Severity
+}
+
+// encodeFindings sorts fs and renders each finding as a JSON item.
+func (p *scanPrinter) encodeFindings(path string, fs []rule.Finding) []encodedFinding {
+	rule.SortFindings(fs)
+	out := make([]encodedFinding, len(fs))
+	for i, f := range fs {
+		out[i] = encodedFinding{p.json.encode(findingObject(f.JSON(path, true, p.o.includeMetadata), f)), f.Config.Severity}
+	}
+	return out
 }
 
 // scanPrinter prints (or applies) the findings of each file.
@@ -559,6 +585,23 @@ type scanPrinter struct {
 }
 
 func (p *scanPrinter) file(r fileResult) {
+	if p.json != nil && r.encoded == nil && len(r.findings) > 0 {
+		r.encoded = p.encodeFindings(r.path, r.findings)
+	}
+	if p.json != nil {
+		n := len(r.encoded)
+		if p.o.maxResults > 0 {
+			n = min(n, p.o.maxResults-p.reported)
+		}
+		p.reported += n
+		for _, e := range r.encoded[:n] {
+			if e.severity == rule.SeverityError {
+				p.errors++
+			}
+			p.json.encoded(e.json)
+		}
+		return
+	}
 	fs := r.findings
 	if len(fs) == 0 {
 		return
@@ -574,10 +617,6 @@ func (p *scanPrinter) file(r fileResult) {
 		}
 	}
 	switch {
-	case p.json != nil:
-		for _, f := range fs {
-			p.json.item(findingObject(f.JSON(r.path, true, p.o.includeMetadata), f))
-		}
 	case p.o.filesWithMatches:
 		fmt.Fprintln(p.out, p.pal.path.paint(r.path))
 	case p.o.updateAll:
