@@ -585,19 +585,12 @@ type scanPrinter struct {
 }
 
 func (p *scanPrinter) file(r fileResult) {
-	if p.json != nil && r.encoded == nil && len(r.findings) > 0 {
-		r.encoded = p.encodeFindings(r.path, r.findings)
-	}
 	if p.json != nil {
-		n := len(r.encoded)
-		if p.o.maxResults > 0 {
-			n = min(n, p.o.maxResults-p.reported)
+		if r.encoded == nil && len(r.findings) > 0 {
+			r.encoded = p.encodeFindings(r.path, r.findings)
 		}
-		p.reported += n
+		n := p.take(len(r.encoded), func(i int) rule.Severity { return r.encoded[i].severity })
 		for _, e := range r.encoded[:n] {
-			if e.severity == rule.SeverityError {
-				p.errors++
-			}
 			p.json.encoded(e.json)
 		}
 		return
@@ -607,15 +600,7 @@ func (p *scanPrinter) file(r fileResult) {
 		return
 	}
 	rule.SortFindings(fs)
-	if p.o.maxResults > 0 {
-		fs = fs[:min(len(fs), p.o.maxResults-p.reported)]
-	}
-	p.reported += len(fs)
-	for _, f := range fs {
-		if f.Config.Severity == rule.SeverityError {
-			p.errors++
-		}
-	}
+	fs = fs[:p.take(len(fs), func(i int) rule.Severity { return fs[i].Config.Severity })]
 	switch {
 	case p.o.filesWithMatches:
 		fmt.Fprintln(p.out, p.pal.path.paint(r.path))
@@ -624,6 +609,22 @@ func (p *scanPrinter) file(r fileResult) {
 	default:
 		p.report(r, fs)
 	}
+}
+
+// take returns how many of a file's n sorted findings still fit under
+// maxResults, and counts them as reported, with the error-severity ones
+// among them; severity(i) is the severity of finding i.
+func (p *scanPrinter) take(n int, severity func(int) rule.Severity) int {
+	if p.o.maxResults > 0 {
+		n = min(n, p.o.maxResults-p.reported)
+	}
+	p.reported += n
+	for i := range n {
+		if severity(i) == rule.SeverityError {
+			p.errors++
+		}
+	}
+	return n
 }
 
 // apply writes the first fix of every fixable finding to the file.
