@@ -402,9 +402,12 @@ int32_t EXPORT(loupe_parse)(uint32_t len) {
   if (!input && len > 0) return LOUPE_ENOMEM;
   drop_last_tree();
   // Grow the heap once, from an estimate of what parsing len bytes takes,
-  // instead of in many small memory.grow steps (slow in V8). The freed
-  // block stays in the allocator (wasm memory never shrinks) for the
-  // parser's own allocations.
+  // instead of in many small memory.grow steps, each of which leaves the
+  // compiled code for the host (a JavaScript host, where a grow can cost a
+  // full collection, also sizes the memory up front: see host/jshost). The
+  // freed block stays in the allocator (wasm memory never shrinks) for the
+  // parser's own allocations. The output is sized later, exactly, by
+  // serialise.
   static size_t reserved;
   size_t want = (size_t)len * 16;
   if (want > reserved) {
@@ -414,7 +417,6 @@ int32_t EXPORT(loupe_parse)(uint32_t len) {
       reserved = want;
     }
   }
-  if (!grow_output(len / 3 + 64)) return LOUPE_ENOMEM;
   ts_parser_reset(parser);
   TSInput in = {.payload = &len, .read = read_input, .encoding = TSInputEncodingUTF8, .decode = 0};
   TSParseOptions opts = {.payload = 0, .progress_callback = should_stop};
