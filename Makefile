@@ -22,6 +22,7 @@ vet:
 
 test: vet js
 	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -race ./core/search/ ./host/... ./astgrep/ ./mcp/
 	$(MAKE) parity
 	cd js && node --test test/
 

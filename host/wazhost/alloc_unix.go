@@ -51,8 +51,10 @@ func fallbackMemory(cap, max uint64) experimental.LinearMemory {
 }
 
 type mmapMemory struct {
-	buf       []byte // the whole reservation
-	committed uint64 // bytes readable and writable from the start of buf
+	buf []byte // the whole reservation
+	// committed is the bytes readable and writable from the start of buf;
+	// atomic, since setWord reads it while the module may be growing.
+	committed atomic.Uint64
 	page      uint64
 }
 
@@ -61,15 +63,15 @@ func (m *mmapMemory) Reallocate(size uint64) []byte {
 	if size > uint64(len(m.buf)) {
 		return nil
 	}
-	if size > m.committed {
+	if committed := m.committed.Load(); size > committed {
 		// Commit ahead geometrically so many small memory.grow calls do
 		// not each pay for an mprotect.
-		want := max(size, min(m.committed+m.committed/4, uint64(len(m.buf))))
+		want := max(size, min(committed+committed/4, uint64(len(m.buf))))
 		want = min((want+m.page-1)&^(m.page-1), uint64(len(m.buf)))
-		if err := unix.Mprotect(m.buf[m.committed:want], unix.PROT_READ|unix.PROT_WRITE); err != nil {
+		if err := unix.Mprotect(m.buf[committed:want], unix.PROT_READ|unix.PROT_WRITE); err != nil {
 			return nil
 		}
-		m.committed = want
+		m.committed.Store(want)
 	}
 	return m.buf[:size:size]
 }
@@ -85,7 +87,7 @@ func (m *mmapMemory) Free() {
 // setWord atomically stores v at offset off of the memory, if that word is
 // committed; it may run while the module executes on another goroutine.
 func (m *mmapMemory) setWord(off uint32, v uint32) bool {
-	if uint64(off)+4 > m.committed || off%4 != 0 {
+	if uint64(off)+4 > m.committed.Load() || off%4 != 0 {
 		return false
 	}
 	atomic.StoreUint32((*uint32)(unsafe.Pointer(&m.buf[off])), v)
@@ -97,11 +99,12 @@ func (m *mmapMemory) setWord(off uint32, v uint32) bool {
 // read as zeros (or their old contents, where the OS frees lazily).
 func (m *mmapMemory) releaseExcept(from, to uint64) {
 	lo := from &^ (m.page - 1)
-	hi := min((to+m.page-1)&^(m.page-1), m.committed)
+	committed := m.committed.Load()
+	hi := min((to+m.page-1)&^(m.page-1), committed)
 	if lo > 0 {
 		_ = unix.Madvise(m.buf[:lo], unix.MADV_DONTNEED)
 	}
-	if hi < m.committed {
-		_ = unix.Madvise(m.buf[hi:m.committed], unix.MADV_DONTNEED)
+	if hi < committed {
+		_ = unix.Madvise(m.buf[hi:committed], unix.MADV_DONTNEED)
 	}
 }

@@ -10,13 +10,14 @@ import (
 // pages the module touched, not the heap it reserved ahead. When the
 // kernel cannot tell, it is the committed size.
 func (m *mmapMemory) resident() uint64 {
-	if m.committed == 0 {
+	committed := m.committed.Load()
+	if committed == 0 {
 		return 0
 	}
-	vec := make([]byte, (m.committed+m.page-1)/m.page)
-	_, _, errno := unix.Syscall(unix.SYS_MINCORE, uintptr(unsafe.Pointer(&m.buf[0])), uintptr(m.committed), uintptr(unsafe.Pointer(&vec[0])))
+	vec := make([]byte, (committed+m.page-1)/m.page)
+	_, _, errno := unix.Syscall(unix.SYS_MINCORE, uintptr(unsafe.Pointer(&m.buf[0])), uintptr(committed), uintptr(unsafe.Pointer(&vec[0])))
 	if errno != 0 {
-		return m.committed
+		return committed
 	}
 	n := uint64(0)
 	for _, v := range vec {

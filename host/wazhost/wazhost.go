@@ -318,9 +318,17 @@ func (i *instance) parse(ctx context.Context, src []byte, recycle uint64) ([]hos
 	}
 	if i.lin != nil {
 		i.lin.setWord(i.flag, 0)
-		stop := context.AfterFunc(ctx, func() { i.lin.setWord(i.flag, 1) })
+		flagged := make(chan struct{})
+		stop := context.AfterFunc(ctx, func() {
+			defer close(flagged)
+			i.lin.setWord(i.flag, 1)
+		})
 		defer func() {
 			if !stop() {
+				// The flag is being set: wait for the write to finish,
+				// since the instance may be closed (its memory unmapped)
+				// as soon as this returns.
+				<-flagged
 				i.tainted = true
 			}
 		}()

@@ -113,7 +113,7 @@ func join(s []string) string {
 // memory, where every function returns ret: with 1, loupe_init fails; with
 // 0, loupe_init succeeds but there is no cancel flag or name table.
 func minimalModule(ret byte) []byte {
-	names := []string{"loupe_init", "loupe_names", "loupe_input", "loupe_parse", "loupe_output", "loupe_reset", "loupe_cancel_flag"}
+	names := []string{"loupe_init", "loupe_names", "loupe_input", "loupe_parse", "loupe_output", "loupe_cancel_flag"}
 	section := func(id byte, content []byte) []byte {
 		return append([]byte{id, byte(len(content))}, content...)
 	}
