@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -317,6 +316,13 @@ func (rs *ruleSet) languages() []*language.Language {
 }
 
 // fileResult is one scanned file.
+// scanBacklogBytes bounds the memory that scanned but not yet printed
+// files may hold (their trees, or their rendered findings). Output is in
+// path order, so while one big file parses, the files after it are
+// scanned and kept; without a bound, a slow file made the others' results
+// pile up.
+const scanBacklogBytes = 12 << 20
+
 type fileResult struct {
 	path, abs string
 	src       []byte
@@ -422,73 +428,35 @@ func (p *scanPrinter) scanFiles(ctx context.Context, rs *ruleSet) error {
 			fmt.Fprintf(p.e.stderr, "ERROR: %s: %s\n", s.Path, osError(s.Err))
 		}
 	}
-	threads := opts.Threads
-	if threads <= 0 {
-		threads = runtime.GOMAXPROCS(0)
+	var (
+		failed error
+		stop   bool // nothing more is printed
+	)
+	work := func(ctx context.Context, i int) (fileResult, int64) {
+		r := p.scanFile(ctx, rs, files[i])
+		return r, r.cost
 	}
-	results := make([]chan fileResult, len(files))
-	for i := range results {
-		results[i] = make(chan fileResult, 1)
-	}
-	work := make(chan int)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	held, stopHeld := newBacklog(ctx, scanBacklogBytes)
-	defer stopHeld()
-	var wg sync.WaitGroup
-	for range min(threads, max(len(files), 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				r := p.scanFile(ctx, rs, files[i])
-				held.add(r.cost)
-				results[i] <- r
-			}
-		}()
-	}
-	go func() {
-		defer close(work)
-		for i := range files {
-			// The files printed so far hold nothing, so a full backlog
-			// always drains: the first unprinted file was sent already.
-			if !held.wait() {
-				return
-			}
-			select {
-			case work <- i:
-			case <-ctx.Done():
-				return
+	deliver := func(_ int, r fileResult) bool {
+		switch {
+		case stop, r.skip != "":
+		case r.err != nil:
+			failed, stop = r.err, true
+		default:
+			p.file(r)
+			if err := p.out.Flush(); err != nil {
+				failed, stop = fmt.Errorf("write output: %w", err), true
+			} else if p.o.maxResults > 0 && p.reported >= p.o.maxResults {
+				stop = true
 			}
 		}
-	}()
-	// Stop the feeder and the workers before waiting for them: after an
-	// early return the backlog no longer drains.
-	defer func() {
-		cancel()
-		wg.Wait()
-	}()
-	for i := range files {
-		var r fileResult
-		select {
-		case r = <-results[i]:
-		case <-ctx.Done():
-			return fmt.Errorf("scan: %w", ctx.Err())
-		}
-		held.add(-r.cost)
-		if r.err != nil {
-			return r.err
-		}
-		if r.skip != "" {
-			continue
-		}
-		p.file(r)
-		if err := p.out.Flush(); err != nil {
-			return fmt.Errorf("write output: %w", err)
-		}
-		if p.o.maxResults > 0 && p.reported >= p.o.maxResults {
-			break
-		}
+		return !stop
+	}
+	search.Ordered(ctx, len(files), search.OrderedLimits{Threads: opts.Threads, Held: scanBacklogBytes}, work, deliver)
+	if failed != nil {
+		return failed
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("scan: %w", err)
 	}
 	return nil
 }

@@ -65,34 +65,51 @@ func Search(ctx context.Context, opts Options, matcherFor MatcherFor, sink func(
 	}
 	r := &run{
 		opts:       &opts,
-		files:      files,
-		out:        make([]*outcome, len(files)),
 		matcherFor: matcherFor,
 		matchers:   map[*language.Language]*matcherSlot{},
-		window:     opts.threads() * 64,
 	}
-	r.cond = sync.NewCond(&r.mu)
 	st := Stats{Files: len(files), Skipped: skipped}
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	stopWatch := context.AfterFunc(runCtx, func() {
-		r.mu.Lock()
-		r.stopped = true
-		r.cond.Broadcast()
-		r.mu.Unlock()
-	})
-	defer stopWatch()
-
-	threads := min(opts.threads(), max(len(files), 1))
-	r.active = threads
-	for range threads {
-		go r.worker(runCtx)
+	var (
+		fatalMu sync.Mutex
+		fatal   error
+		sinkErr error
+	)
+	work := func(ctx context.Context, i int) (*outcome, int64) {
+		o, err := r.process(ctx, files[i])
+		if err != nil {
+			fatalMu.Lock()
+			if fatal == nil {
+				fatal = err
+			}
+			fatalMu.Unlock()
+			cancel()
+		}
+		// Only files with matches keep their tree until delivery.
+		if o.tree != nil {
+			return o, o.tree.Bytes()
+		}
+		return o, 0
 	}
-	sinkErr := r.emit(&st, sink, cancel)
+	deliver := func(i int, o *outcome) bool {
+		account(&st, o)
+		fatalMu.Lock()
+		failed := fatal != nil
+		fatalMu.Unlock()
+		if len(o.matches) == 0 || failed || sinkErr != nil {
+			return !failed && sinkErr == nil
+		}
+		st.MatchedFiles++
+		st.Matches += len(o.matches)
+		sinkErr = sink(FileMatches{File: files[i], Tree: o.tree, Matches: o.matches})
+		return sinkErr == nil
+	}
+	Ordered(runCtx, len(files), OrderedLimits{Threads: opts.threads()}, work, deliver)
 	sort.SliceStable(st.Skipped, func(i, j int) bool { return pathLess(st.Skipped[i].Path, st.Skipped[j].Path) })
 	switch {
-	case r.fatal != nil:
-		return st, r.fatal
+	case fatal != nil:
+		return st, fatal
 	case sinkErr != nil && !errors.Is(sinkErr, ErrStop):
 		return st, sinkErr
 	case sinkErr == nil && ctx.Err() != nil:
@@ -101,26 +118,13 @@ func Search(ctx context.Context, opts Options, matcherFor MatcherFor, sink func(
 	return st, nil
 }
 
-// heldBudget bounds the bytes of trees that finished, undelivered files
-// keep (only files with matches keep theirs); past it, workers wait for
-// delivery to catch up.
-const heldBudget = 32 << 20
-
+// run is what one search's workers share: its options and the matcher
+// built for each language.
 type run struct {
 	opts       *Options
-	files      []File
 	matcherFor MatcherFor
-	window     int // how many files past the last delivered one may be taken
 
 	mu       sync.Mutex
-	cond     *sync.Cond
-	out      []*outcome // per file, set when done
-	next     int        // next file to take
-	emitted  int        // files delivered so far
-	held     int64      // bytes of the trees finished files keep until delivered
-	active   int        // workers still running
-	stopped  bool
-	fatal    error
 	matchers map[*language.Language]*matcherSlot
 }
 
@@ -149,87 +153,7 @@ type outcome struct {
 	tree    *tree.Tree
 }
 
-func (r *run) worker(ctx context.Context) {
-	defer func() {
-		r.mu.Lock()
-		r.active--
-		r.cond.Broadcast()
-		r.mu.Unlock()
-	}()
-	for {
-		r.mu.Lock()
-		// Work runs ahead of delivery, in path order, so that a big file
-		// does not idle the other workers; how far is bounded by files
-		// and by the trees kept for delivery.
-		for !r.stopped && r.next < len(r.files) && (r.next >= r.emitted+r.window || r.held > heldBudget) {
-			r.cond.Wait()
-		}
-		if r.stopped || r.next >= len(r.files) {
-			r.mu.Unlock()
-			return
-		}
-		i := r.next
-		r.next++
-		r.mu.Unlock()
-
-		o, err := r.process(ctx, r.files[i])
-		r.mu.Lock()
-		if err != nil && r.fatal == nil {
-			r.fatal = err
-			r.stopped = true
-		}
-		r.out[i] = o
-		if o.tree != nil {
-			r.held += o.tree.Bytes()
-		}
-		r.cond.Broadcast()
-		r.mu.Unlock()
-	}
-}
-
-// emit delivers finished files in order until every file is delivered or
-// the search stopped and its workers are gone.
-func (r *run) emit(st *Stats, sink func(FileMatches) error, cancel context.CancelFunc) error {
-	var sinkErr error
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for r.emitted < len(r.files) {
-		o := r.out[r.emitted]
-		if o == nil {
-			if r.stopped && r.active == 0 {
-				// Skip the gap the stop left; deliver what finished after it.
-				r.emitted++
-				continue
-			}
-			r.cond.Wait()
-			continue
-		}
-		r.out[r.emitted] = nil
-		if o.tree != nil {
-			r.held -= o.tree.Bytes()
-		}
-		f := r.files[r.emitted]
-		if r.fatal != nil && sinkErr == nil {
-			sinkErr = r.fatal
-		}
-		r.mu.Unlock()
-		r.account(st, f, o)
-		if len(o.matches) > 0 && sinkErr == nil {
-			st.MatchedFiles++
-			st.Matches += len(o.matches)
-			if err := sink(FileMatches{File: f, Tree: o.tree, Matches: o.matches}); err != nil {
-				sinkErr = err
-				cancel()
-			}
-		}
-		r.mu.Lock()
-		r.emitted++
-		r.cond.Broadcast()
-	}
-	return sinkErr
-}
-
-func (r *run) account(st *Stats, f File, o *outcome) {
+func account(st *Stats, o *outcome) {
 	switch o.kind {
 	case outSearched:
 		st.Searched++

@@ -1,0 +1,135 @@
+package search
+
+import (
+	"context"
+	"runtime"
+	"sync"
+)
+
+// OrderedLimits bound how far Ordered's work runs ahead of its delivery.
+type OrderedLimits struct {
+	// Threads is the number of goroutines running work (default
+	// GOMAXPROCS).
+	Threads int
+	// Ahead is how many items past the first undelivered one may be taken
+	// (default 64 per thread), so that one slow item does not idle the
+	// other goroutines while the items after it pile up without bound.
+	Ahead int
+	// Held bounds the bytes that finished, undelivered results hold (as
+	// work reports them); past it, work waits for delivery to catch up
+	// (default 32 MiB). It may be passed by the items in flight.
+	Held int64
+}
+
+// defaultHeld is OrderedLimits.Held's default.
+const defaultHeld = 32 << 20
+
+// Ordered calls work for the items 0..n-1 on several goroutines, taking
+// them in order, and deliver, from the calling goroutine, with each
+// result in item order, whatever the scheduling. work returns its result
+// and the bytes the result holds until it is delivered.
+//
+// When ctx is done or deliver returns false, no further item is taken
+// and the ctx work was given is cancelled, so the items in flight should
+// return promptly; every item taken is still delivered, and Ordered
+// returns how many were. work must return for every item it is given.
+func Ordered[T any](ctx context.Context, n int, lim OrderedLimits, work func(ctx context.Context, i int) (T, int64), deliver func(i int, v T) bool) int {
+	threads := lim.Threads
+	if threads <= 0 {
+		threads = runtime.GOMAXPROCS(0)
+	}
+	ahead := lim.Ahead
+	if ahead <= 0 {
+		ahead = 64 * threads
+	}
+	budget := lim.Held
+	if budget <= 0 {
+		budget = defaultHeld
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	type slot struct {
+		v    T
+		cost int64
+		done bool
+	}
+	var (
+		mu        sync.Mutex
+		cond      = sync.NewCond(&mu)
+		slots     = make([]slot, n)
+		next      int // next item to take
+		delivered int // items delivered so far
+		held      int64
+		active    int // goroutines still running work
+		stopped   bool
+	)
+	stopWatch := context.AfterFunc(ctx, func() {
+		mu.Lock()
+		stopped = true
+		cond.Broadcast()
+		mu.Unlock()
+	})
+	defer stopWatch()
+
+	active = min(threads, n)
+	for range active {
+		go func() {
+			defer func() {
+				mu.Lock()
+				active--
+				cond.Broadcast()
+				mu.Unlock()
+			}()
+			for {
+				mu.Lock()
+				for !stopped && next < n && (next >= delivered+ahead || held > budget) {
+					cond.Wait()
+				}
+				// ctx is checked here too: its watcher below runs
+				// asynchronously, after items could have been taken.
+				if stopped || next >= n || ctx.Err() != nil {
+					mu.Unlock()
+					return
+				}
+				i := next
+				next++
+				mu.Unlock()
+
+				v, cost := work(ctx, i)
+				mu.Lock()
+				slots[i] = slot{v: v, cost: cost, done: true}
+				held += cost
+				cond.Broadcast()
+				mu.Unlock()
+			}
+		}()
+	}
+
+	mu.Lock()
+	defer mu.Unlock()
+	for delivered < n {
+		s := &slots[delivered]
+		if !s.done {
+			// Not taken, and no goroutine left to take it: the run stopped.
+			if delivered >= next && active == 0 {
+				break
+			}
+			cond.Wait()
+			continue
+		}
+		v := s.v
+		held -= s.cost
+		*s = slot{} // let the result go once delivered
+		mu.Unlock()
+		more := deliver(delivered, v)
+		if !more {
+			cancel()
+		}
+		mu.Lock()
+		stopped = stopped || !more
+		delivered++
+		cond.Broadcast()
+	}
+	return delivered
+}
