@@ -40,42 +40,29 @@ func New(source []byte, nodes []host.Node, names *host.Names) (*Tree, error) {
 	}
 	parent := make([]int32, len(nodes))
 	parent[0] = -1
-	// stack holds the open ancestors of the node being visited.
-	stack := make([]int32, 0, 64)
 	for i := range nodes {
 		n := &nodes[i]
-		for len(stack) > 0 {
-			top := stack[len(stack)-1]
-			if i < int(top)+int(nodes[top].SubtreeSize) {
-				break
-			}
-			stack = stack[:len(stack)-1]
-		}
-		if i > 0 {
-			if len(stack) == 0 {
-				return nil, fmt.Errorf("tree: node %d lies outside the root", i)
-			}
-			parent[i] = stack[len(stack)-1]
-		}
 		if n.SubtreeSize == 0 || i+int(n.SubtreeSize) > len(nodes) ||
 			n.StartByte > n.EndByte || int(n.EndByte) > len(source) ||
 			(int(n.Symbol) >= len(names.Symbols) && n.Symbol != ErrorKindID) || int(n.Field) >= len(names.Fields) {
 			return nil, fmt.Errorf("tree: malformed node %d", i)
 		}
-		// The children must tile the subtree exactly, as many as counted.
-		// Each node is visited once as a child, so this stays linear.
+		// The children must tile the subtree exactly, as many as counted;
+		// walking them also gives each its parent. Since the root covers
+		// the array, every later node is reached as a child this way
+		// before it is visited, and each only once, so this stays linear.
 		end, k := i+int(n.SubtreeSize), uint32(0)
 		for c := i + 1; c < end; k++ {
 			size := int(nodes[c].SubtreeSize)
 			if size == 0 || c+size > end {
 				return nil, fmt.Errorf("tree: node %d overruns its parent %d", c, i)
 			}
+			parent[c] = int32(i)
 			c += size
 		}
 		if k != n.ChildCount {
 			return nil, fmt.Errorf("tree: node %d has %d children, records %d", i, k, n.ChildCount)
 		}
-		stack = append(stack, int32(i))
 	}
 	return &Tree{source: source, nodes: nodes, parent: parent, names: names, lines: lineStarts(source)}, nil
 }
