@@ -178,7 +178,7 @@ func TestModules(t *testing.T) {
 	// far faster; nothing runs here.
 	rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigInterpreter())
 	defer rt.Close(ctx)
-	exports := []string{"loupe_init", "loupe_names", "loupe_input", "loupe_parse", "loupe_output", "loupe_reset", "loupe_cancel_flag", "_initialize"}
+	exports := []string{"loupe_init", "loupe_names", "loupe_input", "loupe_parse", "loupe_output", "loupe_cancel_flag", "_initialize"}
 	for _, l := range m.Languages {
 		t.Run(l.Name, func(t *testing.T) {
 			wasm, err := l.Wasm()

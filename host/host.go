@@ -68,7 +68,7 @@ type Engine interface {
 
 // Exports are the functions every grammar module exports (grammars/glue/glue.c);
 // a host refuses a module that lacks one.
-var Exports = []string{"loupe_init", "loupe_names", "loupe_input", "loupe_parse", "loupe_output", "loupe_reset", "loupe_cancel_flag"}
+var Exports = []string{"loupe_init", "loupe_names", "loupe_input", "loupe_parse", "loupe_output", "loupe_cancel_flag"}
 
 // Errors a grammar module reports.
 var (

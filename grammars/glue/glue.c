@@ -19,7 +19,6 @@
 //                            returns LOUPE_ECANCELLED. The host clears it.
 //   loupe_output()        -> pointer to the node array of the last parse:
 //                            loupe_node[count], pre-order.
-//   loupe_reset()         -> frees the last tree and the input and output buffers.
 //
 // A parse and its serialisation happen in one call so a host crosses the wasm
 // boundary a fixed number of times per file, never per node.
@@ -252,19 +251,6 @@ static void drop_last_tree(void) {
   last_tree = 0;
 }
 
-void EXPORT(loupe_reset)(void) {
-  drop_last_tree();
-  free(input);
-  input = 0;
-  input_cap = 0;
-  free(output);
-  output = 0;
-  output_cap = 0;
-  free(stack);
-  stack = 0;
-  stack_cap = 0;
-}
-
 static int grow_output(uint32_t need) {
   if (need <= output_cap) return 1;
   uint32_t cap = output_cap ? output_cap : 1024;
@@ -334,25 +320,18 @@ static int open_frame(Subtree t, uint32_t pos, uint32_t depth, uint32_t owner, u
   return 1;
 }
 
-// serialise writes the visible nodes of tree in pre-order, exactly as
-// tree-sitter's TSTreeCursor visits them (hidden nodes are walked through,
-// aliases and fields resolved the same way), but straight over the
-// subtrees: the cursor recomputes its iterator and field lookups at every
-// step, which made serialising cost a quarter of a parse. The frame stack
-// lives on the heap, so depth is bounded only by memory.
-static int32_t serialise(TSTree *tree) {
-  tree_language = tree->language;
-  Subtree root = tree->root;
-  uint32_t total = ts_subtree_visible_descendant_count(root) + 1;
-  if (!grow_output(total)) return LOUPE_ENOMEM;
-  uint32_t pos = ts_subtree_padding(root).bytes;
-  emit(0, root, pos, 0, 0);
-  uint32_t count = 1, depth = 0;
-  if (ts_subtree_child_count(root) > 0) {
-    if (!open_frame(root, pos, 0, 0, 0)) return LOUPE_ENOMEM;
-    depth = 1;
-  }
-  while (depth > 0) {
+// The walk's progress between serialise_steps calls: nodes written so far
+// and open frames.
+static uint32_t walk_count, walk_depth;
+
+// serialise_steps advances the walk by at most steps children and returns
+// 1 once it is done, 0 when there is more, or LOUPE_ENOMEM. The walk is
+// cut into many calls for V8, which switches a function to optimised code
+// only when it is entered (wasm has no on-stack replacement): as one loop,
+// serialising a big file ran in baseline code from start to end.
+static __attribute__((noinline)) int32_t serialise_steps(uint32_t steps) {
+  uint32_t count = walk_count, depth = walk_depth;
+  for (; depth > 0 && steps > 0; steps--) {
     frame *f = &stack[depth - 1];
     if (f->child_index == f->child_count) {
       if (f->owner != NO_OWNER) output[f->owner].subtree_size = count - f->owner;
@@ -394,7 +373,34 @@ static int32_t serialise(TSTree *tree) {
       depth++;
     }
   }
-  return (int32_t)count;
+  walk_count = count;
+  walk_depth = depth;
+  return depth == 0;
+}
+
+// serialise writes the visible nodes of tree in pre-order, exactly as
+// tree-sitter's TSTreeCursor visits them (hidden nodes are walked through,
+// aliases and fields resolved the same way), but straight over the
+// subtrees: the cursor recomputes its iterator and field lookups at every
+// step, which made serialising cost a quarter of a parse. The frame stack
+// lives on the heap, so depth is bounded only by memory.
+static int32_t serialise(TSTree *tree) {
+  tree_language = tree->language;
+  Subtree root = tree->root;
+  uint32_t total = ts_subtree_visible_descendant_count(root) + 1;
+  if (!grow_output(total)) return LOUPE_ENOMEM;
+  uint32_t pos = ts_subtree_padding(root).bytes;
+  emit(0, root, pos, 0, 0);
+  walk_count = 1;
+  walk_depth = 0;
+  if (ts_subtree_child_count(root) > 0) {
+    if (!open_frame(root, pos, 0, 0, 0)) return LOUPE_ENOMEM;
+    walk_depth = 1;
+  }
+  int32_t rc;
+  while ((rc = serialise_steps(1024)) == 0) {
+  }
+  return rc < 0 ? rc : (int32_t)walk_count;
 }
 
 int32_t EXPORT(loupe_parse)(uint32_t len) {
