@@ -71,20 +71,11 @@ func Search(ctx context.Context, opts Options, matcherFor MatcherFor, sink func(
 	st := Stats{Files: len(files), Skipped: skipped}
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var (
-		fatalMu sync.Mutex
-		fatal   error
-		sinkErr error
-	)
+	var fatal, sinkErr error
 	work := func(ctx context.Context, i int) (*outcome, int64) {
-		o, err := r.process(ctx, files[i])
-		if err != nil {
-			fatalMu.Lock()
-			if fatal == nil {
-				fatal = err
-			}
-			fatalMu.Unlock()
-			cancel()
+		o := r.process(ctx, files[i])
+		if o.err != nil {
+			cancel() // stop the other workers now; the error is reported in order
 		}
 		// Only files with matches keep their tree until delivery.
 		if o.tree != nil {
@@ -94,16 +85,15 @@ func Search(ctx context.Context, opts Options, matcherFor MatcherFor, sink func(
 	}
 	deliver := func(i int, o *outcome) bool {
 		account(&st, o)
-		fatalMu.Lock()
-		failed := fatal != nil
-		fatalMu.Unlock()
-		if len(o.matches) == 0 || failed || sinkErr != nil {
-			return !failed && sinkErr == nil
+		if o.err != nil && fatal == nil {
+			fatal = o.err
 		}
-		st.MatchedFiles++
-		st.Matches += len(o.matches)
-		sinkErr = sink(FileMatches{File: files[i], Tree: o.tree, Matches: o.matches})
-		return sinkErr == nil
+		if len(o.matches) > 0 && fatal == nil && sinkErr == nil {
+			st.MatchedFiles++
+			st.Matches += len(o.matches)
+			sinkErr = sink(FileMatches{File: files[i], Tree: o.tree, Matches: o.matches})
+		}
+		return fatal == nil && sinkErr == nil
 	}
 	Ordered(runCtx, len(files), OrderedLimits{Threads: opts.threads()}, work, deliver)
 	sort.SliceStable(st.Skipped, func(i, j int) bool { return pathLess(st.Skipped[i].Path, st.Skipped[j].Path) })
@@ -151,6 +141,7 @@ type outcome struct {
 	skip    Skipped
 	matches []Match
 	tree    *tree.Tree
+	err     error // fatal to the search: a matcher that failed to build
 }
 
 func account(st *Stats, o *outcome) {
@@ -188,25 +179,24 @@ func (r *run) matcher(lang *language.Language) (match.Matcher, error) {
 	return s.m, s.err
 }
 
-// process reads, screens, parses and matches one file. The error is
-// fatal to the search (a matcher that failed to build).
-func (r *run) process(ctx context.Context, f File) (*outcome, error) {
+// process reads, screens, parses and matches one file.
+func (r *run) process(ctx context.Context, f File) *outcome {
 	m, err := r.matcher(f.Lang)
 	if err != nil {
-		return &outcome{kind: outAbandoned}, err
+		return &outcome{kind: outAbandoned, err: err}
 	}
 	if m == nil {
-		return &outcome{kind: outNoMatcher}, nil
+		return &outcome{kind: outNoMatcher}
 	}
 	src, err := os.ReadFile(f.Abs)
 	if err != nil {
-		return skipped(f, SkipUnreadable, unwrapPathErr(err)), nil
+		return skipped(f, SkipUnreadable, unwrapPathErr(err))
 	}
 	if o := screen(f, src, r.opts.MaxFileSize); o != nil {
-		return o, nil
+		return o
 	}
 	if p := r.opts.Prefilter; p != nil && !p(f.Lang, src) {
-		return &outcome{kind: outPrefiltered}, nil
+		return &outcome{kind: outPrefiltered}
 	}
 	var (
 		t   *tree.Tree
@@ -219,19 +209,19 @@ func (r *run) process(ctx context.Context, f File) (*outcome, error) {
 	}
 	if err != nil {
 		if ctx.Err() != nil {
-			return &outcome{kind: outAbandoned}, nil
+			return &outcome{kind: outAbandoned}
 		}
-		return skipped(f, SkipParse, err), nil
+		return skipped(f, SkipParse, err)
 	}
 	ms, err := FindAll(ctx, t, m)
 	if err != nil {
-		return &outcome{kind: outAbandoned}, nil
+		return &outcome{kind: outAbandoned}
 	}
 	o := &outcome{kind: outSearched, hit: hit, matches: ms}
 	if len(ms) > 0 {
 		o.tree = t
 	}
-	return o, nil
+	return o
 }
 
 // screen passes over empty files and skips binary, oversized and
