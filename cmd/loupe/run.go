@@ -62,11 +62,7 @@ func parseRunFlags(e *env, args []string) (*runOptions, bool, error) {
 	langF := fs.String('l', "lang", "LANG", "The language of the pattern")
 	debug := fs.Optional("debug-query", "FORMAT", "pattern", "Print the pattern's tree (pattern, ast, cst, sexp) to stderr; needs --lang")
 	walk := addWalkFlags(fs, "Search code read from standard input; needs --lang")
-	interactive := fs.Bool('i', "interactive", "Start an interactive edit session (not supported)")
-	update := fs.Bool('U', "update-all", "Apply every rewrite without confirmation")
-	filesWith := fs.Bool(0, "files-with-matches", "Print only the paths of files with a match")
-	jsonF := fs.Optional("json", "STYLE", "pretty", "Print matches as JSON: pretty (default), stream or compact")
-	colour := fs.String(0, "color", "WHEN", "When to use colours: auto (default), always, ansi, never")
+	out := addOutputFlags(fs, "match", "matches", "rewrite")
 	heading := fs.String(0, "heading", "WHEN", "When to print the file name as a heading: auto (default), always, never")
 	around := addContextFlags(fs, "match")
 	help := fs.Bool('h', "help", "Print help")
@@ -82,13 +78,9 @@ func parseRunFlags(e *env, args []string) (*runOptions, bool, error) {
 		return nil, false, errors.New("the following required argument was not provided: --pattern <PATTERN>")
 	}
 	o.pattern, o.selector = pat.value, sel.value
-	for _, f := range []*flagSpec{colour, heading} {
-		if err := f.oneOf("auto", "always", "never", "ansi"); err != nil {
-			return nil, false, err
-		}
-	}
 	for _, check := range []error{
-		jsonF.oneOf("pretty", "stream", "compact"),
+		out.check(),
+		heading.oneOf("auto", "always", "never"),
 		debug.oneOf("pattern", "ast", "cst", "sexp"),
 	} {
 		if check != nil {
@@ -110,26 +102,24 @@ func parseRunFlags(e *env, args []string) (*runOptions, bool, error) {
 		o.lang = l
 	}
 	switch {
-	case interactive.set:
+	case out.interactive.set:
 		return nil, false, errors.New("interactive editing (-i) is not supported; use --rewrite with --update-all (-U) to apply every rewrite")
-	case update.set && !rw.set:
+	case out.update.set && !rw.set:
 		return nil, false, errors.New("--update-all needs --rewrite <FIX>")
 	case debug.set && o.lang == nil:
 		return nil, false, errors.New("--debug-query needs --lang <LANG>")
 	case walk.stdin.set && o.lang == nil:
 		return nil, false, errors.New("--stdin needs --lang <LANG>")
-	case filesWith.set && (jsonF.set || update.set):
-		return nil, false, errors.New("--files-with-matches cannot be used with --json or --update-all")
 	}
 	if rw.set {
 		o.rewrite = rewrite.Compile(rw.value, nil)
 	}
 	o.debugQuery = debug.value
-	o.stdin, o.updateAll, o.filesWithMatches = walk.stdin.set, update.set && !jsonF.set, filesWith.set
-	if jsonF.set {
-		o.json = jsonF.value
+	o.stdin, o.updateAll, o.filesWithMatches = walk.stdin.set, out.update.set && !out.json.set, out.filesWith.set
+	if out.json.set {
+		o.json = out.json.value
 	}
-	o.colour = useColour(colour.value, e)
+	o.colour = useColour(out.colour.value, e)
 	o.heading = heading.value == "always" || (heading.value != "never" && e.tty)
 	var err error
 	if o.before, o.after, err = around.lines(); err != nil {

@@ -118,11 +118,7 @@ func parseScanFlags(e *env, args []string) (*scanOptions, bool, error) {
 	minSev := fs.String(0, "min-severity", "SEVERITY", "Skip rules below this severity: off (default), hint, info, warning, error")
 	config := fs.String('c', "config", "CONFIG_FILE", "The project configuration file (default: the sgconfig.yml found upwards)")
 	walk := addWalkFlags(fs, "Scan code read from standard input (the rules' language)")
-	interactive := fs.Bool('i', "interactive", "Start an interactive edit session (not supported)")
-	update := fs.Bool('U', "update-all", "Apply every fix without confirmation")
-	filesWith := fs.Bool(0, "files-with-matches", "Print only the paths of files with a finding")
-	jsonF := fs.Optional("json", "STYLE", "pretty", "Print findings as JSON: pretty (default), stream or compact")
-	colour := fs.String(0, "color", "WHEN", "When to use colours: auto (default), always, ansi, never")
+	out := addOutputFlags(fs, "finding", "findings", "fix")
 	inspect := fs.String(0, "inspect", "GRANULARITY", "Accepted for compatibility; loupe prints no tracing")
 	around := addContextFlags(fs, "finding")
 	maxResults := fs.String(0, "max-results", "NUM", "Report at most NUM findings")
@@ -135,9 +131,8 @@ func parseScanFlags(e *env, args []string) (*scanOptions, bool, error) {
 		return nil, true, nil
 	}
 	for _, check := range []error{
-		jsonF.oneOf("pretty", "stream", "compact"),
+		out.check(),
 		report.oneOf("rich", "medium", "short"),
-		colour.oneOf("auto", "always", "ansi", "never"),
 		inspect.oneOf("nothing", "summary", "entity"),
 		minSev.oneOf(severityFlags...),
 	} {
@@ -152,27 +147,25 @@ func parseScanFlags(e *env, args []string) (*scanOptions, bool, error) {
 		return nil, false, errors.New("the argument '--filter <REGEX>' cannot be used with '--rule <RULE_FILE>'")
 	case format.set:
 		return nil, false, fmt.Errorf("--format %s is not supported; use --json", format.value)
-	case interactive.set:
+	case out.interactive.set:
 		return nil, false, errors.New("interactive editing (-i) is not supported; use --update-all (-U) to apply every fix")
-	case meta.set && !jsonF.set:
+	case meta.set && !out.json.set:
 		return nil, false, errors.New("--include-metadata needs --json")
-	case filesWith.set && (jsonF.set || update.set):
-		return nil, false, errors.New("--files-with-matches cannot be used with --json or --update-all")
-	case report.set && jsonF.set:
+	case report.set && out.json.set:
 		return nil, false, errors.New("--report-style cannot be used with --json")
 	}
 	o := &scanOptions{
 		ruleFile: ruleF.value, inline: inline.value, config: config.value,
 		includeMetadata: meta.set, reportStyle: "rich", severity: sev,
-		stdin: walk.stdin.set, filesWithMatches: filesWith.set,
-		updateAll: update.set && !jsonF.set,
-		colour:    useColour(colour.value, e),
+		stdin: walk.stdin.set, filesWithMatches: out.filesWith.set,
+		updateAll: out.update.set && !out.json.set,
+		colour:    useColour(out.colour.value, e),
 	}
 	if report.set {
 		o.reportStyle = report.value
 	}
-	if jsonF.set {
-		o.json = jsonF.value
+	if out.json.set {
+		o.json = out.json.value
 	}
 	if minSev.set {
 		o.minSeverity = rule.Severity(minSev.value)

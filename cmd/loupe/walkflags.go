@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+
 	"github.com/loupe-dev/loupe/core/language"
 	"github.com/loupe-dev/loupe/core/search"
 )
@@ -56,6 +58,40 @@ func (w *walkFlags) options(paths []string, lang *language.Language) (search.Opt
 		}
 	}
 	return o, nil
+}
+
+// outputFlags are the output flags run and scan share (ast-grep's
+// OutputArgs): -i, -U, --files-with-matches, --json and --color.
+type outputFlags struct {
+	interactive, update, filesWith, json, colour *flagSpec
+}
+
+// addOutputFlags declares the shared output flags; noun and nouns name
+// what the command reports ("match", "matches") and fix what -U applies.
+func addOutputFlags(fs *flagSet, noun, nouns, fix string) *outputFlags {
+	return &outputFlags{
+		interactive: fs.Bool('i', "interactive", "Start an interactive edit session (not supported)"),
+		update:      fs.Bool('U', "update-all", "Apply every "+fix+" without confirmation"),
+		filesWith:   fs.Bool(0, "files-with-matches", "Print only the paths of files with a "+noun),
+		json:        fs.Optional("json", "STYLE", "pretty", "Print "+nouns+" as JSON: pretty (default), stream or compact"),
+		colour:      fs.String(0, "color", "WHEN", "When to use colours: auto (default), always, ansi, never"),
+	}
+}
+
+// check validates the flags' values and the combinations both commands refuse.
+func (o *outputFlags) check() error {
+	for _, err := range []error{
+		o.json.oneOf("pretty", "stream", "compact"),
+		o.colour.oneOf("auto", "always", "ansi", "never"),
+	} {
+		if err != nil {
+			return err
+		}
+	}
+	if o.filesWith.set && (o.json.set || o.update.set) {
+		return errors.New("--files-with-matches cannot be used with --json or --update-all")
+	}
+	return nil
 }
 
 // contextFlags are -A, -B and -C.
