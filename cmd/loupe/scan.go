@@ -308,7 +308,6 @@ func (rs *ruleSet) languages() []*language.Language {
 	return out
 }
 
-// fileResult is one scanned file.
 // scanBacklogBytes bounds the memory that scanned but not yet printed
 // files may hold (their trees, or their rendered findings). Output is in
 // path order, so while one big file parses, the files after it are
@@ -316,6 +315,7 @@ func (rs *ruleSet) languages() []*language.Language {
 // pile up.
 const scanBacklogBytes = 12 << 20
 
+// fileResult is one scanned file.
 type fileResult struct {
 	path, abs string
 	src       []byte

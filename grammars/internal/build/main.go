@@ -299,10 +299,9 @@ func directLexerHeader(src, work string) (string, error) {
 		return "", err
 	}
 	for _, p := range directLexer {
-		if n := bytes.Count(data, []byte(p.old)); n != 1 {
-			return "", fmt.Errorf("patch %s: %q occurs %d times, want once", p.file, p.old, n)
+		if data, err = p.apply(data); err != nil {
+			return "", err
 		}
-		data = bytes.Replace(data, []byte(p.old), []byte(p.new), 1)
 	}
 	decls := "#include <stdbool.h>\nstruct TSLexer;\nvoid loupe_lexer_advance(struct TSLexer *, bool);\nvoid loupe_lexer_mark_end(struct TSLexer *);\n"
 	path := filepath.Join(work, "parser_direct.h")
@@ -312,6 +311,15 @@ func directLexerHeader(src, work string) (string, error) {
 // patch replaces one exact piece of a grammar source file.
 type patch struct {
 	file, old, new string
+}
+
+// apply returns data, the contents of p.file, with p made; p.old must
+// occur exactly once.
+func (p patch) apply(data []byte) ([]byte, error) {
+	if n := bytes.Count(data, []byte(p.old)); n != 1 {
+		return nil, fmt.Errorf("patch %s: %q occurs %d times, want once", p.file, p.old, n)
+	}
+	return bytes.Replace(data, []byte(p.old), []byte(p.new), 1), nil
 }
 
 // patches make a few grammars' C portable to wasm32, and steer how the
@@ -375,10 +383,10 @@ func patchedCopy(src, dst string, ps []patch) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if n := bytes.Count(data, []byte(p.old)); n != 1 {
-			return "", fmt.Errorf("patch %s: %q occurs %d times, want once", p.file, p.old, n)
+		if data, err = p.apply(data); err != nil {
+			return "", err
 		}
-		if err := os.WriteFile(path, bytes.Replace(data, []byte(p.old), []byte(p.new), 1), 0o644); err != nil {
+		if err := os.WriteFile(path, data, 0o644); err != nil {
 			return "", err
 		}
 	}
