@@ -236,7 +236,6 @@ func TestCancelAndTimeout(t *testing.T) {
 	tool := newTool(t, root)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	start := time.Now()
 	res, err := tool.Run(ctx, Params{Pattern: "$O.foo($A)", Language: "ts"})
 	if err != nil {
 		t.Fatal(err)
@@ -244,8 +243,10 @@ func TestCancelAndTimeout(t *testing.T) {
 	if !res.Truncated || res.Reason != ReasonCancelled {
 		t.Errorf("cancelled: truncated=%v reason=%q", res.Truncated, res.Reason)
 	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("cancelled call took %v", d)
+	// Cancelled before it began, the call must not have searched the
+	// workspace anyway (200 files of 200 matches each).
+	if res.FilesSearched == len(files) || res.TotalMatches == len(files)*200 {
+		t.Errorf("cancelled: searched %d of %d files, %d matches", res.FilesSearched, len(files), res.TotalMatches)
 	}
 	short, err := New(Config{Workspace: root, Timeout: time.Nanosecond})
 	if err != nil {

@@ -8,14 +8,21 @@ import (
 // Match reports whether n matches the pattern, binding its metavariables
 // in env. On false env is left as it was.
 func (p *Pattern) Match(n tree.Node, env *match.Env) bool {
+	ok, _ := p.match(n, env)
+	return ok
+}
+
+// match is Match that also returns how many pattern-node comparisons it
+// made, so tests can bound the matcher's work without a clock.
+func (p *Pattern) match(n tree.Node, env *match.Env) (bool, int) {
 	if n.IsZero() {
-		return false
+		return false, 0
 	}
 	// Like ast-grep, only a context pattern's kind is checked up front;
 	// Kinds is a filter for searches, and a pattern ERROR leaf compares by
 	// text whatever the candidate's kind.
 	if p.hasRootKind && n.KindID() != p.rootKind {
-		return false
+		return false, 0
 	}
 	if env == nil {
 		env = &match.Env{}
@@ -23,10 +30,10 @@ func (p *Pattern) Match(n tree.Node, env *match.Env) bool {
 	m := matcher{strictness: p.strictness, env: env}
 	mark := env.Mark()
 	if m.matchRoot(&p.node, n) {
-		return true
+		return true, m.steps
 	}
 	env.Rollback(mark)
-	return false
+	return false, m.steps
 }
 
 // outcome is the result of comparing one pattern node with one candidate.
@@ -44,6 +51,7 @@ const (
 type matcher struct {
 	strictness Strictness
 	env        *match.Env
+	steps      int // matchNode calls
 }
 
 // matchRoot matches the pattern root. Under Smart a root metavariable
@@ -56,6 +64,7 @@ func (m *matcher) matchRoot(g *node, c tree.Node) bool {
 }
 
 func (m *matcher) matchNode(g *node, c tree.Node) outcome {
+	m.steps++
 	switch g.kind {
 	case terminalNode:
 		return m.matchTerminal(g, c)

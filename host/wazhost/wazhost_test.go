@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -191,18 +192,20 @@ func TestParseCancelled(t *testing.T) {
 		t.Fatalf("cancelled before: err = %v", err)
 	}
 
+	// Cancelled while the module parses (the input takes seconds; the
+	// cancel comes 20 ms in): only the cancel flag can stop the module, and
+	// Parse must then return the context's error, not a tree. Had the flag
+	// been ignored, the parse would run to the end and return its nodes.
+	// "parse stopped" says the stop came from inside the parse, not from
+	// the check before it.
 	ctx, cancel = context.WithCancel(context.Background())
 	time.AfterFunc(20*time.Millisecond, cancel)
 	start := time.Now()
-	_, err := g.Parse(ctx, src)
-	took := time.Since(start)
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("cancelled during: err = %v after %v", err, took)
+	nodes, err := g.Parse(ctx, src)
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "parse stopped") {
+		t.Fatalf("cancelled during: %d nodes, err = %v", len(nodes), err)
 	}
-	if took > 2*time.Second {
-		t.Errorf("cancellation took %v", took)
-	}
-	t.Logf("cancelled parse returned %v after the parse started", took)
+	t.Logf("cancelled parse returned after %v", time.Since(start))
 
 	ctx, cancel = context.WithTimeout(context.Background(), 10*time.Millisecond)
 	defer cancel()
@@ -211,7 +214,7 @@ func TestParseCancelled(t *testing.T) {
 	}
 
 	// The pool recovers: the cancelled instances are gone, a new one parses.
-	nodes, err := g.Parse(context.Background(), []byte("[1, 2]"))
+	nodes, err = g.Parse(context.Background(), []byte("[1, 2]"))
 	if err != nil || len(nodes) != 7 {
 		t.Fatalf("after cancellation: %d nodes, %v", len(nodes), err)
 	}
