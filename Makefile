@@ -4,7 +4,12 @@ CACHE    ?= $(CURDIR)/.cache
 
 export LOUPE_CACHE := $(CACHE)
 
-.PHONY: demo build test vet parity difftest-full grammars grammars-check bench js test-js
+.PHONY: demo build test test-deps vet race parity difftest-full grammars grammars-check bench js test-js
+
+# has SUITE: true when the Debian packages of one optional suite are
+# installed (scripts/test-deps.sh installs them as root, and otherwise
+# prints what to install).
+HAS := scripts/test-deps.sh --has
 
 # The main job on bundled defaults: structural searches over testdata/demo.
 demo: build
@@ -20,11 +25,23 @@ vet:
 	@out=$$(gofmt -l $$(git ls-files --cached --others --exclude-standard '*.go' | grep -v '/testdata/')); \
 	  test -z "$$out" || { echo "gofmt needed:"; echo "$$out"; exit 1; }
 
-test: vet js
+# Everything, on a fresh machine too: test-deps first installs what is
+# missing (or, when not root, prints one line per suite that is skipped).
+test: test-deps vet js
+	@if $(HAS) grammars-check; then $(MAKE) grammars-check; fi
 	$(GO) test -count=1 ./...
-	$(GO) test -count=1 -race ./core/search/ ./host/... ./astgrep/ ./mcp/
-	$(MAKE) parity
+	@if $(HAS) cgo; then $(MAKE) race parity; fi
 	cd js && node --test test/
+
+# What the tests need beyond Go and Node: the wasm toolchain, a C compiler,
+# Chromium and the pinned Python corpus from Debian, the reference ast-grep
+# from npm. Idempotent; see the script.
+test-deps:
+	scripts/test-deps.sh
+
+# The concurrent packages again under the race detector (needs cgo).
+race:
+	$(GO) test -count=1 -race ./core/search/ ./host/... ./astgrep/ ./mcp/
 
 # Parity: every language's trees from loupe's modules (wazero) must equal
 # native tree-sitter's from the same pinned C sources (cgo, gcc), node by
