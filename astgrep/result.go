@@ -61,6 +61,10 @@ type Result struct {
 	// Hints explain an empty result where the cause can be told, or
 	// label results found by a rewritten query.
 	Hints []string `json:"hints,omitempty"`
+	// Shard is what Merge needs of a shard's result beyond what it shows.
+	// Only a tool configured with a Shard of Count over 1 sets it, and
+	// Merge clears it: a whole result never carries it.
+	Shard *ShardInfo `json:"shard,omitempty"`
 }
 
 // newMatch converts a matched node and its environment.

@@ -26,7 +26,8 @@ type Config struct {
 	Cache *search.Cache
 	// Shard, when its Count is over 1, searches only that shard of the
 	// files (see search.Shard): Count tools with Index 0..Count-1 split a
-	// call between them, and their results merge into the whole one.
+	// call between them, and Merge turns their results into the whole one
+	// (each carries Result.Shard for it).
 	Shard search.Shard
 }
 
@@ -83,14 +84,9 @@ func (t *Tool) Run(ctx context.Context, p Params) (*Result, error) {
 	case p.Pattern == "" && !hasRule:
 		return nil, errors.New("ast_grep: provide exactly one of pattern or rule")
 	}
-	maxResults := p.MaxResults
-	switch {
-	case maxResults == 0:
-		maxResults = DefaultMaxResults
-	case maxResults < 0:
-		return nil, fmt.Errorf("ast_grep: maxResults must be positive, got %d", maxResults)
-	case maxResults > MaxResultsCap:
-		maxResults = MaxResultsCap
+	maxResults, err := resultLimit(p.MaxResults)
+	if err != nil {
+		return nil, err
 	}
 	abs, rel, err := t.ws.Resolve(p.Path)
 	if err != nil {
@@ -135,24 +131,45 @@ func (t *Tool) Run(ctx context.Context, p Params) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	var alt *Result
 	if res.TotalMatches == 0 && res.Reason == "" && q.fallback != nil {
-		alt, err := t.search(ctx, q.fallback, abs, p.Globs, maxResults)
-		if err != nil {
+		if alt, err = t.search(ctx, q.fallback, abs, p.Globs, maxResults); err != nil {
 			return nil, err
 		}
 		if alt.TotalMatches > 0 {
 			alt.Hints = append(alt.Hints, q.fallbackHint)
+			if t.cfg.Shard.Count > 1 {
+				alt.Shard = &ShardInfo{Query: res}
+			}
 			return alt, nil
 		}
 	}
+	noFiles := false
 	if res.TotalMatches == 0 && res.Reason == "" {
 		if res.FilesSearched == 0 {
+			noFiles = true
 			res.Hints = append(res.Hints, fmt.Sprintf("no %s files (extensions %s) were found under path; check path, globs and language",
 				lang.Name(), "."+strings.Join(lang.Extensions(), ", .")))
 		}
 		res.Hints = append(res.Hints, q.hints()...)
 	}
+	if t.cfg.Shard.Count > 1 {
+		res.Shard = &ShardInfo{NoFilesHint: noFiles, Fallback: alt}
+	}
 	return res, nil
+}
+
+// resultLimit applies maxResults' default and cap.
+func resultLimit(maxResults int) (int, error) {
+	switch {
+	case maxResults == 0:
+		return DefaultMaxResults, nil
+	case maxResults < 0:
+		return 0, fmt.Errorf("ast_grep: maxResults must be positive, got %d", maxResults)
+	case maxResults > MaxResultsCap:
+		return MaxResultsCap, nil
+	}
+	return maxResults, nil
 }
 
 func isString(v any) bool { _, ok := v.(string); return ok }

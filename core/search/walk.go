@@ -558,3 +558,16 @@ func dedupe(fs []File) []File {
 	}
 	return out
 }
+
+// ComparePaths orders slash-separated paths as search results are ordered
+// (component by component, see pathLess): -1, 0 or +1 as a sorts before,
+// equal to or after b.
+func ComparePaths(a, b string) int {
+	switch {
+	case a == b:
+		return 0
+	case pathLess(a, b):
+		return -1
+	}
+	return 1
+}
