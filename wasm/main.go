@@ -9,12 +9,15 @@
 //	loupe.cancel(id)                 cancels call id (AbortSignal support)
 //	loupe.languageFor(nameOrPath)    → the canonical name of a language name or alias, or of a path's extension; "" if none
 //	loupe.parse(paramsJSON)          → JSON {sexp, nodes} | {error}: {language, source}
-//	loupe.render(name, resultJSON)   → the text of a tool's structured result (ast_grep only) | JSON {error}
+//	loupe.merge(name, paramsJSON, replies) → JSON {text, result} | {error}: replies is an array of call's replies (JSON strings)
 //
 // init's config may carry "shard": {"index": i, "count": n}: ast_grep then
 // searches only that shard of the files, so that n instances (one per
-// worker thread) split each call and the caller merges their results and
-// renders the merged one with render.
+// worker thread) split each call. merge, given the call's name and
+// parameters and the n shards' replies as call returned them, returns the
+// reply one instance over all the files gives: the first error among the
+// replies (in shard order) if any, otherwise their results merged by
+// astgrep.Merge. The JavaScript side only passes the replies along.
 //
 // loader.instantiate(name) must return a WebAssembly.Instance of the named
 // grammar module: grammars run on the JavaScript engine's own WebAssembly
@@ -75,7 +78,7 @@ func main() {
 	api.Set("cancel", js.FuncOf(cancel))
 	api.Set("parse", js.FuncOf(parse))
 	api.Set("languageFor", js.FuncOf(languageFor))
-	api.Set("render", js.FuncOf(render))
+	api.Set("merge", js.FuncOf(merge))
 	js.Global().Set("loupe", api)
 	if ready := js.Global().Get("__loupeReady"); ready.Type() == js.TypeFunction {
 		ready.Invoke()
@@ -198,20 +201,45 @@ func languageFor(this js.Value, args []js.Value) any {
 	return ""
 }
 
-// render returns the text an LLM reads for a tool's structured result,
-// such as one merged from several shards' results.
-func render(this js.Value, args []js.Value) any {
-	if len(args) != 2 || args[0].Type() != js.TypeString || args[1].Type() != js.TypeString {
-		return reply(nil, errors.New("render(name, resultJSON) expects two strings"))
+// merge turns the replies of the instances that split a call between them
+// (each configured with its shard) into the reply one instance gives.
+func merge(this js.Value, args []js.Value) any {
+	const usage = "merge(name, paramsJSON, replies) expects two strings and an array of strings"
+	if len(args) != 3 || args[0].Type() != js.TypeString || args[1].Type() != js.TypeString || !args[2].InstanceOf(js.Global().Get("Array")) {
+		return reply(nil, errors.New(usage))
 	}
 	if name := args[0].String(); name != astgrep.Name {
-		return reply(nil, errors.New("render: no renderer for tool "+name))
+		return reply(nil, errors.New("merge: tool "+name+" is not split between instances"))
 	}
-	var res astgrep.Result
-	if err := json.Unmarshal([]byte(args[1].String()), &res); err != nil {
-		return reply(nil, fmt.Errorf("render: %w", err))
+	shards := make([]*astgrep.Result, args[2].Length())
+	for i := range shards {
+		v := args[2].Index(i)
+		if v.Type() != js.TypeString {
+			return reply(nil, errors.New(usage))
+		}
+		var r struct {
+			Error  *string         `json:"error"`
+			Result *astgrep.Result `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(v.String()), &r); err != nil {
+			return reply(nil, fmt.Errorf("merge: shard %d: %w", i, err))
+		}
+		switch {
+		case r.Error != nil:
+			return reply(nil, errors.New(*r.Error))
+		case r.Result == nil:
+			return reply(nil, fmt.Errorf("merge: shard %d replied with no result", i))
+		}
+		shards[i] = r.Result
 	}
-	return res.Text()
+	var p struct {
+		MaxResults int `json:"maxResults"`
+	}
+	if err := json.Unmarshal([]byte(args[1].String()), &p); err != nil {
+		return reply(nil, fmt.Errorf("merge: %w", err))
+	}
+	res := astgrep.Merge(shards, p.MaxResults)
+	return reply(map[string]any{"text": res.Text(), "result": res}, nil)
 }
 
 func parse(this js.Value, args []js.Value) any {

@@ -27,7 +27,7 @@ interface LoupeGlobal {
   call(session: string, name: string, params: string, id: string): Promise<string>;
   cancel(id: string): void;
   languageFor(path: string): string;
-  render(name: string, resultJSON: string): string;
+  merge(name: string, params: string, replies: string[]): string;
 }
 
 interface GrammarLoader {
@@ -38,8 +38,8 @@ interface GrammarLoader {
 export interface Runtime {
   /** Opens a session (one workspace) and lists its tools. */
   init(config: unknown): Promise<Record<string, unknown>>;
-  /** Runs a tool; id identifies the call for cancel. */
-  call(session: string, name: string, params: unknown, id: string): Promise<Record<string, unknown>>;
+  /** Runs a tool; id identifies the call for cancel. Resolves to Go's reply, JSON {text, result} or {error}. */
+  call(session: string, name: string, params: unknown, id: string): Promise<string>;
   cancel(id: string): void;
   /** Mounts files as an in-memory workspace and returns its root. */
   mount(files: Record<string, string | Uint8Array>): string;
@@ -47,8 +47,12 @@ export interface Runtime {
   prepare(languages: string[]): Promise<void>;
   /** The canonical name of a language name or alias, or of a path's extension; "" if none. */
   languageFor(path: string): string;
-  /** The text of a tool's structured result (ast_grep's), rendered by the Go side; throws on an error. */
-  render(name: string, result: Record<string, unknown>): string;
+  /**
+   * The reply one instance gives to a call (JSON {text, result} or {error})
+   * from the replies of the instances that split it (pool.ts), merged by
+   * the Go side.
+   */
+  merge(name: string, params: unknown, replies: string[]): string;
 }
 
 const booted = new Map<string, Promise<Runtime>>();
@@ -131,7 +135,7 @@ async function boot(env: Env): Promise<Runtime> {
     async call(session, name, params, id) {
       const hold = setInterval(() => undefined, 1 << 30); // keeps the process alive while Go works
       try {
-        return parseJSON(await api.call(session, name, JSON.stringify(params), id));
+        return await api.call(session, name, JSON.stringify(params), id);
       } finally {
         clearInterval(hold);
       }
@@ -150,10 +154,8 @@ async function boot(env: Env): Promise<Runtime> {
     languageFor(path) {
       return api.languageFor(path);
     },
-    render(name, result) {
-      const text = api.render(name, JSON.stringify(result));
-      if (text.startsWith('{"error":')) throw new Error(String(parseJSON(text).error));
-      return text;
+    merge(name, params, replies) {
+      return api.merge(name, JSON.stringify(params), replies);
     },
   };
 }

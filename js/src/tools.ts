@@ -33,16 +33,16 @@ export interface ToolsOptions {
 }
 
 /**
- * Runs a tool's calls split across several instances (pool.ts) and merges
- * their results.
+ * Runs a tool's calls split across several instances (pool.ts); the
+ * caller's instance merges their replies (Runtime.merge).
  */
 export interface Splitter {
   /**
-   * The merged structured result or {error}; undefined when the split
-   * could not run (a worker failed), and the call should run in one
-   * instance instead. maxResults is the call's effective limit.
+   * The instances' replies, as Go wrote them, in shard order; undefined
+   * when the split could not run (a worker failed), and the call should
+   * run in one instance instead.
    */
-  run(name: string, params: Record<string, unknown>, maxResults: number, signal?: AbortSignal): Promise<Record<string, unknown> | undefined>;
+  run(name: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<string[] | undefined>;
 }
 
 /** Starts a Splitter for a session's config and in-memory files; undefined if it cannot. */
@@ -107,19 +107,19 @@ export async function createToolsWith(
       const onAbort = () => runtime.cancel(id);
       signal?.addEventListener('abort', onAbort, { once: true });
       try {
+        let reply: string | undefined;
         if (splitter && info.name === 'ast_grep') {
-          const merged = await splitter.run(info.name, params ?? {}, maxResults(info.parameters, params), signal);
-          if (merged && 'error' in merged) return errorResult(String(merged.error));
-          if (merged) {
-            const text = runtime.render(info.name, merged);
-            return { llmContent: text, returnDisplay: text, metadata: merged };
-          }
+          const replies = await splitter.run(info.name, params ?? {}, signal);
+          if (replies) reply = runtime.merge(info.name, params ?? {}, replies);
         }
-        const lang = typeof params?.language === 'string' ? params.language : String(params?.path ?? '');
-        await runtime.prepare([runtime.languageFor(lang)]);
-        const pending = runtime.call(session, info.name, params ?? {}, id);
-        if (signal?.aborted) runtime.cancel(id); // aborted while the grammar was prepared
-        const out = await pending;
+        if (reply === undefined) {
+          const lang = typeof params?.language === 'string' ? params.language : String(params?.path ?? '');
+          await runtime.prepare([runtime.languageFor(lang)]);
+          const pending = runtime.call(session, info.name, params ?? {}, id);
+          if (signal?.aborted) runtime.cancel(id); // aborted while the grammar was prepared
+          reply = await pending;
+        }
+        const out = JSON.parse(reply) as Record<string, unknown>;
         if ('error' in out) return errorResult(String(out.error));
         const text = String(out.text ?? '');
         return { llmContent: text, returnDisplay: text, metadata: (out.result ?? {}) as Record<string, unknown> };
@@ -131,14 +131,6 @@ export async function createToolsWith(
     },
   }));
   return { tools };
-}
-
-/** A call's effective maxResults, from its parameters and the schema's default and maximum. */
-function maxResults(schema: JSONSchema, params: Record<string, unknown> | undefined): number {
-  const spec = ((schema.properties ?? {}) as Record<string, { default?: number; maximum?: number }>).maxResults ?? {};
-  const asked = params?.maxResults;
-  const n = typeof asked === 'number' && asked > 0 ? asked : (spec.default ?? Infinity);
-  return Math.min(n, spec.maximum ?? Infinity);
 }
 
 function errorResult(message: string): ToolResult {

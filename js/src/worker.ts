@@ -13,10 +13,14 @@ export type Request =
   | { type: 'call'; id: number; session: string; name: string; params: Record<string, unknown> }
   | { type: 'cancel'; id: number };
 
-/** A worker's answer to request id: its output, or the error that stopped it. */
+/**
+ * A worker's answer to request id: its output (an open's session, a call's
+ * reply from Go as Go wrote it, JSON {text, result} or {error}), or the
+ * error that stopped it.
+ */
 export interface Reply {
   id: number;
-  out?: Record<string, unknown>;
+  out?: string;
   error?: string;
 }
 
@@ -25,11 +29,11 @@ if (port) {
   const post = (r: Reply) => port.postMessage(r);
   const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
   const booting: Promise<Runtime> = loadRuntime(nodeEnv((workerData as { assetsDir?: string } | undefined)?.assetsDir));
-  booting.then(() => post({ id: 0, out: {} }), (err) => post({ id: 0, error: errorText(err) }));
+  booting.then(() => post({ id: 0, out: '' }), (err) => post({ id: 0, error: errorText(err) }));
 
   const running = new Set<number>();
   const cancelled = new Set<number>();
-  const handle = async (runtime: Runtime, req: Request): Promise<Record<string, unknown>> => {
+  const handle = async (runtime: Runtime, req: Request): Promise<string> => {
     switch (req.type) {
       case 'open': {
         let config = req.config;
@@ -38,7 +42,7 @@ if (port) {
           config = { ...config, workspaceRoot: runtime.mount(files) };
           await runtime.prepare([...new Set(Object.keys(files).map((f) => runtime.languageFor(f)))]);
         }
-        return runtime.init(config);
+        return String((await runtime.init(config)).session);
       }
       case 'call': {
         const p = req.params;
@@ -50,7 +54,7 @@ if (port) {
         return out;
       }
       default:
-        return {};
+        return '';
     }
   };
 

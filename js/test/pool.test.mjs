@@ -6,7 +6,9 @@ import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { createTools } from '../dist/index.js';
-import { openPool, mergeAstGrep, comparePaths } from '../dist/pool.js';
+import { openPool } from '../dist/pool.js';
+import { loadRuntime } from '../dist/runtime.js';
+import { nodeEnv } from '../dist/node.js';
 
 let root;
 let one;
@@ -73,15 +75,23 @@ test('two workers answer exactly as one instance', async () => {
   assert.equal(cut.metadata.reason, 'maxResults');
 });
 
-test('the pool really splits: each worker searches a share of the files', async () => {
+test('the pool really splits: each worker searches a share of the files, Go merges their replies', async () => {
+  const runtime = await loadRuntime(nodeEnv());
   const splitter = await openPool({ size: 2, config: { workspaceRoot: root, timeouts: {}, limits: {} } });
   assert.ok(splitter, 'the pool boots');
-  const merged = await splitter.run('ast_grep', queries[0], 100);
+  const replies = await splitter.run('ast_grep', queries[0]);
+  assert.equal(replies.length, 2);
+  const shards = replies.map((r) => JSON.parse(r).result);
+  for (const r of shards) {
+    assert.ok(r.totalMatches > 0 && r.totalMatches < 36, `a shard found ${r.totalMatches} of 36 matches`);
+    assert.ok(r.shard, 'a shard says what the merge needs');
+  }
   const single = await one.execute(queries[0]);
-  assert.deepEqual(merged, single.metadata);
+  const merged = JSON.parse(runtime.merge('ast_grep', queries[0], replies));
+  assert.deepEqual(merged, { text: single.llmContent, result: single.metadata });
   // In-memory files: each worker mounts them itself.
   const mem = await openPool({ size: 2, config: { workspaceRoot: '', timeouts: {}, limits: {} }, files });
-  const fromMemory = await mem.run('ast_grep', queries[0], 100);
+  const fromMemory = JSON.parse(runtime.merge('ast_grep', queries[0], await mem.run('ast_grep', queries[0]))).result;
   assert.equal(fromMemory.totalMatches, 36);
   assert.equal(fromMemory.filesSearched, single.metadata.filesSearched);
 });
@@ -116,29 +126,61 @@ test('a pool that cannot boot degrades to one instance', async () => {
   assert.equal(await openPool({ size: 2, assetsDir: join(root, 'nowhere'), config: { workspaceRoot: root, timeouts: {}, limits: {} } }), undefined);
 });
 
-test('merge: path order, fallback labels and hints as one instance', () => {
+test('path order, the fallback query and no-files hints: the pool answers as one instance', async () => {
   const names = ['a.ts', 'a/b.ts', 'a-b/c.ts', 'B.ts', 'a/a/z.ts', 'é.ts', 'z.ts'];
-  assert.deepEqual([...names].sort(comparePaths), ['B.ts', 'a/a/z.ts', 'a/b.ts', 'a-b/c.ts', 'a.ts', 'z.ts', 'é.ts']);
-  const m = (file, startLine) => ({ file, startLine, startCol: 1 });
-  const res = (over) => ({ result: { matches: [], truncated: false, totalMatches: 0, filesSearched: 2, skippedFiles: 0, ...over } });
-  const noFiles = 'no typescript files (extensions .ts, .mts) were found under path; check path, globs and language';
-  // A shard's fallback results give way to another shard's direct matches.
-  const direct = mergeAstGrep([res({ matches: [m('b.ts', 1)], totalMatches: 1 }), res({ matches: [m('a.ts', 1)], totalMatches: 1, hints: ['fallback'] })], 100);
-  assert.deepEqual(direct.matches, [m('b.ts', 1)]);
-  assert.equal(direct.totalMatches, 1);
-  assert.equal(direct.hints, undefined);
-  const fallback = mergeAstGrep([res({ hints: ['why not'] }), res({ matches: [m('a.ts', 1)], totalMatches: 1, hints: ['fallback'] })], 100);
-  assert.deepEqual(fallback.hints, ['fallback']);
-  const empty = mergeAstGrep([res({ filesSearched: 0, hints: [noFiles, 'x'] }), res({ hints: ['x'] })], 100);
-  assert.deepEqual(empty.hints, ['x']);
-  const none = mergeAstGrep([res({ filesSearched: 0, hints: [noFiles] }), res({ filesSearched: 0, hints: [noFiles] })], 100);
-  assert.deepEqual(none.hints, [noFiles]);
-  const cut = mergeAstGrep([res({ matches: [m('b.ts', 2), m('b.ts', 5)], totalMatches: 2 }), res({ matches: [m('a.ts', 9)], totalMatches: 4, truncated: true, reason: 'maxResults' })], 2);
-  assert.deepEqual(cut.matches, [m('a.ts', 9), m('b.ts', 2)]);
-  assert.equal(cut.totalMatches, 6);
-  assert.equal(cut.reason, 'maxResults');
-  const timeout = mergeAstGrep([res({ truncated: true, reason: 'timeout' }), res({})], 100);
-  assert.equal(timeout.reason, 'timeout');
-  assert.equal(timeout.truncated, true);
-  assert.deepEqual(mergeAstGrep([res({}), { error: 'bad' }], 100), { error: 'bad' });
+  const mem = Object.fromEntries(names.map((n) => [n, 'x.foo();\n']));
+  // Go reads a bare call pattern as a conversion; the fallback query reads
+  // it as a call, and finds calls in one shard only (big.go, in the other
+  // shard, has none).
+  mem['go/big.go'] = `package g\n\n// ${'padding '.repeat(200)}\nfunc big() {}\n`;
+  mem['go/a.go'] = 'package g\n\nimport "fmt"\n\nfunc a() error { return fmt.Errorf("a") }\n';
+  mem['go/b.go'] = 'package g\n\nimport "fmt"\n\nfunc b() error { _ = fmt.Errorf("b"); return fmt.Errorf("c") }\n';
+  mem['lib/x.rb'] = 'x.foo\n';
+  const [a, b] = await Promise.all([
+    createTools({ workspaceRoot: 'unused', files: mem, workers: 1 }),
+    createTools({ workspaceRoot: 'unused', files: mem, workers: 2 }),
+  ]);
+  const [x, y] = [a.tools[0], b.tools[0]];
+  const qs = [
+    { pattern: '$A.foo()', language: 'typescript' },
+    { pattern: '$A.foo()', language: 'typescript', maxResults: 3 },
+    { pattern: 'fmt.Errorf($$$A)', language: 'go' },
+    { pattern: 'fmt.Errorf($$$A)', language: 'go', maxResults: 1 },
+    { pattern: 'fmt.Errorf($$$A)', path: 'go/big.go' },
+    { pattern: 'nothing.Here($$$A)', language: 'go' },
+    { pattern: '$A.foo', language: 'ruby' },
+    { pattern: '$A.bar', language: 'ruby' },
+    { pattern: '$A.foo()', language: 'python' },
+  ];
+  const got = [];
+  for (const q of qs) {
+    const [r1, r2] = await Promise.all([x.execute(q), y.execute(q)]);
+    assert.deepEqual(r2.metadata, r1.metadata, JSON.stringify(q));
+    assert.equal(r2.llmContent, r1.llmContent, JSON.stringify(q));
+    got.push(r2.metadata);
+  }
+  assert.deepEqual(got[0].matches.map((m) => m.file), ['B.ts', 'a/a/z.ts', 'a/b.ts', 'a-b/c.ts', 'a.ts', 'z.ts', 'é.ts']);
+  assert.equal(got[2].totalMatches, 3);
+  assert.match(got[2].hints.join('\n'), /these matches come from the same pattern read as a call/);
+  assert.equal(got[3].reason, 'maxResults');
+  assert.match(got[4].hints.join('\n'), /not a call/);
+  assert.doesNotMatch(got[4].hints.join('\n'), /no go files/);
+  assert.equal(got[7].hints, undefined, 'no ruby file in one shard is no hint when the other searched one');
+  assert.match(got[8].hints.join('\n'), /^no python files/);
+  // The shards really split the fallback: one used it, one ran it in vain.
+  const runtime = await loadRuntime(nodeEnv());
+  const pool = await openPool({ size: 2, config: { workspaceRoot: '', timeouts: {}, limits: {} }, files: mem });
+  const replies = await pool.run('ast_grep', qs[2]);
+  const shards = replies.map((r) => JSON.parse(r).result.shard);
+  assert.deepEqual(shards.map((s) => [s.query !== undefined, s.fallback !== undefined]).sort(), [[false, true], [true, false]]);
+  assert.deepEqual(JSON.parse(runtime.merge('ast_grep', qs[2], replies)).result, got[2]);
+});
+
+test('merge: the first error wins', async () => {
+  const runtime = await loadRuntime(nodeEnv());
+  const ok = await one.execute(queries[0]);
+  const reply = JSON.stringify({ text: ok.llmContent, result: ok.metadata });
+  assert.deepEqual(JSON.parse(runtime.merge('ast_grep', {}, [reply, '{"error":"bad"}', '{"error":"worse"}'])), { error: 'bad' });
+  assert.deepEqual(JSON.parse(runtime.merge('ast_grep', {}, [reply])).result, ok.metadata);
+  assert.ok('error' in JSON.parse(runtime.merge('structural_analysis', {}, [reply])));
 });
