@@ -4,7 +4,7 @@ CACHE    ?= $(CURDIR)/.cache
 
 export LOUPE_CACHE := $(CACHE)
 
-.PHONY: demo build test test-deps vet race parity difftest-full grammars grammars-check bench js test-js
+.PHONY: demo build test test-deps vet race parity difftest-full grammars grammars-check bench js js-deps js-build test-js
 
 # has SUITE: true when the Debian packages of one optional suite are
 # installed (scripts/test-deps.sh installs them as root, and otherwise
@@ -75,13 +75,25 @@ bench: build js
 	node js/bench/coldstart.mjs
 	node js/bench/workers.mjs
 
-# The npm package: the Go core as GOOS=js wasm, Go's matching wasm_exec.js,
-# the grammar modules and the TypeScript shim, all under js/dist.
-js:
-	cd js && npm ci --no-audit --no-fund && npx tsc -p tsconfig.json
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags=-s -o js/dist/loupe.wasm ./wasm
-	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" js/dist/wasm_exec.js
-	mkdir -p js/dist/grammars && cp grammars/wasm/*.wasm js/dist/grammars/
+# The npm package: its dev dependencies, then everything it ships.
+js: js-deps js-build
+
+# npm ci in js/ when node_modules is missing or package-lock.json changed
+# since the last install (npm writes node_modules/.package-lock.json last).
+js-deps:
+	@cd js && if [ ! -e node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then \
+	  echo 'cd js && npm ci --no-audit --no-fund'; npm ci --no-audit --no-fund; fi
+
+# What the package ships, under JS_DIST (an absolute path): the TypeScript
+# shim, the Go core as GOOS=js wasm, Go's matching wasm_exec.js and the
+# grammar modules. npm pack runs this (js/scripts/prepack.mjs); it needs
+# js-deps' TypeScript.
+JS_DIST ?= $(CURDIR)/js/dist
+js-build:
+	cd js && ./node_modules/.bin/tsc -p tsconfig.json --outDir "$(JS_DIST)"
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags=-s -o "$(JS_DIST)/loupe.wasm" ./wasm
+	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" "$(JS_DIST)/wasm_exec.js"
+	mkdir -p "$(JS_DIST)/grammars" && cp grammars/wasm/*.wasm "$(JS_DIST)/grammars/"
 
 test-js: js
 	cd js && node --test test/
