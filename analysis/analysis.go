@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/loupe-dev/loupe/core/language"
-	"github.com/loupe-dev/loupe/internal/schema"
+	"github.com/loupe-dev/loupe/schema"
 )
 
 // The analysis modes.

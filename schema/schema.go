@@ -1,6 +1,9 @@
 // Package schema derives a JSON Schema (draft 2020-12 subset, as LLM tool
 // APIs accept it) from a Go parameter struct, so a tool's Go parameters and
-// the schema every face (JS shim, MCP server) publishes cannot drift.
+// the schema every face (JS shim, MCP server) publishes cannot drift. The
+// astgrep and analysis packages publish their Params' schemas with it
+// (astgrep.Schema, analysis.Schema); the result is a plain map, which any
+// tool registry or MCP library takes as an input schema.
 //
 // Field tags: `json:"name,omitempty"` names the property (omitempty marks it
 // optional; fields without omitempty are required), `desc:"..."` is its
