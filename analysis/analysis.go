@@ -122,6 +122,7 @@ func (t *Tool) Run(ctx context.Context, p Params) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer s.close()
 	res := &Result{Mode: req.mode, Language: req.lang.Name(), Symbol: req.symbol, Target: req.targetRel,
 		Path: req.scopeRel}
 	if req.owner != "" {

@@ -500,3 +500,23 @@ func TestConcurrentCalls(t *testing.T) {
 		t.Errorf("a concurrent call differs: %s", e)
 	}
 }
+
+// TestScreensFiles: analysis reads files through the pipeline's screen,
+// as every face does: a binary file and a non-UTF-8 file that define the
+// symbol are skipped (counted, never parsed), the text file is analysed.
+func TestScreensFiles(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a.ts"), "export function wanted() { return 1; }\n")
+	write(t, filepath.Join(dir, "bin.ts"), "export function wanted() { return 2; }\x00\n")
+	write(t, filepath.Join(dir, "latin1.ts"), "export function wanted() { return '\xe9'; }\n")
+	r, err := analyze(context.Background(), Config{Workspace: dir}, Params{Mode: "definitions", Language: "typescript", Symbol: "wanted"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Definitions) != 1 || r.Definitions[0].File != "a.ts" {
+		t.Errorf("definitions: %+v", r.Definitions)
+	}
+	if r.SkippedFiles != 2 {
+		t.Errorf("skipped %d files, want the binary and the non-UTF-8 one", r.SkippedFiles)
+	}
+}

@@ -4,12 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/loupe-dev/loupe/core/search"
 	"github.com/loupe-dev/loupe/core/tree"
@@ -22,6 +19,7 @@ type file struct {
 	abs string
 	c   *compiled
 
+	f      search.File // as the pipeline knows it
 	loaded bool
 	src    []byte
 	skip   bool // unreadable, too large or not text
@@ -39,7 +37,9 @@ type session struct {
 	files []*file // the scope (Path), sorted
 	byAbs map[string]*file
 
-	maxSize int64
+	// reader is the pipeline's read and screen stage, shared with every
+	// other face.
+	reader *search.Reader
 
 	parsed    int // files parsed by this call
 	reused    int // files whose facts an earlier call left in the cache
@@ -58,7 +58,7 @@ func newSession(ctx context.Context, req *request) (*session, error) {
 		return nil, err
 	}
 	s := &session{ctx: ctx, req: req, ws: req.ws, main: main,
-		exts: map[string]*compiled{}, byAbs: map[string]*file{}, maxSize: req.ws.maxSize,
+		exts: map[string]*compiled{}, byAbs: map[string]*file{},
 		sites: map[string][]site{}, defsByName: map[string][]defRef{}}
 	// Scope languages first, so the main language's own extensions win.
 	for i := len(main.spec.Scope) - 1; i >= 0; i-- {
@@ -73,17 +73,28 @@ func newSession(ctx context.Context, req *request) (*session, error) {
 	for _, e := range main.spec.ExtraExts {
 		s.exts[e] = main
 	}
+	if s.reader, err = search.NewReader(search.Options{Root: req.ws.root, MaxFileSize: req.ws.maxSize}); err != nil {
+		return nil, err
+	}
 	files, skipped, err := s.ws.listFiles(ctx, req.scope, s.exts)
 	if err != nil {
 		if ctx.Err() != nil {
 			s.stopped = true
 			return s, nil
 		}
+		s.close()
 		return nil, fmt.Errorf("listing %s: %w", displayPath(req.scopeRel), err)
 	}
 	s.skipped += skipped
 	s.files = s.intern(files)
 	return s, nil
+}
+
+// close releases what the session holds open.
+func (s *session) close() {
+	if s.reader != nil {
+		s.reader.Close()
+	}
 }
 
 // intern returns the session's own file records for fs, so a file listed
@@ -120,31 +131,18 @@ func (s *session) done() bool {
 	return false
 }
 
-// parallel runs fn over fs on all cores, stopping early when ctx ends.
+// parallel runs fn over fs on all cores through the pipeline's driver,
+// stopping early when ctx ends.
 func (s *session) parallel(fs []*file, fn func(*file)) {
 	if len(fs) == 0 {
 		return
 	}
-	workers := min(runtime.GOMAXPROCS(0), len(fs))
-	next := make(chan *file)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for f := range next {
-				fn(f)
-			}
-		}()
-	}
-	for _, f := range fs {
-		if s.ctx.Err() != nil {
-			break
+	search.Ordered(s.ctx, len(fs), search.OrderedLimits{}, func(ctx context.Context, i int) (struct{}, int64) {
+		if ctx.Err() == nil {
+			fn(fs[i])
 		}
-		next <- f
-	}
-	close(next)
-	wg.Wait()
+		return struct{}{}, 0
+	}, func(int, struct{}) bool { return true })
 	s.done()
 }
 
@@ -156,7 +154,7 @@ func (s *session) load(fs []*file) {
 			todo = append(todo, f)
 		}
 	}
-	s.parallel(todo, func(f *file) { f.read(s.maxSize) })
+	s.parallel(todo, func(f *file) { f.read(s.reader) })
 	for _, f := range todo {
 		if f.loaded && f.skip {
 			s.skipped++
@@ -164,19 +162,15 @@ func (s *session) load(fs []*file) {
 	}
 }
 
-func (f *file) read(maxSize int64) {
+// read reads f through the pipeline's read and screen stage.
+func (f *file) read(r *search.Reader) {
 	defer func() { f.loaded = true }()
-	st, err := os.Stat(f.abs)
-	if err != nil || st.Size() > maxSize {
+	src, skip := r.Read(f.f)
+	if skip != nil && skip.Reason != search.SkipEmpty {
 		f.skip = true
 		return
 	}
-	b, err := os.ReadFile(f.abs)
-	if err != nil || bytes.IndexByte(b[:min(len(b), 8000)], 0) >= 0 || !utf8.Valid(b) {
-		f.skip = true
-		return
-	}
-	f.src = b
+	f.src = src
 }
 
 // ensure gives the files of fs their facts: from the facts cache, else

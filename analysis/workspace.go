@@ -64,7 +64,7 @@ func (w *workspace) listFiles(ctx context.Context, abs string, exts map[string]*
 	var out []*file
 	for _, f := range found {
 		if c := extLang(f.Path, exts); c != nil {
-			out = append(out, &file{rel: f.Path, abs: f.Abs, c: c})
+			out = append(out, &file{rel: f.Path, abs: f.Abs, c: c, f: f})
 		}
 	}
 	n := 0

@@ -8,19 +8,22 @@ import (
 
 	"github.com/loupe-dev/loupe/core/language"
 	"github.com/loupe-dev/loupe/core/pattern"
+	"github.com/loupe-dev/loupe/core/search"
 )
 
 func compilePattern(ctx context.Context, lang *language.Language, src string) (*query, error) {
-	p, err := pattern.Compile(ctx, lang, src, pattern.Options{})
+	ps := search.NewPatterns(src, pattern.Options{}, false)
+	p, err := ps.Compile(ctx, lang)
 	if err != nil {
 		return nil, fmt.Errorf("ast_grep: invalid %s pattern: %w", lang.Name(), err)
 	}
-	q := &query{lang: lang, matcher: p, literals: p.Literals()}
+	q := &query{lang: lang, matcher: p, prefilter: ps.Prefilter}
 	q.hints = func() []string { return patternHints(lang, src, p) }
 	if rw, ok := callRewrites[lang.Name()]; ok && p.Root().Kind() == rw.rootKind {
 		ctxSrc := fmt.Sprintf(rw.context, src)
-		if fp, err := pattern.Compile(ctx, lang, ctxSrc, pattern.Options{Context: ctxSrc, Selector: "call_expression"}); err == nil {
-			q.fallback = &query{lang: lang, matcher: fp, literals: fp.Literals()}
+		fps := search.NewPatterns("", pattern.Options{Context: ctxSrc, Selector: "call_expression"}, false)
+		if fp, err := fps.Compile(ctx, lang); err == nil {
+			q.fallback = &query{lang: lang, matcher: fp, prefilter: fps.Prefilter}
 			q.fallbackHint = fmt.Sprintf("in %s the pattern alone parses as a %s and matches nothing; these matches come from the same pattern read as a call (context %q, selector call_expression)",
 				lang.Name(), rw.rootKind, ctxSrc)
 		}

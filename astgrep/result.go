@@ -5,7 +5,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/loupe-dev/loupe/core/match"
 	"github.com/loupe-dev/loupe/core/tree"
@@ -69,14 +68,14 @@ type Result struct {
 
 // newMatch converts a matched node and its environment.
 func newMatch(file string, n tree.Node, env *match.Env) Match {
-	src := n.Tree().Source()
+	t := n.Tree()
 	sp, ep := n.StartPoint(), n.EndPoint()
 	m := Match{
 		File:      file,
 		StartLine: sp.Row + 1,
-		StartCol:  charColumn(src, n.StartByte(), sp.Column) + 1,
+		StartCol:  t.CharColumn(n.StartByte()) + 1,
 		EndLine:   ep.Row + 1,
-		EndCol:    charColumn(src, n.EndByte(), ep.Column) + 1,
+		EndCol:    t.CharColumn(n.EndByte()) + 1,
 		Text:      n.Text(),
 		NodeKind:  n.Kind(),
 		MetaVariables: MetaVars{
@@ -97,16 +96,6 @@ func newMatch(file string, n tree.Node, env *match.Env) Match {
 		m.MetaVariables.Multi[name] = texts
 	})
 	return m
-}
-
-// charColumn converts a byte column (tree-sitter's) at byte offset off into
-// a column in code points.
-func charColumn(src []byte, off, byteCol int) int {
-	start := off - byteCol
-	if start < 0 || off > len(src) {
-		return byteCol
-	}
-	return utf8.RuneCount(src[start:off])
 }
 
 // Text renders r compactly for an LLM: one line per match

@@ -61,10 +61,10 @@ func New(cfg Config) (*Tool, error) {
 // query is a compiled search: a matcher per language plus what the hints
 // need to know about it.
 type query struct {
-	lang     *language.Language
-	matcher  match.Matcher
-	literals []string
-	hints    func() []string // why an empty result may be empty, beyond "no files"
+	lang      *language.Language
+	matcher   match.Matcher
+	prefilter search.Prefilter // nil: every file is parsed
+	hints     func() []string  // why an empty result may be empty, beyond "no files"
 	// fallback, when set, is run if the query finds nothing: the same
 	// query in a form the grammar reads as intended, its results labelled
 	// with fallbackHint.
@@ -200,7 +200,7 @@ func (t *Tool) search(ctx context.Context, q *query, abs string, globs []string,
 		Lang:        q.lang,
 		MaxFileSize: t.cfg.MaxFileSize,
 		Cache:       t.cfg.Cache,
-		Prefilter:   search.RequireAll(q.literals...),
+		Prefilter:   q.prefilter,
 		Shard:       t.cfg.Shard,
 	}
 	matcherFor := func(l *language.Language) (match.Matcher, error) {

@@ -58,6 +58,10 @@ func astGrepTools(t *testing.T) []tools.Tool {
 	if err := os.WriteFile(filepath.Join(root, "a.ts"), []byte("x.foo(1);\n// x.foo(2)\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// Screened out as binary, as every face screens files.
+	if err := os.WriteFile(filepath.Join(root, "bin.ts"), []byte("x.foo(3);\x00\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	ts, err := tools.New(tools.Config{Workspace: root})
 	if err != nil {
 		t.Fatal(err)
@@ -94,7 +98,7 @@ func TestProtocol(t *testing.T) {
 	if res["isError"] != nil || !strings.Contains(text, "a.ts:1:1 [call_expression] x.foo(1)") {
 		t.Errorf("tools/call: %v", r)
 	}
-	if sc := res["structuredContent"].(map[string]any); sc["totalMatches"].(float64) != 1 {
+	if sc := res["structuredContent"].(map[string]any); sc["totalMatches"].(float64) != 1 || sc["skippedFiles"].(float64) != 1 {
 		t.Errorf("structured: %v", sc)
 	}
 	send(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"ast_grep","arguments":{"pattern":"x","rule":{"kind":"identifier"},"language":"ts"}}}`)

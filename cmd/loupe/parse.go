@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/loupe-dev/loupe/core/language"
 	"github.com/loupe-dev/loupe/core/tree"
+	"github.com/loupe-dev/loupe/wire"
 )
 
 func init() {
@@ -74,7 +76,12 @@ func runParse(ctx context.Context, e *env, args []string) int {
 	}
 	switch format.value {
 	case "json":
-		fmt.Fprintln(e.stdout, encodeJSON(treeJSON(t.Root()), true))
+		enc := json.NewEncoder(e.stdout)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(newTreeJSON(t.Root())); err != nil {
+			return e.errorf("%v", err)
+		}
 	case "ast", "cst":
 		fmt.Fprint(e.stdout, dumpTree(t.Root(), format.value == "ast", palette{}))
 	default:
@@ -83,26 +90,24 @@ func runParse(ctx context.Context, e *env, args []string) int {
 	return exitMatch
 }
 
-// treeJSON renders a subtree as nested objects: kind, named, field (when
-// the node has one), missing (when inserted by error recovery), range (as
-// in run --json) and children (when any).
-func treeJSON(n tree.Node) jsonObject {
-	o := obj("kind", jsonString(n.Kind()), "named", jsonBool(n.IsNamed()))
-	if f := n.Field(); f != "" {
-		o = append(o, jsonField{"field", jsonString(f)})
+// treeJSON is a subtree as nested objects: kind, named, field (when the
+// node has one), missing (when inserted by error recovery), range (as in
+// run --json) and children (when any).
+type treeJSON struct {
+	Kind     string     `json:"kind"`
+	Named    bool       `json:"named"`
+	Field    string     `json:"field,omitempty"`
+	Missing  bool       `json:"missing,omitempty"`
+	Range    wire.Range `json:"range"`
+	Children []treeJSON `json:"children,omitempty"`
+}
+
+func newTreeJSON(n tree.Node) treeJSON {
+	t := treeJSON{Kind: n.Kind(), Named: n.IsNamed(), Field: n.Field(), Missing: n.IsMissing(), Range: wire.NodeRange(n)}
+	for c := n.FirstChild(); !c.IsZero(); c = c.NextSibling() {
+		t.Children = append(t.Children, newTreeJSON(c))
 	}
-	if n.IsMissing() {
-		o = append(o, jsonField{"missing", jsonBool(true)})
-	}
-	o = append(o, jsonField{"range", rangeJSON(n)})
-	if n.ChildCount() > 0 {
-		kids := jsonArray{}
-		for c := n.FirstChild(); !c.IsZero(); c = c.NextSibling() {
-			kids = append(kids, treeJSON(c))
-		}
-		o = append(o, jsonField{"children", kids})
-	}
-	return o
+	return t
 }
 
 // dumpTree is ast-grep's --debug-query=ast/cst tree: one node per line,

@@ -6,18 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 
 	"github.com/loupe-dev/loupe/core/language"
-	"github.com/loupe-dev/loupe/core/match"
 	"github.com/loupe-dev/loupe/core/pattern"
 	"github.com/loupe-dev/loupe/core/rewrite"
 	"github.com/loupe-dev/loupe/core/search"
 	"github.com/loupe-dev/loupe/core/tree"
+	"github.com/loupe-dev/loupe/wire"
 )
 
 func init() {
@@ -38,7 +35,7 @@ type runOptions struct {
 	stdin             bool
 	updateAll         bool
 	filesWithMatches  bool
-	json              string
+	json              wire.Style
 	colour, heading   bool
 	before, after     int
 	search            search.Options
@@ -117,7 +114,7 @@ func parseRunFlags(e *env, args []string) (*runOptions, bool, error) {
 	o.debugQuery = debug.value
 	o.stdin, o.updateAll, o.filesWithMatches = walk.stdin.set, out.update.set && !out.json.set, out.filesWith.set
 	if out.json.set {
-		o.json = out.json.value
+		o.json = wire.Style(out.json.value)
 	}
 	o.colour = useColour(out.colour.value, e)
 	o.heading = heading.value == "always" || (heading.value != "never" && e.tty)
@@ -143,12 +140,19 @@ func runRun(ctx context.Context, e *env, args []string) int {
 	if o.colour {
 		pal = colouredPalette()
 	}
-	patterns := &patternSet{o: o, byLang: map[*language.Language]*pattern.Pattern{}, filters: map[*language.Language]search.Prefilter{}}
+	popts := pattern.Options{Strictness: o.strictness}
+	src := o.pattern
+	if o.selector != "" {
+		popts.Context, popts.Selector, src = o.pattern, o.selector, ""
+	}
+	// Files lacking the pattern's fixed string are passed over, as
+	// ast-grep's run passes them over.
+	patterns := search.NewPatterns(src, popts, true)
 	if o.lang != nil {
 		if o.debugQuery != "" && o.debugQuery != "pattern" {
 			printDebugTree(ctx, e, o, pal)
 		}
-		p, err := patterns.compile(ctx, o.lang)
+		p, err := patterns.Compile(ctx, o.lang)
 		if err != nil {
 			return e.errorf("cannot parse the pattern as %s: %v", o.lang.Display(), err)
 		}
@@ -165,78 +169,22 @@ func runRun(ctx context.Context, e *env, args []string) int {
 	return r.files(ctx, patterns)
 }
 
-// patternSet compiles the pattern once per language.
-type patternSet struct {
-	o       *runOptions
-	mu      sync.Mutex
-	byLang  map[*language.Language]*pattern.Pattern
-	filters map[*language.Language]search.Prefilter
-}
-
-func (s *patternSet) compile(ctx context.Context, lang *language.Language) (*pattern.Pattern, error) {
-	s.mu.Lock()
-	p, ok := s.byLang[lang]
-	s.mu.Unlock()
-	if ok {
-		return p, nil
-	}
-	opts := pattern.Options{Strictness: s.o.strictness}
-	src := s.o.pattern
-	if s.o.selector != "" {
-		opts.Context, opts.Selector, src = s.o.pattern, s.o.selector, ""
-	}
-	p, err := pattern.Compile(ctx, lang, src, opts)
-	if err != nil {
-		return nil, err
-	}
-	// The filter asks for the pattern's literal leaves and its fixed
-	// string (the test ast-grep's run makes before searching a file).
-	filter := search.RequireAll(append([]string{p.FixedString()}, p.Literals()...)...)
-	s.mu.Lock()
-	s.byLang[lang] = p
-	s.filters[lang] = filter
-	s.mu.Unlock()
-	return p, nil
-}
-
-// matcherFor is the search's matcher source. With a fixed language the
-// pattern is already compiled; otherwise a pattern that does not compile
-// for a file's language passes its files over, as ast-grep does.
-func (s *patternSet) matcherFor(ctx context.Context) search.MatcherFor {
-	return func(lang *language.Language) (match.Matcher, error) {
-		p, err := s.compile(ctx, lang)
-		if err != nil {
-			return nil, nil
-		}
-		return p, nil
-	}
-}
-
-// prefilter rules out a file that lacks one of the pattern's literals.
-// The search compiles a language's pattern before filtering its files.
-func (s *patternSet) prefilter(lang *language.Language, src []byte) bool {
-	s.mu.Lock()
-	f := s.filters[lang]
-	s.mu.Unlock()
-	return f == nil || f(lang, src)
-}
-
 // runner prints one run's results.
 type runner struct {
 	o       *runOptions
 	e       *env
 	out     *bufio.Writer
 	pal     palette
-	json    *jsonPrinter
+	json    *wire.Writer
 	applied int
 	failed  bool
 }
 
-func (r *runner) files(ctx context.Context, patterns *patternSet) int {
+func (r *runner) files(ctx context.Context, patterns *search.Patterns) int {
 	opts := r.o.search
-	opts.Prefilter = patterns.prefilter
+	opts.Prefilter = patterns.Prefilter
 	r.begin()
-	st, err := search.Search(ctx, opts, patterns.matcherFor(ctx), func(fm search.FileMatches) error {
+	st, err := search.Search(ctx, opts, patterns.MatcherFor(ctx), func(fm search.FileMatches) error {
 		r.file(fm.File.Path, fm.File.Abs, fm.File.Lang, fm.Tree, fm.Matches)
 		return r.flush()
 	})
@@ -252,12 +200,12 @@ func (r *runner) files(ctx context.Context, patterns *patternSet) int {
 	return r.finish(st.Matches > 0, patterns)
 }
 
-func (r *runner) stdin(ctx context.Context, patterns *patternSet) int {
+func (r *runner) stdin(ctx context.Context, patterns *search.Patterns) int {
 	src, err := io.ReadAll(r.e.stdin)
 	if err != nil {
 		return r.e.errorf("read standard input: %v", err)
 	}
-	p, err := patterns.compile(ctx, r.o.lang)
+	p, err := patterns.Compile(ctx, r.o.lang)
 	if err != nil {
 		return r.e.errorf("%v", err)
 	}
@@ -279,14 +227,13 @@ func (r *runner) stdin(ctx context.Context, patterns *patternSet) int {
 
 func (r *runner) begin() {
 	if r.o.json != "" {
-		r.json = &jsonPrinter{w: r.out, style: r.o.json}
-		r.json.begin()
+		r.json = wire.NewWriter(r.out, r.o.json)
 	}
 }
 
 func (r *runner) end() {
 	if r.json != nil {
-		r.json.end()
+		r.json.Close()
 	}
 }
 
@@ -297,7 +244,7 @@ func (r *runner) flush() error {
 	return nil
 }
 
-func (r *runner) finish(matched bool, patterns *patternSet) int {
+func (r *runner) finish(matched bool, patterns *search.Patterns) int {
 	if r.applied > 0 {
 		fmt.Fprintf(r.e.stderr, "Applied %d changes\n", r.applied)
 	}
@@ -308,7 +255,7 @@ func (r *runner) finish(matched bool, patterns *patternSet) int {
 		return exitMatch
 	}
 	if r.o.lang != nil {
-		if p, err := patterns.compile(context.Background(), r.o.lang); err == nil && p.Root().IsError() {
+		if p, err := patterns.Compile(context.Background(), r.o.lang); err == nil && p.Root().IsError() {
 			fmt.Fprintln(r.e.stderr, "Warning: Pattern contains an ERROR node and may cause unexpected results.")
 			fmt.Fprintln(r.e.stderr, "Help: the pattern parsed with errors and matched nothing; check it with --debug-query=ast.")
 		}
@@ -322,11 +269,12 @@ func (r *runner) file(path, abs string, lang *language.Language, t *tree.Tree, m
 	switch {
 	case r.json != nil:
 		for _, m := range ms {
-			var repl *replacement
+			var repl *wire.Replacement
 			if r.o.rewrite != nil {
-				repl = &replacement{text: r.o.rewrite.Render(m.Env, m.Node), start: m.Node.StartByte(), end: m.Node.EndByte()}
+				repl = &wire.Replacement{Text: r.o.rewrite.Render(m.Env, m.Node), Start: m.Node.StartByte(), End: m.Node.EndByte()}
 			}
-			r.json.item(matchJSON(m.Node, m.Env, path, lang.Display(), r.o.before, r.o.after, repl))
+			w := wire.NewMatch(path, m.Node, m.Env, lang.Display(), r.o.before, r.o.after, repl)
+			r.json.Write(w.Encode(r.json.Style()))
 		}
 	case r.o.filesWithMatches:
 		fmt.Fprintln(r.out, r.pal.path.paint(path))
@@ -347,7 +295,7 @@ func (r *runner) file(path, abs string, lang *language.Language, t *tree.Tree, m
 			return
 		}
 		if r.o.updateAll {
-			if err := writeAtomic(abs, updated); err != nil {
+			if err := rewrite.WriteFile(abs, updated); err != nil {
 				fmt.Fprintf(r.e.stderr, "Error: %v\n", err)
 				r.failed = true
 				return
@@ -383,51 +331,4 @@ func osError(err error) string {
 		return fmt.Sprintf("%s (os error %d)", msg, int(errno))
 	}
 	return fmt.Sprint(err)
-}
-
-// writeAtomic replaces the file at path with data: written to a temporary
-// file in the same directory with the original's permissions, then
-// renamed over it, so a reader never sees a half-written file.
-func writeAtomic(path string, data []byte) error {
-	// A symlink stays a symlink: its target is what gets replaced.
-	path, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return fmt.Errorf("update: %w", err)
-	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		return fmt.Errorf("update %s: %w", path, err)
-	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".loupe-*")
-	if err != nil {
-		return fmt.Errorf("update %s: %w", path, err)
-	}
-	name := tmp.Name()
-	fail := func(err error) error {
-		tmp.Close()
-		os.Remove(name)
-		return fmt.Errorf("update %s: %w", path, err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Chmod(fi.Mode().Perm()); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(name)
-		return fmt.Errorf("update %s: %w", path, err)
-	}
-	if err := os.Rename(name, path); err != nil {
-		os.Remove(name)
-		return fmt.Errorf("update %s: %w", path, err)
-	}
-	return nil
 }

@@ -158,7 +158,6 @@ func (l *label) multi() bool { return l.startLine != l.endLine }
 
 // rich prints one finding as a codespan-reporting diagnostic.
 func (p *scanPrinter) rich(r fileResult, f rule.Finding, lines []string) {
-	src := r.src
 	spans := f.Config.Spans(f.Node, f.Env)
 	var labels []*label
 	var multis []*label
@@ -166,7 +165,7 @@ func (p *scanPrinter) rich(r fileResult, f rule.Finding, lines []string) {
 		sp, ep := s.StartNode.StartPoint(), s.EndNode.EndPoint()
 		l := &label{
 			primary: s.Style == "primary", startLine: sp.Row, endLine: ep.Row,
-			startCol: charColumn(src, s.Start), endCol: charColumn(src, s.End),
+			startCol: f.Node.Tree().CharColumn(s.Start), endCol: f.Node.Tree().CharColumn(s.End),
 		}
 		if s.Message != nil {
 			l.message = *s.Message

@@ -56,7 +56,7 @@ func findAll(t testing.TB, lang, pat string, opts Options, src string) []string 
 		t.Fatalf("compile %q: %v", pat, err)
 	}
 	var out []string
-	match.FindAll(parse(t, l, src).Root(), p, func(n tree.Node, env *match.Env) bool {
+	eachMatch(parse(t, l, src).Root(), p, func(n tree.Node, env *match.Env) bool {
 		out = append(out, describe(n, env))
 		return true
 	})
@@ -225,7 +225,7 @@ func TestFindAllOrderAndNesting(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := 0
-	match.FindAll(parse(t, l, "a; b; c").Root(), p, func(tree.Node, *match.Env) bool { n++; return n < 2 })
+	eachMatch(parse(t, l, "a; b; c").Root(), p, func(tree.Node, *match.Env) bool { n++; return n < 2 })
 	if n != 2 {
 		t.Errorf("FindAll went on after yield returned false: %d calls", n)
 	}
@@ -395,7 +395,7 @@ func TestEllipsisNoBlowUp(t *testing.T) {
 			t.Fatal(err)
 		}
 		n := 0
-		match.FindAll(root, p, func(tree.Node, *match.Env) bool { n++; return true })
+		eachMatch(root, p, func(tree.Node, *match.Env) bool { n++; return true })
 		if n != tt.want {
 			t.Errorf("%s: %d matches, want %d", tt.pat, n, tt.want)
 		}
@@ -416,4 +416,21 @@ func TestEllipsisNoBlowUp(t *testing.T) {
 			t.Errorf("%s: %d comparisons for a tree of %d nodes, want at most %d", tt.pat, steps, nodes, 4*nodes)
 		}
 	}
+}
+
+// eachMatch calls yield for every node of root's subtree that m matches,
+// in pre-order, until yield returns false; env holds the match's
+// bindings only while yield runs. (The product's loop is
+// search.FindAll, which core/pattern cannot import.)
+func eachMatch(root tree.Node, m match.Matcher, yield func(n tree.Node, env *match.Env) bool) {
+	kinds := m.Kinds()
+	env := &match.Env{}
+	root.Descendants(func(n tree.Node) bool {
+		if !kinds.Has(n.KindID()) || !m.Match(n, env) {
+			return true
+		}
+		more := yield(n, env)
+		env.Reset()
+		return more
+	})
 }

@@ -2,7 +2,6 @@ package rule
 
 import (
 	"regexp"
-	"unicode/utf8"
 
 	"github.com/loupe-dev/loupe/core/match"
 	"github.com/loupe-dev/loupe/core/tree"
@@ -115,11 +114,11 @@ func (m *rangeM) match(n tree.Node, _ *match.Env, _ *evalCtx) (tree.Node, bool) 
 	if sp.Row != m.startLine || ep.Row != m.endLine {
 		return tree.Node{}, false
 	}
-	src := n.Tree().Source()
-	if m.startCol >= 0 && charColumn(src, n.StartByte()) != m.startCol {
+	t := n.Tree()
+	if m.startCol >= 0 && t.CharColumn(n.StartByte()) != m.startCol {
 		return tree.Node{}, false
 	}
-	if m.endCol >= 0 && charColumn(src, n.EndByte()) != m.endCol {
+	if m.endCol >= 0 && t.CharColumn(n.EndByte()) != m.endCol {
 		return tree.Node{}, false
 	}
 	return n, true
@@ -128,12 +127,3 @@ func (m *rangeM) match(n tree.Node, _ *match.Env, _ *evalCtx) (tree.Node, bool) 
 func (m *rangeM) kinds() match.KindSet { return nil }
 
 func (m *rangeM) vars(map[string]bool) {}
-
-// charColumn returns the column of byte offset off in characters.
-func charColumn(src []byte, off int) int {
-	start := off
-	for start > 0 && src[start-1] != '\n' {
-		start--
-	}
-	return utf8.RuneCount(src[start:off])
-}

@@ -59,10 +59,18 @@ func FuzzParseRule(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// What a report of each finding computes: its message,
+			// labels and fix.
 			for _, fd := range fs {
-				js := fd.JSON("f", true, true)
-				if _, err := json.Marshal(js); err != nil {
-					t.Fatal(err)
+				fd.Config.RenderMessage(fd.Node, fd.Env)
+				src := fd.Node.Tree().Source()
+				for _, sp := range fd.Config.Spans(fd.Node, fd.Env) {
+					if sp.Start < 0 || sp.End < sp.Start || sp.End > len(src) {
+						t.Fatalf("label [%d, %d) outside the source", sp.Start, sp.End)
+					}
+				}
+				for _, fx := range fd.Config.Fixes {
+					fx.Edit(fd.Node, fd.Env)
 				}
 			}
 		}

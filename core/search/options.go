@@ -1,13 +1,15 @@
-// Package search is loupe's search driver, the ripgrep-like part of a
-// structural search: it resolves search paths inside a workspace, walks
+// Package search is loupe's one per-file pipeline, the ripgrep-like part
+// of every face: it resolves search paths inside a workspace, walks
 // directories honouring ignore files, hidden files and globs, picks each
-// file's language, reads and screens files (binary, size, encoding), runs
-// a cheap prefilter, parses (through a process-wide tree cache) and runs a
-// match.Matcher over every node, in parallel, delivering results in a
-// stable order: by file path, then by position.
+// file's language, reads files (race-free inside the workspace) and
+// screens them (size, binary, encoding), runs a cheap prefilter, parses
+// through a tree cache and hands each tree to the caller, in parallel,
+// delivering results in a stable order: by file path, then by position.
 //
-// Files lists what a search would look at; Search runs one; FindAll
-// matches one tree; Parse and Cache share parsed trees between calls.
+// Files lists what a run would look at; Run takes them through the
+// pipeline with a caller's Job; Search is Run with a matcher; FindAll
+// matches one tree; Reader is the read and screen stage alone; Parse and
+// Cache share parsed trees between calls.
 package search
 
 import (
@@ -187,6 +189,9 @@ const (
 	SkipMissing    SkipReason = "not found"         // a named path that does not exist
 	SkipOutside    SkipReason = "outside workspace" // a followed symlink leaving the root
 	SkipParse      SkipReason = "parse failed"      // the grammar module failed on it
+	// SkipEmpty is an empty file, passed over silently as ast-grep does:
+	// counted in Stats.Empty, never listed in Stats.Skipped.
+	SkipEmpty SkipReason = "empty"
 )
 
 // Skipped is a file (or named path) that was not searched.

@@ -187,3 +187,12 @@ func checkNode(n tree.Node) string {
 	}
 	return ""
 }
+
+func TestCharColumn(t *testing.T) {
+	tr := parse(t, "javascript", "ab\néé x\n")
+	for off, want := range map[int]int{0: 0, 2: 2, 3: 0, 5: 1, 7: 2, 8: 3, 9: 4, 10: 0, 99: 0} {
+		if got := tr.CharColumn(off); got != want {
+			t.Errorf("charColumn(%d) = %d, want %d", off, got, want)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"unicode/utf8"
 
 	"github.com/loupe-dev/loupe/host"
 )
@@ -85,6 +86,15 @@ func lineStarts(source []byte) []uint32 {
 func (t *Tree) point(off uint32) Point {
 	row := sort.Search(len(t.lines), func(i int) bool { return t.lines[i] > off }) - 1
 	return Point{Row: row, Column: int(off - t.lines[row])}
+}
+
+// CharColumn returns the column of byte offset off counted in characters
+// (code points since the start of its row), as ast-grep reports columns.
+// An offset past the source is taken as its end.
+func (t *Tree) CharColumn(off int) int {
+	off = max(0, min(off, len(t.source)))
+	start := int(t.lines[t.point(uint32(off)).Row])
+	return utf8.RuneCount(t.source[start:off])
 }
 
 // Root returns the root node.

@@ -1,26 +1,21 @@
 package difftest
 
 import (
-	"bytes"
 	"fmt"
 	"hash/fnv"
 	"maps"
 	"sort"
 	"strings"
 
-	"github.com/loupe-dev/loupe/core/match"
-	"github.com/loupe-dev/loupe/core/pattern"
+	"github.com/loupe-dev/loupe/core/search"
 	"github.com/loupe-dev/loupe/core/tree"
 )
 
-// FindMatches runs m over a parsed file the way `ast-grep run` does and
-// calls add with each match in ast-grep's terms. Like run, it skips a file
-// that lacks the pattern's fixed string (see pattern.Pattern.FixedString).
-func FindMatches(file string, t *tree.Tree, m match.Matcher, add func(Match)) {
-	if p, ok := m.(*pattern.Pattern); ok && !bytes.Contains(t.Source(), []byte(p.FixedString())) {
-		return
-	}
-	match.FindAll(t.Root(), m, func(n tree.Node, env *match.Env) bool {
+// Matches calls add with each of the product's matches of one file
+// (search.FindAll's) in the suite's terms.
+func Matches(file string, found []search.Match, add func(Match)) {
+	for _, f := range found {
+		n, env := f.Node, f.Env
 		r := Match{File: file, Start: n.StartByte(), End: n.EndByte(), Text: n.Text(),
 			Singles: map[string]Capture{}, Multis: map[string][]Capture{}}
 		env.Singles(func(name string, v tree.Node) {
@@ -34,8 +29,7 @@ func FindMatches(file string, t *tree.Tree, m match.Matcher, add func(Match)) {
 			r.Multis[name] = cs
 		})
 		add(r)
-		return true
-	})
+	}
 }
 
 // Key renders a match as one comparable line: file, range and every

@@ -18,6 +18,8 @@ import (
 
 	"github.com/loupe-dev/loupe/core/language"
 	"github.com/loupe-dev/loupe/core/pattern"
+	"github.com/loupe-dev/loupe/core/search"
+	"github.com/loupe-dev/loupe/core/tree"
 )
 
 // corpus says where a corpus lives and which part of it the bounded
@@ -199,15 +201,22 @@ func runAstGrep(ctx context.Context, bin, root string, lang *language.Language, 
 	return ref
 }
 
-// runLoupe answers every case with loupe: each file is parsed once (by as
-// many workers as there are cores) and searched with every pattern. It
-// also checks that Literals is sound: a file with a match has them all.
+// runLoupe answers every case with loupe, through the pipeline `loupe
+// run` runs (core/search's read, screen and parse; search.Patterns'
+// compile and prefilter, fixed string included; search.FindAll), with
+// each file parsed once and searched with every pattern. It also checks
+// that Literals is sound: a file with a match has them all.
 func runLoupe(ctx context.Context, t *testing.T, root string, lang *language.Language, group []Case, files []string, st *stats) []result {
 	t.Helper()
 	got := make([]result, len(group))
+	queries := make([]*search.Patterns, len(group))
 	pats := make([]*pattern.Pattern, len(group))
 	for i, c := range group {
-		opts := pattern.Options{Selector: c.Selector}
+		opts := pattern.Options{}
+		src := c.Pattern
+		if c.Selector != "" {
+			opts.Context, opts.Selector, src = c.Pattern, c.Selector, ""
+		}
 		if c.Strictness != "" {
 			var err error
 			if opts.Strictness, err = pattern.ParseStrictness(c.Strictness); err != nil {
@@ -215,70 +224,58 @@ func runLoupe(ctx context.Context, t *testing.T, root string, lang *language.Lan
 			}
 		}
 		got[i].answer = NewAnswer(keepKeys)
-		pats[i], got[i].err = pattern.Compile(ctx, lang, c.Pattern, opts)
+		queries[i] = search.NewPatterns(src, opts, true)
+		pats[i], got[i].err = queries[i].Compile(ctx, lang)
 	}
-	var mu sync.Mutex // guards the answers and firstErr
-	var firstErr error
-	fail := func(err error) {
-		mu.Lock()
-		if firstErr == nil {
-			firstErr = err
-		}
-		mu.Unlock()
+	var mu sync.Mutex // guards the answers
+	list := make([]search.File, len(files))
+	for i, f := range files {
+		list[i] = search.File{Path: f, Abs: filepath.Join(root, filepath.FromSlash(f)), Lang: lang}
 	}
-	fileCh := make(chan string)
-	var workers sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		workers.Add(1)
-		go func() {
-			defer workers.Done()
-			for file := range fileCh {
-				src, err := os.ReadFile(filepath.Join(root, file))
-				if err != nil {
-					fail(err)
+	start := time.Now()
+	var matching time.Duration
+	var bytesRead int
+	run, err := search.RunFiles(ctx, search.Options{Root: root}, list, search.Job[struct{}]{
+		Visit: func(ctx context.Context, f search.File, tr *tree.Tree) (struct{}, int64, error) {
+			began := time.Now()
+			src := tr.Source()
+			for i, p := range pats {
+				if p == nil || !queries[i].Prefilter(lang, src) {
 					continue
 				}
-				start := time.Now()
-				tr, err := lang.Parse(ctx, src)
+				found, err := search.FindAll(ctx, tr, p)
 				if err != nil {
-					fail(fmt.Errorf("parse %s: %w", file, err))
-					continue
+					return struct{}{}, 0, err
 				}
-				mid := time.Now()
-				for i, p := range pats {
-					if p == nil {
-						continue
-					}
-					found := false
-					FindMatches(file, tr, p, func(m Match) {
-						found = true
-						mu.Lock()
-						got[i].answer.Add(m)
-						mu.Unlock()
-					})
+				if len(found) > 0 {
 					for _, lit := range p.Literals() {
-						if found && !bytes.Contains(src, []byte(lit)) {
-							fail(fmt.Errorf("%v: %s matches but lacks the literal %q", group[i], file, lit))
+						if !bytes.Contains(src, []byte(lit)) {
+							return struct{}{}, 0, fmt.Errorf("%v: %s matches but lacks the literal %q", group[i], f.Path, lit)
 						}
 					}
 				}
-				end := time.Now()
-				st.mu.Lock()
-				st.parse += mid.Sub(start)
-				st.match += end.Sub(mid)
-				st.bytes += len(src)
-				st.mu.Unlock()
+				mu.Lock()
+				Matches(f.Path, found, got[i].answer.Add)
+				mu.Unlock()
 			}
-		}()
+			mu.Lock()
+			matching += time.Since(began)
+			bytesRead += len(src)
+			mu.Unlock()
+			return struct{}{}, 0, nil
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, file := range files {
-		fileCh <- file
+	if len(run.Skipped) > 0 {
+		t.Fatalf("files the pipeline skipped: %v", run.Skipped)
 	}
-	close(fileCh)
-	workers.Wait()
-	if firstErr != nil {
-		t.Fatal(firstErr)
-	}
+	st.mu.Lock()
+	st.parse += time.Since(start) - matching
+	st.match += matching
+	st.bytes += bytesRead
+	st.mu.Unlock()
 	return got
 }
 

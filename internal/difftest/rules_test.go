@@ -16,7 +16,11 @@ import (
 	"testing"
 
 	"github.com/loupe-dev/loupe/core/language"
+	"github.com/loupe-dev/loupe/core/project"
 	"github.com/loupe-dev/loupe/core/rule"
+	"github.com/loupe-dev/loupe/core/scan"
+	"github.com/loupe-dev/loupe/core/search"
+	"github.com/loupe-dev/loupe/wire"
 )
 
 // The rule suite: testdata/rules/<lang>.yml holds rules (YAML documents
@@ -168,7 +172,7 @@ func runRuleSuite(ctx context.Context, t *testing.T, bin, ruleFile, langName str
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfgs, err := rule.ParseConfigs(ctx, src, rule.Options{})
+	cfgs, err := project.ReadRuleFile(ctx, ruleFile, ruleFile, nil)
 	if err != nil {
 		t.Fatalf("loupe rejects %s: %v", ruleFile, err)
 	}
@@ -183,7 +187,7 @@ func runRuleSuite(ctx context.Context, t *testing.T, bin, ruleFile, langName str
 	if len(ids) != len(cfgs) {
 		t.Fatalf("%s: %d ids but %d rules", ruleFile, len(ids), len(cfgs))
 	}
-	scanner := rule.NewScanner(cfgs)
+	rules := scan.NewRules(cfgs, ".", "")
 
 	type part struct {
 		root  string
@@ -247,22 +251,8 @@ func runRuleSuite(ctx context.Context, t *testing.T, bin, ruleFile, langName str
 			f, err := scanAstGrep(ctx, bin, p.root, absRules, p.files)
 			done <- refResult{f, err}
 		}()
-		for _, file := range p.files {
-			data, err := os.ReadFile(filepath.Join(p.root, file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			tr, err := lang.Parse(ctx, data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			fs, err := scanner.Scan(ctx, tr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, f := range fs {
-				got[f.Config.ID] = append(got[f.Config.ID], findingKey(f.JSON(file, true, false)))
-			}
+		for id, keys := range scanLoupe(ctx, t, rules, p.root, p.files) {
+			got[id] = append(got[id], keys...)
 		}
 		r := <-done
 		if r.err != nil {
@@ -304,7 +294,7 @@ func scanAstGrep(ctx context.Context, bin, dir, rules string, files []string) ([
 	sc := bufio.NewScanner(&stdout)
 	sc.Buffer(make([]byte, 1<<20), 1<<30)
 	for sc.Scan() {
-		var f rule.FindingJSON
+		var f wire.Finding
 		if err := json.Unmarshal(sc.Bytes(), &f); err != nil {
 			return nil, fmt.Errorf("ast-grep output: %w", err)
 		}
@@ -313,9 +303,39 @@ func scanAstGrep(ctx context.Context, bin, dir, rules string, files []string) ([
 	return out, sc.Err()
 }
 
+// scanLoupe scans files (relative to root) with rules through the loop
+// `loupe scan` runs (core/scan over the per-file pipeline) and returns the
+// findings' keys by rule id.
+func scanLoupe(ctx context.Context, t *testing.T, rules *scan.Rules, root string, files []string) map[string][]string {
+	t.Helper()
+	got := map[string][]string{}
+	type keyed struct{ id, key string }
+	st, err := scan.Scan(ctx, rules, search.Options{Root: root, Paths: files, NodeModules: true},
+		func(f scan.File) ([]keyed, int64) {
+			var out []keyed
+			for _, fd := range f.Findings {
+				out = append(out, keyed{fd.Config.ID, findingKey(wire.NewFinding(f.Path, fd, true, false))})
+			}
+			return out, 0
+		},
+		func(ks []keyed) error {
+			for _, k := range ks {
+				got[k.id] = append(got[k.id], k.key)
+			}
+			return nil
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Skipped) > 0 {
+		t.Fatalf("files the pipeline skipped: %v", st.Skipped)
+	}
+	return got
+}
+
 // findingKey renders a finding as one comparable string; labels are
 // sorted since ast-grep lists configured labels in hash order.
-func findingKey(f rule.FindingJSON) string {
+func findingKey(f wire.Finding) string {
 	sort.Slice(f.Labels, func(i, j int) bool {
 		a, b := f.Labels[i], f.Labels[j]
 		if a.Range.ByteOffset != b.Range.ByteOffset {
@@ -416,24 +436,11 @@ func TestRulesProject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var utilFiles []rule.File
-	utilPaths, _ := filepath.Glob(filepath.Join(dir, "utils", "*.yml"))
-	for _, p := range utilPaths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		utilFiles = append(utilFiles, rule.File{Path: p, Data: data})
-	}
-	globals, err := rule.ParseGlobals(ctx, utilFiles)
+	proj, err := project.Find(filepath.Join(dir, "sgconfig.yml"), "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := os.ReadFile(filepath.Join(dir, "rules", "rules.yml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfgs, err := rule.ParseConfigs(ctx, src, rule.Options{Globals: globals})
+	cfgs, err := proj.LoadRules(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -453,31 +460,15 @@ func TestRulesProject(t *testing.T) {
 		if line == "" {
 			continue
 		}
-		var f rule.FindingJSON
+		var f wire.Finding
 		if err := json.Unmarshal([]byte(line), &f); err != nil {
 			t.Fatal(err)
 		}
 		want[f.RuleID] = append(want[f.RuleID], findingKey(f))
 	}
-	got := map[string][]string{}
-	scanner := rule.NewScanner(cfgs)
-	for _, file := range files {
-		data, err := os.ReadFile(filepath.Join(dir, file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr, err := lang.Parse(ctx, data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fs, err := scanner.Scan(ctx, tr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range fs {
-			got[f.Config.ID] = append(got[f.Config.ID], findingKey(f.JSON(file, true, false)))
-		}
-	}
+	// The project's own rule selection (files/ignores globs relative to
+	// the sgconfig.yml's folder) decides which rules each file gets.
+	got := scanLoupe(ctx, t, scan.NewRules(cfgs, proj.Dir, rule.SeverityHint), dir, files)
 	agree := 0
 	for _, c := range cfgs {
 		onlyRef, onlyGot := diffKeys(want[c.ID], got[c.ID])

@@ -1,23 +1,25 @@
-package match
+package search
 
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/loupe-dev/loupe/core/language"
+	"github.com/loupe-dev/loupe/core/match"
 	"github.com/loupe-dev/loupe/core/tree"
 )
 
-// kindMatcher matches nodes of one kind and binds them to K; it counts its
-// calls to show that FindAll skips kinds outside Kinds().
-type kindMatcher struct {
+// countingMatcher matches nodes of one kind and binds them to K; it
+// counts its calls to show that FindAll skips kinds outside Kinds().
+type countingMatcher struct {
 	kind  uint16
 	calls int
 	any   bool // report nil Kinds
 }
 
-func (k *kindMatcher) Match(n tree.Node, env *Env) bool {
+func (k *countingMatcher) Match(n tree.Node, env *match.Env) bool {
 	k.calls++
 	if n.KindID() != k.kind {
 		return false
@@ -26,11 +28,11 @@ func (k *kindMatcher) Match(n tree.Node, env *Env) bool {
 	return true
 }
 
-func (k *kindMatcher) Kinds() KindSet {
+func (k *countingMatcher) Kinds() match.KindSet {
 	if k.any {
 		return nil
 	}
-	return NewKindSet(k.kind)
+	return match.NewKindSet(k.kind)
 }
 
 func TestFindAll(t *testing.T) {
@@ -52,16 +54,19 @@ func TestFindAll(t *testing.T) {
 		return true
 	})
 	for _, any := range []bool{false, true} {
-		m := &kindMatcher{kind: call, any: any}
+		m := &countingMatcher{kind: call, any: any}
+		found, err := FindAll(ctx, tr, m)
+		if err != nil {
+			t.Fatal(err)
+		}
 		var got []string
-		FindAll(tr.Root(), m, func(n tree.Node, env *Env) bool {
-			bound, ok := env.Single("K")
-			if !ok || !bound.Equal(n) {
-				t.Errorf("env does not hold this match's binding")
+		for _, f := range found {
+			bound, ok := f.Env.Single("K")
+			if !ok || !bound.Equal(f.Node) {
+				t.Errorf("the env does not hold this match's binding")
 			}
-			got = append(got, n.Text())
-			return true
-		})
+			got = append(got, f.Node.Text())
+		}
 		// Pre-order, outer matches before the ones nested in them.
 		if want := []string{"f(g(1), h(2))", "g(1)", "h(2)", "k()"}; !slices.Equal(got, want) {
 			t.Errorf("any=%v: got %q, want %q", any, got, want)
@@ -73,11 +78,13 @@ func TestFindAll(t *testing.T) {
 			t.Errorf("Match called %d times, want every node (%d)", m.calls, tr.Len())
 		}
 	}
-	m := &kindMatcher{kind: call}
-	n := 0
-	FindAll(tr.Root(), m, func(tree.Node, *Env) bool { n++; return false })
-	if n != 1 {
-		t.Errorf("FindAll went on after yield returned false: %d matches", n)
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	big, err := lang.Parse(ctx, []byte(strings.Repeat("f(1);\n", 2000)))
+	if err != nil {
+		t.Fatal(err)
 	}
-	FindAll(tree.Node{}, m, func(tree.Node, *Env) bool { t.Error("a match under no node"); return true })
+	if _, err := FindAll(cancelled, big, &countingMatcher{kind: call}); err == nil {
+		t.Error("FindAll went on with a cancelled context")
+	}
 }

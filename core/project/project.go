@@ -1,0 +1,303 @@
+// Package project is an ast-grep project: an sgconfig.yml found by
+// walking up from the working directory as ast-grep does, and what it
+// configures: rule and utility folders, test folders, language globs and
+// custom languages. It loads the project's rules (ids unique, a rule
+// without id named after its file) and selects them for a scan: a
+// --filter on ids, severity overrides and a minimum severity.
+//
+// It is the library under `loupe scan` and `loupe test`, so that any
+// face can scan a project's own rules without copying the CLI.
+package project
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/loupe-dev/loupe/core/rule"
+	"github.com/loupe-dev/loupe/core/search/ignore"
+)
+
+// Project is an sgconfig.yml and what it configures.
+type Project struct {
+	// Dir is the absolute folder of the sgconfig.yml; rule paths, rule
+	// `files` globs and the folders below are relative to it.
+	Dir string
+	// Config is the sgconfig.yml's path as found or given.
+	Config string
+	// RuleDirs and UtilDirs are the folders of rule and utility files.
+	RuleDirs, UtilDirs []string
+	// TestConfigs are the rule-test folders.
+	TestConfigs []TestConfig
+	// LanguageGlobs maps a language name to globs of files it parses.
+	LanguageGlobs map[string][]string
+	// CustomLanguages are the custom languages by name.
+	CustomLanguages map[string]CustomLanguage
+	// Unapplied lists the keys of the configuration that loupe reads but
+	// does not apply yet (customLanguages, languageInjections), for the
+	// caller to warn about.
+	Unapplied []string
+}
+
+// TestConfig is an entry of sgconfig's testConfigs.
+type TestConfig struct {
+	TestDir string `yaml:"testDir"`
+	// SnapshotDir is "" for the default, __snapshots__ in TestDir.
+	SnapshotDir string `yaml:"snapshotDir"`
+}
+
+// CustomLanguage is an entry of sgconfig's customLanguages, with
+// ast-grep's keys. In loupe, LibraryPath names a WebAssembly grammar
+// module rather than a native library.
+type CustomLanguage struct {
+	LibraryPath    string   `yaml:"libraryPath"`
+	Extensions     []string `yaml:"extensions"`
+	ExpandoChar    string   `yaml:"expandoChar"`
+	LanguageSymbol string   `yaml:"languageSymbol"`
+}
+
+// ErrNotFound means no sgconfig.yml was found.
+var ErrNotFound = errors.New("no ast-grep project configuration (sgconfig.yml) found in the current folder or its parents")
+
+// configNames are the file names of a project configuration, in the
+// order they are looked for.
+var configNames = []string{"sgconfig.yml", "sgconfig.yaml"}
+
+// Find loads the project configuration at config, or, when config is
+// "", the first sgconfig.yml (or .yaml) in dir or one of its parents.
+func Find(config, dir string) (*Project, error) {
+	if config == "" {
+		var err error
+		if dir, err = filepath.Abs(dir); err != nil {
+			return nil, err
+		}
+		for config == "" {
+			for _, name := range configNames {
+				if fi, err := os.Stat(filepath.Join(dir, name)); err == nil && !fi.IsDir() {
+					config = filepath.Join(dir, name)
+					break
+				}
+			}
+			parent := filepath.Dir(dir)
+			if config == "" && parent == dir {
+				return nil, ErrNotFound
+			}
+			dir = parent
+		}
+	}
+	abs, err := filepath.Abs(config)
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, fmt.Errorf("read project configuration: %w", err)
+	}
+	p, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", config, err)
+	}
+	p.Dir, p.Config = filepath.Dir(abs), config
+	return p, nil
+}
+
+// Parse reads an sgconfig.yml. Keys it does not know are ignored, as
+// ast-grep ignores them.
+func Parse(data []byte) (*Project, error) {
+	var keys map[string]any
+	if err := yaml.Unmarshal(data, &keys); err != nil {
+		return nil, fmt.Errorf("invalid sgconfig: %w", err)
+	}
+	var raw struct {
+		RuleDirs        []string                  `yaml:"ruleDirs"`
+		UtilDirs        []string                  `yaml:"utilDirs"`
+		TestConfigs     []TestConfig              `yaml:"testConfigs"`
+		LanguageGlobs   map[string][]string       `yaml:"languageGlobs"`
+		CustomLanguages map[string]CustomLanguage `yaml:"customLanguages"`
+	}
+	if err := yaml.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("invalid sgconfig: %w", err)
+	}
+	for _, tc := range raw.TestConfigs {
+		if tc.TestDir == "" {
+			return nil, errors.New("testConfigs: every entry needs a testDir")
+		}
+	}
+	for name, cl := range raw.CustomLanguages {
+		if cl.LibraryPath == "" {
+			return nil, fmt.Errorf("customLanguages %s: libraryPath is required", name)
+		}
+	}
+	p := &Project{
+		RuleDirs: raw.RuleDirs, UtilDirs: raw.UtilDirs, TestConfigs: raw.TestConfigs,
+		LanguageGlobs: raw.LanguageGlobs, CustomLanguages: raw.CustomLanguages,
+	}
+	for _, k := range []string{"customLanguages", "languageInjections"} {
+		if _, ok := keys[k]; ok {
+			p.Unapplied = append(p.Unapplied, k)
+		}
+	}
+	return p, nil
+}
+
+// Rel returns path relative to the project folder, slash-separated (path
+// itself when it is elsewhere).
+func (p *Project) Rel(path string) string {
+	if r, err := filepath.Rel(p.Dir, path); err == nil {
+		return filepath.ToSlash(r)
+	}
+	return path
+}
+
+// LoadUtils compiles the project's utility rules.
+func (p *Project) LoadUtils(ctx context.Context) (*rule.Globals, error) {
+	var files []rule.File
+	for _, d := range p.UtilDirs {
+		paths, err := YAMLFiles(filepath.Join(p.Dir, d))
+		if err != nil {
+			return nil, fmt.Errorf("utilDirs: %w", err)
+		}
+		for _, path := range paths {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return nil, err
+			}
+			files = append(files, rule.File{Path: p.Rel(path), Data: data})
+		}
+	}
+	return rule.ParseGlobals(ctx, files)
+}
+
+// LoadRules compiles the project's utilities and every rule file of its
+// ruleDirs; rule ids must be unique.
+func (p *Project) LoadRules(ctx context.Context) ([]*rule.Config, error) {
+	globals, err := p.LoadUtils(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []*rule.Config
+	seen := map[string]string{}
+	for _, d := range p.RuleDirs {
+		paths, err := YAMLFiles(filepath.Join(p.Dir, d))
+		if err != nil {
+			return nil, fmt.Errorf("ruleDirs: %w", err)
+		}
+		for _, path := range paths {
+			cfgs, err := ReadRuleFile(ctx, path, p.Rel(path), globals)
+			if err != nil {
+				return nil, err
+			}
+			for _, c := range cfgs {
+				if prev, dup := seen[c.ID]; dup && c.ID != "" {
+					return nil, fmt.Errorf("duplicate rule id %q in %s and %s", c.ID, prev, p.Rel(path))
+				}
+				seen[c.ID] = p.Rel(path)
+			}
+			out = append(out, cfgs...)
+		}
+	}
+	return out, nil
+}
+
+// ReadRuleFile compiles the rules of one file; display names it in
+// errors. A rule without an id is named after the file (with its index
+// when the file has several).
+func ReadRuleFile(ctx context.Context, path, display string, globals *rule.Globals) ([]*rule.Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read rule %s: %w", display, err)
+	}
+	cfgs, err := rule.ParseConfigs(ctx, data, rule.Options{Globals: globals})
+	if err != nil {
+		return nil, fmt.Errorf("cannot parse rule %s: %w", display, err)
+	}
+	stem := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	for i, c := range cfgs {
+		if c.ID != "" {
+			continue
+		}
+		c.ID = stem
+		if len(cfgs) > 1 {
+			c.ID = fmt.Sprintf("%s-%d", stem, i)
+		}
+	}
+	return cfgs, nil
+}
+
+// YAMLFiles lists the .yml and .yaml files under dir, sorted, skipping
+// hidden entries and what .gitignore and .ignore files in dir and below
+// exclude, as ast-grep's rule walk does.
+func YAMLFiles(dir string) ([]string, error) {
+	var out []string
+	var walk func(d string, rules []*ignore.Rules) error
+	walk = func(d string, rules []*ignore.Rules) error {
+		entries, err := os.ReadDir(d)
+		if err != nil {
+			return err
+		}
+		for _, name := range []string{".gitignore", ".ignore"} {
+			if data, err := os.ReadFile(filepath.Join(d, name)); err == nil {
+				if r, err := ignore.Parse(data); err == nil {
+					rules = append(append([]*ignore.Rules(nil), rules...), r)
+				}
+			}
+		}
+		for _, e := range entries {
+			name := e.Name()
+			if strings.HasPrefix(name, ".") {
+				continue
+			}
+			full := filepath.Join(d, name)
+			isDir := e.IsDir()
+			if e.Type()&fs.ModeSymlink != 0 {
+				fi, err := os.Stat(full)
+				if err != nil {
+					continue
+				}
+				isDir = fi.IsDir()
+			}
+			if ignored(rules, dir, full, isDir) {
+				continue
+			}
+			if isDir {
+				if err := walk(full, rules); err != nil {
+					return err
+				}
+				continue
+			}
+			if ext := filepath.Ext(name); ext == ".yml" || ext == ".yaml" {
+				out = append(out, full)
+			}
+		}
+		return nil
+	}
+	if err := walk(dir, nil); err != nil {
+		return nil, err
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// ignored applies gitignore rules (outermost first, later ones winning)
+// to a path, matched relative to root.
+func ignored(rules []*ignore.Rules, root, full string, isDir bool) bool {
+	rel, err := filepath.Rel(root, full)
+	if err != nil {
+		return false
+	}
+	rel = filepath.ToSlash(rel)
+	res := ignore.Result(0)
+	for _, r := range rules {
+		if m := r.Match(rel, isDir); m != 0 {
+			res = m
+		}
+	}
+	return res > 0
+}

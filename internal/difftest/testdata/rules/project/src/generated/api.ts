@@ -1,0 +1,2 @@
+console.log("generated");
+process(2, "b");

@@ -1,0 +1,4 @@
+console.log("legacy");
+for (const y of ys) {
+  console.log(y);
+}

@@ -1,0 +1,394 @@
+package wire
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Style is one of ast-grep's --json styles.
+type Style string
+
+// The --json styles.
+const (
+	// Pretty is an array with one pretty-printed object per item (the
+	// default of --json).
+	Pretty Style = "pretty"
+	// Stream is one compact object per line, no array.
+	Stream Style = "stream"
+	// Compact is a one-line array.
+	Compact Style = "compact"
+)
+
+// ParseStyle checks a --json value.
+func ParseStyle(s string) (Style, error) {
+	switch st := Style(s); st {
+	case Pretty, Stream, Compact:
+		return st, nil
+	}
+	return "", fmt.Errorf("invalid JSON style %q (expected pretty, stream or compact)", s)
+}
+
+// Encode renders m as one item of style s.
+func (m *Match) Encode(s Style) string {
+	e := newEncoder(s)
+	e.open('{')
+	m.fields(e)
+	e.close('}')
+	return e.b.String()
+}
+
+// Encode renders f as one item of style s.
+func (f *Finding) Encode(s Style) string {
+	e := newEncoder(s)
+	e.open('{')
+	f.Match.fields(e)
+	e.key("ruleId")
+	e.str(f.RuleID)
+	e.key("severity")
+	e.str(f.Severity)
+	e.key("note")
+	if f.Note == nil {
+		e.raw("null")
+	} else {
+		e.str(*f.Note)
+	}
+	e.key("message")
+	e.str(f.Message)
+	if len(f.Labels) > 0 {
+		e.key("labels")
+		e.open('[')
+		for _, l := range f.Labels {
+			e.item()
+			e.open('{')
+			e.key("text")
+			e.str(l.Text)
+			e.key("range")
+			e.rng(l.Range)
+			if l.Message != nil {
+				e.key("message")
+				e.str(*l.Message)
+			}
+			e.key("style")
+			e.str(l.Style)
+			e.close('}')
+		}
+		e.close(']')
+	}
+	if f.Metadata != nil {
+		e.key("metadata")
+		e.any(f.Metadata)
+	}
+	e.close('}')
+	return e.b.String()
+}
+
+func (m *Match) fields(e *encoder) {
+	e.key("text")
+	e.str(m.Text)
+	e.key("range")
+	e.rng(m.Range)
+	e.key("file")
+	e.str(m.File)
+	e.key("lines")
+	e.str(m.Lines)
+	e.key("charCount")
+	e.open('{')
+	e.key("leading")
+	e.int(m.CharCount.Leading)
+	e.key("trailing")
+	e.int(m.CharCount.Trailing)
+	e.close('}')
+	if m.Replacement != nil {
+		e.key("replacement")
+		e.str(*m.Replacement)
+	}
+	if m.ReplacementOffsets != nil {
+		e.key("replacementOffsets")
+		e.byteRange(*m.ReplacementOffsets)
+	}
+	e.key("language")
+	e.str(m.Language)
+	if mv := m.MetaVariables; mv != nil {
+		e.key("metaVariables")
+		e.open('{')
+		e.key("single")
+		e.open('{')
+		for _, k := range sortedKeys(mv.Single) {
+			e.key(k)
+			e.node(mv.Single[k])
+		}
+		e.close('}')
+		e.key("multi")
+		e.open('{')
+		for _, k := range sortedKeys(mv.Multi) {
+			e.key(k)
+			e.open('[')
+			for _, n := range mv.Multi[k] {
+				e.item()
+				e.node(n)
+			}
+			e.close(']')
+		}
+		e.close('}')
+		e.key("transformed")
+		e.open('{')
+		for _, k := range sortedKeys(mv.Transformed) {
+			e.key(k)
+			e.str(mv.Transformed[k])
+		}
+		e.close('}')
+		e.close('}')
+	}
+}
+
+// encoder writes JSON as serde_json does: compact, or pretty with
+// two-space indents (an empty object or array stays "{}" or "[]");
+// strings escaped the serde way (\" \\ \b \f \n \r \t, other control
+// characters as \u00XX, everything else, U+2028 and "<>&" included, as
+// is; invalid UTF-8 as U+FFFD).
+type encoder struct {
+	b      strings.Builder
+	pretty bool
+	depth  int
+	// empty is true right after an opening bracket: the next item or key
+	// needs no comma.
+	empty bool
+}
+
+func newEncoder(s Style) *encoder { return &encoder{pretty: s == Pretty} }
+
+func (e *encoder) newline() {
+	e.b.WriteByte('\n')
+	for range e.depth {
+		e.b.WriteString("  ")
+	}
+}
+
+func (e *encoder) open(c byte) {
+	e.b.WriteByte(c)
+	e.depth++
+	e.empty = true
+}
+
+func (e *encoder) close(c byte) {
+	e.depth--
+	if !e.empty && e.pretty {
+		e.newline()
+	}
+	e.b.WriteByte(c)
+	e.empty = false
+}
+
+// item starts an array element.
+func (e *encoder) item() {
+	if !e.empty {
+		e.b.WriteByte(',')
+	}
+	if e.pretty {
+		e.newline()
+	}
+	e.empty = false
+}
+
+func (e *encoder) key(k string) {
+	e.item()
+	e.str(k)
+	e.b.WriteByte(':')
+	if e.pretty {
+		e.b.WriteByte(' ')
+	}
+}
+
+func (e *encoder) raw(s string) {
+	e.b.WriteString(s)
+	e.empty = false
+}
+
+func (e *encoder) int(n int) { e.raw(strconv.Itoa(n)) }
+
+func (e *encoder) byteRange(r ByteRange) {
+	e.open('{')
+	e.key("start")
+	e.int(r.Start)
+	e.key("end")
+	e.int(r.End)
+	e.close('}')
+}
+
+func (e *encoder) pos(p Position) {
+	e.open('{')
+	e.key("line")
+	e.int(p.Line)
+	e.key("column")
+	e.int(p.Column)
+	e.close('}')
+}
+
+func (e *encoder) rng(r Range) {
+	e.open('{')
+	e.key("byteOffset")
+	e.byteRange(r.ByteOffset)
+	e.key("start")
+	e.pos(r.Start)
+	e.key("end")
+	e.pos(r.End)
+	e.close('}')
+}
+
+func (e *encoder) node(n Node) {
+	e.open('{')
+	e.key("text")
+	e.str(n.Text)
+	e.key("range")
+	e.rng(n.Range)
+	e.close('}')
+}
+
+// any writes plain Go data as decoded from YAML (a rule's metadata), map
+// keys sorted, floats always with a fraction as serde writes them.
+func (e *encoder) any(v any) {
+	switch t := v.(type) {
+	case nil:
+		e.raw("null")
+	case string:
+		e.str(t)
+	case bool:
+		e.raw(strconv.FormatBool(t))
+	case int:
+		e.raw(strconv.Itoa(t))
+	case int64:
+		e.raw(strconv.FormatInt(t, 10))
+	case uint64:
+		e.raw(strconv.FormatUint(t, 10))
+	case float64:
+		s := strconv.FormatFloat(t, 'f', -1, 64)
+		if !strings.ContainsAny(s, ".eE") {
+			s += ".0"
+		}
+		e.raw(s)
+	case []any:
+		e.open('[')
+		for _, x := range t {
+			e.item()
+			e.any(x)
+		}
+		e.close(']')
+	case map[string]any:
+		e.open('{')
+		for _, k := range sortedKeys(t) {
+			e.key(k)
+			e.any(t[k])
+		}
+		e.close('}')
+	default:
+		e.str(fmt.Sprint(v))
+	}
+}
+
+const hexDigits = "0123456789abcdef"
+
+func (e *encoder) str(s string) {
+	b := &e.b
+	b.WriteByte('"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				b.WriteString(s[start:i])
+				b.WriteString("\ufffd")
+				i++
+				start = i
+				continue
+			}
+			i += size
+			continue
+		}
+		var esc string
+		switch c {
+		case '"':
+			esc = `\"`
+		case '\\':
+			esc = `\\`
+		case '\b':
+			esc = `\b`
+		case '\f':
+			esc = `\f`
+		case '\n':
+			esc = `\n`
+		case '\r':
+			esc = `\r`
+		case '\t':
+			esc = `\t`
+		default:
+			if c < 0x20 {
+				esc = `\u00` + string(hexDigits[c>>4]) + string(hexDigits[c&0xf])
+			}
+		}
+		if esc != "" {
+			b.WriteString(s[start:i])
+			b.WriteString(esc)
+			start = i + 1
+		}
+		i++
+	}
+	b.WriteString(s[start:])
+	b.WriteByte('"')
+	e.empty = false
+}
+
+// Writer writes encoded items as one --json output: an array for pretty
+// and compact, one line per item for stream. Items may be encoded on
+// several goroutines and written in order from one.
+type Writer struct {
+	w       io.Writer
+	style   Style
+	written bool
+}
+
+// NewWriter starts an output of style s on w.
+func NewWriter(w io.Writer, s Style) *Writer {
+	if s != Stream {
+		io.WriteString(w, "[")
+	}
+	return &Writer{w: w, style: s}
+}
+
+// Style returns the output's style.
+func (p *Writer) Style() Style { return p.style }
+
+// Write writes one item that Encode rendered in the writer's style.
+func (p *Writer) Write(item string) {
+	switch p.style {
+	case Stream:
+		io.WriteString(p.w, item+"\n")
+		return
+	case Pretty:
+		if p.written {
+			io.WriteString(p.w, ",\n")
+		} else {
+			io.WriteString(p.w, "\n")
+		}
+	default:
+		if p.written {
+			io.WriteString(p.w, ",")
+		}
+	}
+	io.WriteString(p.w, item)
+	p.written = true
+}
+
+// Close ends the output.
+func (p *Writer) Close() {
+	if p.style == Stream {
+		return
+	}
+	if p.written && p.style == Pretty {
+		io.WriteString(p.w, "\n")
+	}
+	io.WriteString(p.w, "]\n")
+}

@@ -1,0 +1,57 @@
+package wire
+
+import (
+	"testing"
+)
+
+func TestEncoderStrings(t *testing.T) {
+	e := newEncoder(Compact)
+	e.open('{')
+	e.key("s")
+	e.str("q\" b\\ \b\f\n\r\t \x01\x1f \x7f é \u2028 <&> \xff")
+	e.key("n")
+	e.int(-3)
+	e.key("e")
+	e.open('{')
+	e.close('}')
+	e.key("a")
+	e.open('[')
+	e.close(']')
+	e.key("l")
+	e.open('[')
+	e.item()
+	e.int(1)
+	e.item()
+	e.open('{')
+	e.key("k")
+	e.str("v")
+	e.close('}')
+	e.close(']')
+	e.close('}')
+	want := `{"s":"q\" b\\ \b\f\n\r\t \u0001\u001f ` + "\x7f é \u2028 <&> \ufffd" + `","n":-3,"e":{},"a":[],"l":[1,{"k":"v"}]}`
+	if got := e.b.String(); got != want {
+		t.Errorf("compact:\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestEncoderPretty(t *testing.T) {
+	e := newEncoder(Pretty)
+	e.open('{')
+	e.key("n")
+	e.int(1)
+	e.key("o")
+	e.open('{')
+	e.key("a")
+	e.open('[')
+	e.item()
+	e.int(2)
+	e.close(']')
+	e.key("m")
+	e.any(map[string]any{"f": 1.0, "i": int64(2), "l": []any{"x", true, nil}})
+	e.close('}')
+	e.close('}')
+	want := "{\n  \"n\": 1,\n  \"o\": {\n    \"a\": [\n      2\n    ],\n    \"m\": {\n      \"f\": 1.0,\n      \"i\": 2,\n      \"l\": [\n        \"x\",\n        true,\n        null\n      ]\n    }\n  }\n}"
+	if got := e.b.String(); got != want {
+		t.Errorf("pretty:\n%s\nwant\n%s", got, want)
+	}
+}
