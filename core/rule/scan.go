@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/loupe-dev/loupe/core/language"
 	"github.com/loupe-dev/loupe/core/match"
@@ -154,11 +155,14 @@ const ignoreText = "ast-grep-ignore"
 // suppresses the line where that code starts; a comment on the first line
 // followed by a blank line suppresses the whole file. "ast-grep-ignore"
 // alone suppresses every rule, "ast-grep-ignore: a, b" the listed ones.
+// As in ast-grep 0.51, the directive must be the comment's first word:
+// "# type: ignore  # ast-grep-ignore" is one comment that suppresses
+// nothing.
 func collectSuppressions(t *tree.Tree) suppressions {
 	s := suppressions{lines: map[int]*suppression{}}
 	for i := 0; i < t.Len(); i++ {
 		n := t.Node(i)
-		if !strings.Contains(n.Kind(), "comment") || !strings.Contains(n.Text(), ignoreText) {
+		if !strings.Contains(n.Kind(), "comment") || !isDirective(n.Text()) {
 			continue
 		}
 		sup := parseSuppression(n.Text())
@@ -184,6 +188,15 @@ func collectSuppressions(t *tree.Tree) suppressions {
 		s.lines[key] = sup
 	}
 	return s
+}
+
+// isDirective reports whether a comment's first word, after its comment
+// markers and any punctuation, is ast-grep-ignore.
+func isDirective(comment string) bool {
+	rest := strings.TrimLeftFunc(comment, func(r rune) bool {
+		return r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+	return strings.HasPrefix(rest, ignoreText)
 }
 
 func parseSuppression(text string) *suppression {

@@ -113,9 +113,22 @@ const (
 
 var errTooDeep = errors.New("document nests too deeply")
 
+// FinalNewline returns src ending with a line break. YAML 1.2's "clip"
+// chomping keeps a block scalar's final line break even when the file ends
+// right after its last line, and ast-grep's YAML reader does; the Go YAML
+// library drops it there (`fix: |` as the last key of a file without a
+// final newline lost its "\n"). Every rule, test and snapshot file is read
+// through it.
+func FinalNewline(src []byte) []byte {
+	if len(src) == 0 || src[len(src)-1] == '\n' {
+		return src
+	}
+	return append(src[:len(src):len(src)], '\n')
+}
+
 // parseYAMLDocs splits a YAML stream into its documents.
 func parseYAMLDocs(src []byte) ([]*value, error) {
-	dec := yaml.NewDecoder(bytes.NewReader(src))
+	dec := yaml.NewDecoder(bytes.NewReader(FinalNewline(src)))
 	var docs []*value
 	for {
 		var n yaml.Node

@@ -135,6 +135,7 @@ func Read(dirs []project.TestConfig, filter *regexp.Regexp, warn func(string)) (
 			if err != nil {
 				return nil, nil, err
 			}
+			data = rule.FinalNewline(data)
 			if strings.HasPrefix(f, snapPath+string(filepath.Separator)) {
 				var sf SnapshotFile
 				if err := yaml.Unmarshal(data, &sf); err != nil {

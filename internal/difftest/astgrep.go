@@ -42,7 +42,7 @@ func AstGrep() (string, error) {
 	}
 	p := filepath.Join(root, "node_modules", "@ast-grep", "cli", "ast-grep")
 	if _, err := os.Stat(p); err != nil {
-		return "", fmt.Errorf("reference ast-grep not installed (run `npm install` in %s): %w", root, err)
+		return "", fmt.Errorf("reference ast-grep 0.51.1 not installed (`make test-deps`, or `npm ci` in %s, installs it): %w", root, err)
 	}
 	return p, nil
 }

@@ -70,10 +70,7 @@ func TestPatterns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("differential suite against ast-grep: skipped with -short")
 	}
-	bin, err := AstGrep()
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := needAstGrep(t)
 	f, err := os.Open(filepath.Join("testdata", "patterns.txt"))
 	if err != nil {
 		t.Fatal(err)

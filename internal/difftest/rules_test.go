@@ -90,10 +90,7 @@ func TestRules(t *testing.T) {
 	if testing.Short() {
 		t.Skip("differential suite against ast-grep: skipped with -short")
 	}
-	bin, err := AstGrep()
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := needAstGrep(t)
 	ruleFiles, err := filepath.Glob(filepath.Join("testdata", "rules", "*.yml"))
 	if err != nil {
 		t.Fatal(err)
@@ -427,10 +424,7 @@ func TestRulesProject(t *testing.T) {
 	if testing.Short() {
 		t.Skip("differential suite against ast-grep: skipped with -short")
 	}
-	bin, err := AstGrep()
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := needAstGrep(t)
 	ctx := context.Background()
 	dir, err := filepath.Abs(filepath.Join("testdata", "rules", "project"))
 	if err != nil {
