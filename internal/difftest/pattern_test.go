@@ -145,6 +145,9 @@ func corpusFiles(ctx context.Context, t *testing.T, name string, lang *language.
 		t.Fatalf("unknown corpus %q", name)
 	}
 	root, err := co.root(ctx, lang.Name())
+	if errors.Is(err, ErrNotInstalled) {
+		t.Skip(err)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
