@@ -62,8 +62,10 @@ func (rs *Rules) Languages() []*language.Language {
 }
 
 // ForFile returns the scanner of the rules that apply to a file of lang
-// at abs, or nil when none does (such a file is not scanned, and so gets
-// no unused-suppression report either, as in ast-grep).
+// at abs (display is its path as shown). With the unused-suppression
+// report on, a file no rule applies to still gets a scanner with no rules,
+// which reports its suppressions as unused, as ast-grep does; otherwise it
+// gets nil and is not scanned.
 func (rs *Rules) ForFile(lang *language.Language, abs, display string) *rule.Scanner {
 	rel := display
 	if a, err := filepath.Abs(abs); err == nil {
@@ -81,7 +83,7 @@ func (rs *Rules) ForFile(lang *language.Language, abs, display string) *rule.Sca
 			key.WriteString(strconv.Itoa(i))
 		}
 	}
-	if len(picked) == 0 {
+	if len(picked) == 0 && rs.unused == "" {
 		return nil
 	}
 	rs.mu.Lock()
@@ -110,16 +112,23 @@ type File struct {
 // that rendering is parallel and a file's tree can be let go there) and
 // returns its value and the bytes the value holds until delivered.
 // deliver returning search.ErrStop ends the scan without error.
+//
+// As in ast-grep, the files found in directories are those of the rules'
+// languages; a file named in opts.Paths is scanned whatever its language
+// (then only for unused suppressions, when no rule is of its language).
 func Scan[T any](ctx context.Context, rs *Rules, opts search.Options, render func(File) (T, int64), deliver func(T) error) (search.Stats, error) {
-	if langs := rs.Languages(); len(langs) == 1 && opts.Lang == nil {
-		opts.Lang = langs[0]
+	langs := map[*language.Language]bool{}
+	for _, l := range rs.Languages() {
+		langs[l] = true
 	}
 	type result struct {
 		v  T
 		ok bool
 	}
 	return search.Run(ctx, opts, search.Job[result]{
-		Want: func(f search.File) (bool, error) { return rs.ForFile(f.Lang, f.Abs, f.Path) != nil, nil },
+		Want: func(f search.File) (bool, error) {
+			return (langs[f.Lang] || f.Named) && rs.ForFile(f.Lang, f.Abs, f.Path) != nil, nil
+		},
 		Visit: func(ctx context.Context, f search.File, t *tree.Tree) (result, int64, error) {
 			fs, err := rs.scanTree(ctx, rs.ForFile(f.Lang, f.Abs, f.Path), f.Lang, t)
 			if err != nil || len(fs) == 0 {

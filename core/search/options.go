@@ -174,6 +174,9 @@ type File struct {
 	Lang *language.Language
 	// Size is the size in bytes when the walk saw the file.
 	Size int64
+	// Named is set for a file named in Options.Paths, rather than found
+	// in a directory.
+	Named bool
 }
 
 // SkipReason says why a file was not searched.

@@ -210,7 +210,7 @@ func (w *walker) namedFile(r walkRoot, fi fs.FileInfo) {
 		w.skip(disp, SkipTooLarge, nil)
 		return
 	}
-	w.add(File{Path: disp, Abs: r.abs, Lang: lang, Size: fi.Size()})
+	w.add(File{Path: disp, Abs: r.abs, Lang: lang, Size: fi.Size(), Named: true})
 }
 
 type dirJob struct {

@@ -1,0 +1,2 @@
+# ast-grep-ignore
+print("python has no rule here")
