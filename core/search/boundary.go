@@ -46,10 +46,11 @@ func (w Workspace) Root() string { return w.root }
 // relative to the root, or absolute. A path whose cleaned form (`..`
 // resolved) leaves the root is refused without touching the file system;
 // otherwise its symlinks are evaluated and the real path must lie inside
-// the root too. Refusals wrap ErrOutsideWorkspace. It returns the real
-// absolute path and its slash-separated path relative to the root (""
-// for the root itself). A path that does not exist is an error wrapping
-// fs.ErrNotExist.
+// the root too. Refusals wrap ErrOutsideWorkspace and say nothing of what
+// lies outside: neither where a link points nor whether a path under it
+// exists. It returns the real absolute path and its slash-separated path
+// relative to the root ("" for the root itself). A path inside the
+// workspace that does not exist is an error wrapping fs.ErrNotExist.
 func (w Workspace) Resolve(p string) (abs, rel string, err error) {
 	var joined string
 	switch {
@@ -63,15 +64,37 @@ func (w Workspace) Resolve(p string) (abs, rel string, err error) {
 	if !within(w.given, joined) && !within(w.root, joined) {
 		return "", "", fmt.Errorf("%q: %w", p, ErrOutsideWorkspace)
 	}
+	outside := fmt.Errorf("%q: %w", p, ErrOutsideWorkspace)
 	real, err := filepath.EvalSymlinks(joined)
 	if err != nil {
+		// Whether the missing part lies under a link that leaves the
+		// workspace is answered from the deepest part that exists, so
+		// that a refusal tells nothing about the outside.
+		if w.escapes(joined) {
+			return "", "", outside
+		}
 		return "", "", fmt.Errorf("path %q: %w", p, err)
 	}
 	r, ok := relTo(w.root, real)
 	if !ok {
-		return "", "", fmt.Errorf("%q resolves to %s: %w", p, real, ErrOutsideWorkspace)
+		return "", "", outside
 	}
 	return real, r, nil
+}
+
+// escapes reports whether the deepest existing ancestor of path (itself
+// included) resolves outside the workspace.
+func (w Workspace) escapes(path string) bool {
+	for dir := path; ; {
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			return !within(w.root, real)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return false
+		}
+		dir = parent
+	}
 }
 
 // Contains reports whether the absolute, symlink-free path abs lies in the

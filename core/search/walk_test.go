@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -207,10 +208,20 @@ func TestBoundary(t *testing.T) {
 		"ws/in/loop":        "->" + ws,
 	})
 	ctx := context.Background()
-	for _, p := range []string{"..", "../outside", "in/../../outside/secret.ts", outside, filepath.Join(outside, "secret.ts"), "link.ts", "linkdir"} {
+	for _, p := range []string{"..", "../outside", "in/../../outside/secret.ts", outside, filepath.Join(outside, "secret.ts"), "link.ts", "linkdir",
+		"linkdir/s.ts", "linkdir/missing.ts", "linkdir/no/such/dir.ts"} {
 		_, _, err := Files(ctx, Options{Root: ws, Paths: []string{p}})
 		if !errors.Is(err, ErrOutsideWorkspace) {
 			t.Errorf("path %q: err = %v, want ErrOutsideWorkspace", p, err)
+		}
+		// A refusal names neither the outside nor whether a path exists
+		// there: an existing and a missing file under a link read alike.
+		msg := ""
+		if err != nil {
+			msg = strings.ReplaceAll(err.Error(), strconv.Quote(p), "") // the path as given may be echoed
+		}
+		if strings.Contains(msg, outside) || strings.Contains(msg, "no such file") {
+			t.Errorf("path %q: the refusal tells about the outside: %v", p, err)
 		}
 	}
 	// One bad path refuses the whole search.
