@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"container/list"
 	"context"
+	"fmt"
 	"hash/maphash"
 	"sync"
 
@@ -28,14 +29,24 @@ func Parse(ctx context.Context, lang *language.Language, src []byte) (*tree.Tree
 // Cache keeps parsed trees keyed by language and content, evicting the
 // least recently used when their approximate size (tree.Tree.Bytes)
 // passes a budget. It is safe for concurrent use; trees are
-// immutable and may be shared.
+// immutable and may be shared. Concurrent requests for the same content
+// share one parse (single flight): the others wait for it instead of
+// parsing again, which would cost the time and memory of a parse each.
 type Cache struct {
-	mu      sync.Mutex
-	limit   int64
-	size    int64
-	entries map[cacheKey]*list.Element
-	lru     *list.List // front = most recently used
-	stats   CacheStats
+	mu       sync.Mutex
+	limit    int64
+	size     int64
+	entries  map[cacheKey]*list.Element
+	lru      *list.List // front = most recently used
+	inflight map[cacheKey]*flight
+	stats    CacheStats
+}
+
+// flight is a parse in progress that other requests wait for.
+type flight struct {
+	done chan struct{}
+	tree *tree.Tree
+	err  error
 }
 
 // CacheStats counts a cache's traffic.
@@ -61,7 +72,7 @@ var seed = maphash.MakeSeed()
 
 // NewCache returns a cache holding at most limit bytes of trees.
 func NewCache(limit int64) *Cache {
-	return &Cache{limit: limit, entries: map[cacheKey]*list.Element{}, lru: list.New()}
+	return &Cache{limit: limit, entries: map[cacheKey]*list.Element{}, lru: list.New(), inflight: map[cacheKey]*flight{}}
 }
 
 // SetLimit changes the budget, evicting at once if needed.
@@ -91,41 +102,69 @@ func (c *Cache) Clear() {
 }
 
 // Parse returns the tree of src in lang, from the cache when an equal
-// source was parsed before (hit reports it), else parsing and keeping it.
+// source was parsed before (hit reports it; a parse shared with a
+// concurrent request counts as a hit too), else parsing and keeping it.
 // The returned tree's Source is the cached copy, equal to src. src must
-// not be modified afterwards.
+// not be modified afterwards. A request waiting for another's parse stops
+// when its own ctx is done, and parses itself if that parse failed.
 func (c *Cache) Parse(ctx context.Context, lang *language.Language, src []byte) (t *tree.Tree, hit bool, err error) {
 	key := cacheKey{lang: lang.Name(), hash: maphash.Bytes(seed, src), size: len(src)}
-	if t := c.get(key, src); t != nil {
-		return t, true, nil
+	for {
+		c.mu.Lock()
+		if t := c.get(key, src); t != nil {
+			c.stats.Hits++
+			c.mu.Unlock()
+			return t, true, nil
+		}
+		f, waiting := c.inflight[key]
+		if !waiting {
+			f = &flight{done: make(chan struct{})}
+			c.inflight[key] = f
+			c.stats.Misses++
+		}
+		c.mu.Unlock()
+		if !waiting {
+			f.tree, f.err = lang.Parse(ctx, src)
+			c.mu.Lock()
+			delete(c.inflight, key)
+			if f.err == nil {
+				c.put(key, f.tree)
+			}
+			c.mu.Unlock()
+			close(f.done)
+			return f.tree, false, f.err
+		}
+		select {
+		case <-f.done:
+		case <-ctx.Done():
+			return nil, false, fmt.Errorf("parse: %w", ctx.Err())
+		}
+		if f.err == nil && bytes.Equal(f.tree.Source(), src) {
+			c.mu.Lock()
+			c.stats.Hits++
+			c.mu.Unlock()
+			return f.tree, true, nil
+		}
+		// The shared parse failed (its caller was cancelled, say) or was
+		// of other content with the same hash: look again.
 	}
-	t, err = lang.Parse(ctx, src)
-	if err != nil {
-		return nil, false, err
-	}
-	c.put(key, t)
-	return t, false, nil
 }
 
+// get returns the cached tree of src; c.mu is held.
 func (c *Cache) get(key cacheKey, src []byte) *tree.Tree {
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	if el, ok := c.entries[key]; ok {
 		e := el.Value.(*cacheEntry)
 		if bytes.Equal(e.tree.Source(), src) {
 			c.lru.MoveToFront(el)
-			c.stats.Hits++
 			return e.tree
 		}
 	}
-	c.stats.Misses++
 	return nil
 }
 
+// put keeps t; c.mu is held.
 func (c *Cache) put(key cacheKey, t *tree.Tree) {
 	cost := t.Bytes()
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	if cost > c.limit {
 		return
 	}

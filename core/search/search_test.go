@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -349,5 +350,65 @@ func TestSearchCancellation(t *testing.T) {
 	}
 	if delivered != 0 {
 		t.Errorf("the file whose parse hit the deadline was delivered")
+	}
+}
+
+// TestCacheSingleFlight: concurrent requests for the same content share
+// one parse; a request whose shared parse was cancelled parses itself.
+func TestCacheSingleFlight(t *testing.T) {
+	ctx := context.Background()
+	ts := lang(t, "ts")
+	src := []byte(strings.Repeat("function f(a) { return g(a, [1, 2, 3]); }\n", 20000))
+	c := NewCache(1 << 30)
+	const n = 6
+	trees := make([]*tree.Tree, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tr, _, err := c.Parse(ctx, ts, src)
+			if err != nil {
+				t.Error(err)
+			}
+			trees[i] = tr
+		}()
+	}
+	wg.Wait()
+	if st := c.Stats(); st.Misses != 1 || st.Hits != n-1 {
+		t.Errorf("%d concurrent requests: %d parses, %d shared (want 1 and %d)", n, st.Misses, st.Hits, n-1)
+	}
+	for _, tr := range trees[1:] {
+		if tr != trees[0] {
+			t.Errorf("requests got different trees")
+		}
+	}
+
+	// The first request is cancelled while it parses; the one waiting for
+	// it parses the content itself.
+	c = NewCache(1 << 30)
+	leaderCtx, cancel := context.WithCancel(ctx)
+	leaderDone := make(chan error, 1)
+	go func() {
+		_, _, err := c.Parse(leaderCtx, ts, src)
+		leaderDone <- err
+	}()
+	for c.Stats().Misses == 0 { // the leader's parse has started
+		runtime.Gosched()
+	}
+	waiterDone := make(chan error, 1)
+	go func() {
+		tr, _, err := c.Parse(ctx, ts, src)
+		if err == nil && tr.Len() == 0 {
+			err = errors.New("empty tree")
+		}
+		waiterDone <- err
+	}()
+	cancel()
+	if err := <-leaderDone; err != nil && !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled leader: %v", err)
+	}
+	if err := <-waiterDone; err != nil {
+		t.Errorf("the waiter of a cancelled parse: %v", err)
 	}
 }
