@@ -65,10 +65,9 @@ func (s *session) callers(sym string, depth, maxNodes int) []CallNode {
 		var next []pending
 	level:
 		for _, p := range level {
+			// The sites of the files parsed before a stop are results
+			// too: a stop ends the search for more, not what was found.
 			for _, site := range s.callSitesOf(p.name) {
-				if s.done() {
-					break level
-				}
 				f, k := site.f, site.f.calls[site.i]
 				n := &callNode{CallNode: CallNode{File: f.rel, Via: f.lineText(k.Line, viaMax), ViaLine: k.Line}}
 				key := symKey{callerName, f.rel}
