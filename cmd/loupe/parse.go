@@ -11,6 +11,7 @@ import (
 
 	"github.com/loupe-dev/loupe/core/language"
 	"github.com/loupe-dev/loupe/core/tree"
+	"github.com/loupe-dev/loupe/printer"
 	"github.com/loupe-dev/loupe/wire"
 )
 
@@ -83,7 +84,7 @@ func runParse(ctx context.Context, e *env, args []string) int {
 			return e.errorf("%v", err)
 		}
 	case "ast", "cst":
-		fmt.Fprint(e.stdout, dumpTree(t.Root(), format.value == "ast", palette{}))
+		fmt.Fprint(e.stdout, printer.Tree(t.Root(), format.value == "ast", printer.Palette{}))
 	default:
 		fmt.Fprintln(e.stdout, t.Root().SExp())
 	}
@@ -108,32 +109,4 @@ func newTreeJSON(n tree.Node) treeJSON {
 		t.Children = append(t.Children, newTreeJSON(c))
 	}
 	return t
-}
-
-// dumpTree is ast-grep's --debug-query=ast/cst tree: one node per line,
-// indented by depth, "field: kind (row,col)-(row,col)" with byte columns;
-// namedOnly leaves anonymous nodes (and everything under them) out.
-func dumpTree(n tree.Node, namedOnly bool, pal palette) string {
-	var b strings.Builder
-	var walk func(n tree.Node, depth int)
-	walk = func(n tree.Node, depth int) {
-		if namedOnly && !n.IsNamed() {
-			return
-		}
-		b.WriteString(strings.Repeat("  ", depth))
-		if f := n.Field(); f != "" && !n.IsExtra() {
-			b.WriteString(pal.field.paint(f) + ": ")
-		}
-		kind := n.Kind()
-		if n.IsMissing() {
-			kind = "MISSING " + kind
-		}
-		sp, ep := n.StartPoint(), n.EndPoint()
-		fmt.Fprintf(&b, "%s (%d,%d)-(%d,%d)\n", pal.kind.paint(kind), sp.Row, sp.Column, ep.Row, ep.Column)
-		for c := n.FirstChild(); !c.IsZero(); c = c.NextSibling() {
-			walk(c, depth+1)
-		}
-	}
-	walk(n, 0)
-	return b.String()
 }

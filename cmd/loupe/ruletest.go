@@ -13,6 +13,7 @@ import (
 	"github.com/loupe-dev/loupe/core/project"
 	"github.com/loupe-dev/loupe/core/rule"
 	"github.com/loupe-dev/loupe/core/ruletest"
+	"github.com/loupe-dev/loupe/printer"
 )
 
 func init() {
@@ -193,7 +194,7 @@ func runRuleTest(ctx context.Context, e *env, args []string) int {
 	}
 	ok := "ok"
 	if o.colour {
-		ok = style{fg: 32}.paint("ok")
+		ok = printer.Style{Fg: printer.Green}.Paint("ok")
 	}
 	fmt.Fprintf(out, "test result: %s. %d passed; %d failed;\n", ok, passedN, failedN)
 	return exitMatch
@@ -233,7 +234,7 @@ func summary(ss []ruletest.Status) string {
 }
 
 func indented(w io.Writer, text string) {
-	for _, l := range rustLines(text) {
+	for _, l := range printer.Lines(text) {
 		fmt.Fprintf(w, "  %s\n", l)
 	}
 }
@@ -248,7 +249,7 @@ func reportDetail(w io.Writer, id string, s ruletest.Status) {
 		actual := s.Actual.YAML()
 		if s.Expected != nil {
 			fmt.Fprintf(w, "[Wrong] %s snapshot is different from baseline.\nDiff:\n", id)
-			printDiff(w, s.Expected.YAML(), actual, 3, palette{})
+			printer.Diff(w, s.Expected.YAML(), actual, 3, printer.Palette{})
 		} else {
 			fmt.Fprintf(w, "[Wrong] No %s baseline found.\nGenerated Snapshot:\n", id)
 			indented(w, actual)

@@ -14,6 +14,7 @@ import (
 	"github.com/loupe-dev/loupe/core/rewrite"
 	"github.com/loupe-dev/loupe/core/search"
 	"github.com/loupe-dev/loupe/core/tree"
+	"github.com/loupe-dev/loupe/printer"
 	"github.com/loupe-dev/loupe/wire"
 )
 
@@ -136,10 +137,7 @@ func runRun(ctx context.Context, e *env, args []string) int {
 	if done {
 		return exitMatch
 	}
-	pal := palette{}
-	if o.colour {
-		pal = colouredPalette()
-	}
+	pal := palette(o.colour)
 	popts := pattern.Options{Strictness: o.strictness}
 	src := o.pattern
 	if o.selector != "" {
@@ -157,7 +155,7 @@ func runRun(ctx context.Context, e *env, args []string) int {
 			return e.errorf("cannot parse the pattern as %s: %v", o.lang.Display(), err)
 		}
 		if o.debugQuery == "pattern" {
-			fmt.Fprintf(e.stderr, "Debug Pattern:\n%s\n", dumpPattern(p, pal))
+			fmt.Fprintf(e.stderr, "Debug Pattern:\n%s\n", printer.Pattern(p, pal))
 		}
 	}
 	out := bufio.NewWriter(e.stdout)
@@ -169,12 +167,39 @@ func runRun(ctx context.Context, e *env, args []string) int {
 	return r.files(ctx, patterns)
 }
 
+// printDebugTree prints --debug-query=ast|cst|sexp: the tree of the
+// pattern text parsed as is (metavariables not rewritten), as ast-grep
+// prints it.
+func printDebugTree(ctx context.Context, e *env, o *runOptions, pal printer.Palette) {
+	t, err := o.lang.Parse(ctx, []byte(o.pattern))
+	if err != nil {
+		fmt.Fprintf(e.stderr, "Error: parse the pattern: %v\n", err)
+		return
+	}
+	switch o.debugQuery {
+	case "sexp":
+		fmt.Fprintf(e.stderr, "Debug Sexp:\n%s\n", t.Root().SExp())
+	case "ast":
+		fmt.Fprintf(e.stderr, "Debug AST:\n%s\n", printer.Tree(t.Root(), true, pal))
+	case "cst":
+		fmt.Fprintf(e.stderr, "Debug CST:\n%s\n", printer.Tree(t.Root(), false, pal))
+	}
+}
+
+// diffContext is the context of a rewrite's diff: -B lines, by default 3.
+func diffContext(before int) int {
+	if before > 0 {
+		return before
+	}
+	return 3
+}
+
 // runner prints one run's results.
 type runner struct {
 	o       *runOptions
 	e       *env
 	out     *bufio.Writer
-	pal     palette
+	pal     printer.Palette
 	json    *wire.Writer
 	applied int
 	failed  bool
@@ -277,7 +302,7 @@ func (r *runner) file(path, abs string, lang *language.Language, t *tree.Tree, m
 			r.json.Write(w.Encode(r.json.Style()))
 		}
 	case r.o.filesWithMatches:
-		fmt.Fprintln(r.out, r.pal.path.paint(path))
+		fmt.Fprintln(r.out, r.pal.Path.Paint(path))
 	case r.o.rewrite != nil:
 		src := t.Source()
 		edits := make([]rewrite.Edit, len(ms))
@@ -303,19 +328,15 @@ func (r *runner) file(path, abs string, lang *language.Language, t *tree.Tree, m
 			r.applied += len(rewrite.Accepted(edits))
 			return
 		}
-		fmt.Fprintln(r.out, r.pal.path.paint(path))
-		context := 3
-		if r.o.before > 0 {
-			context = r.o.before
-		}
-		printDiff(r.out, string(src), string(updated), context, r.pal)
+		fmt.Fprintln(r.out, r.pal.Path.Paint(path))
+		printer.Diff(r.out, string(src), string(updated), diffContext(r.o.before), r.pal)
 	default:
 		nodes := make([]tree.Node, len(ms))
 		for i, m := range ms {
 			nodes[i] = m.Node
 		}
-		mp := &matchPrinter{w: r.out, heading: r.o.heading, before: r.o.before, after: r.o.after, pal: r.pal}
-		mp.file(path, nodes)
+		mp := printer.Matches{Heading: r.o.heading, Before: r.o.before, After: r.o.after, Palette: r.pal}
+		mp.Print(r.out, path, nodes)
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"io"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/loupe-dev/loupe/core/project"
@@ -16,7 +15,7 @@ import (
 	"github.com/loupe-dev/loupe/core/rule"
 	"github.com/loupe-dev/loupe/core/scan"
 	"github.com/loupe-dev/loupe/core/search"
-	"github.com/loupe-dev/loupe/core/tree"
+	"github.com/loupe-dev/loupe/printer"
 	"github.com/loupe-dev/loupe/wire"
 )
 
@@ -33,7 +32,7 @@ type scanOptions struct {
 	ruleFile, inline, config string
 	json                     wire.Style
 	includeMetadata          bool
-	reportStyle              string
+	reportStyle              printer.ReportStyle
 	selection                project.Selection
 	updateAll                bool
 	stdin                    bool
@@ -133,13 +132,13 @@ func parseScanFlags(e *env, args []string) (*scanOptions, bool, error) {
 	}
 	o := &scanOptions{
 		ruleFile: ruleF.value, inline: inline.value, config: config.value,
-		includeMetadata: meta.set, reportStyle: "rich", selection: project.Selection{Severities: sev},
+		includeMetadata: meta.set, reportStyle: printer.Rich, selection: project.Selection{Severities: sev},
 		stdin: walk.stdin.set, filesWithMatches: out.filesWith.set,
 		updateAll: out.update.set && !out.json.set,
 		colour:    useColour(out.colour.value, e),
 	}
 	if report.set {
-		o.reportStyle = report.value
+		o.reportStyle = printer.ReportStyle(report.value)
 	}
 	if out.json.set {
 		o.json = wire.Style(out.json.value)
@@ -236,11 +235,7 @@ func runScan(ctx context.Context, e *env, args []string) int {
 	}
 	out := bufio.NewWriter(e.stdout)
 	defer out.Flush()
-	pal := palette{}
-	if o.colour {
-		pal = colouredPalette()
-	}
-	p := &scanPrinter{o: o, e: e, out: out, pal: pal}
+	p := &scanPrinter{o: o, e: e, out: out, pal: palette(o.colour)}
 	if o.json != "" {
 		p.json = wire.NewWriter(out, o.json)
 	}
@@ -352,7 +347,7 @@ type scanPrinter struct {
 	o        *scanOptions
 	e        *env
 	out      *bufio.Writer
-	pal      palette
+	pal      printer.Palette
 	json     *wire.Writer
 	applied  int
 	failed   bool
@@ -378,11 +373,12 @@ func (p *scanPrinter) file(r fileResult) {
 	fs = fs[:p.take(len(fs), func(i int) rule.Severity { return fs[i].Config.Severity })]
 	switch {
 	case p.o.filesWithMatches:
-		fmt.Fprintln(p.out, p.pal.path.paint(r.path))
+		fmt.Fprintln(p.out, p.pal.Path.Paint(r.path))
 	case p.o.updateAll:
 		p.apply(r, fs)
 	default:
-		p.report(r, fs)
+		rep := printer.Report{Style: p.o.reportStyle, Context: diffContext(p.o.before), Palette: p.pal}
+		rep.Print(p.out, r.path, r.src, fs)
 	}
 }
 
@@ -420,28 +416,4 @@ func (p *scanPrinter) apply(r fileResult, fs []rule.Finding) {
 		}
 		p.applied += n
 	}
-}
-
-// sortedFindingsByRule groups findings by rule id (ids in order), each
-// group in document order.
-func sortedFindingsByRule(fs []rule.Finding) [][]rule.Finding {
-	byID := map[string][]rule.Finding{}
-	var ids []string
-	for _, f := range fs {
-		if _, ok := byID[f.Config.ID]; !ok {
-			ids = append(ids, f.Config.ID)
-		}
-		byID[f.Config.ID] = append(byID[f.Config.ID], f)
-	}
-	sort.Strings(ids)
-	out := make([][]rule.Finding, len(ids))
-	for i, id := range ids {
-		out[i] = byID[id]
-	}
-	return out
-}
-
-// nodeLineCol returns a node's 1-based line and character column.
-func nodeLineCol(n tree.Node) (int, int) {
-	return n.StartPoint().Row + 1, n.Tree().CharColumn(n.StartByte()) + 1
 }

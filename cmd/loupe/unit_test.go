@@ -49,21 +49,3 @@ func TestFlagSet(t *testing.T) {
 		t.Error("oneOf must refuse purple")
 	}
 }
-
-func TestRustLines(t *testing.T) {
-	tests := map[string][]string{
-		"":          nil,
-		"a":         {"a"},
-		"a\n":       {"a"},
-		"\n":        {""},
-		"a\r\nb":    {"a", "b"},
-		"a\n\nb\n":  {"a", "", "b"},
-		"a\r":       {"a\r"},
-		"a\r\n\r\n": {"a", ""},
-	}
-	for in, want := range tests {
-		if got := rustLines(in); !reflect.DeepEqual(got, want) {
-			t.Errorf("rustLines(%q) = %q, want %q", in, got, want)
-		}
-	}
-}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/loupe-dev/loupe/core/language"
 	"github.com/loupe-dev/loupe/core/search"
+	"github.com/loupe-dev/loupe/printer"
 )
 
 // walkFlags are the file-selection flags run and scan share, as ast-grep
@@ -76,6 +77,27 @@ func addOutputFlags(fs *flagSet, noun, nouns, fix string) *outputFlags {
 		json:        fs.Optional("json", "STYLE", "pretty", "Print "+nouns+" as JSON: pretty (default), stream or compact"),
 		colour:      fs.String(0, "color", "WHEN", "When to use colours: auto (default), always, ansi, never"),
 	}
+}
+
+// useColour decides colour for --color WHEN as ast-grep does: auto means
+// a terminal, TERM set and not "dumb", and NO_COLOR unset.
+func useColour(when string, e *env) bool {
+	switch when {
+	case "always", "ansi":
+		return true
+	case "never":
+		return false
+	}
+	term := e.getenv("TERM")
+	return e.tty && term != "" && term != "dumb" && e.getenv("NO_COLOR") == ""
+}
+
+// palette is the output's palette: coloured or plain.
+func palette(colour bool) printer.Palette {
+	if colour {
+		return printer.Coloured()
+	}
+	return printer.Palette{}
 }
 
 // check validates the flags' values and the combinations both commands refuse.

@@ -1,83 +1,61 @@
-package main
+package printer
 
 import (
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 
 	"github.com/loupe-dev/loupe/core/rule"
+	"github.com/loupe-dev/loupe/core/tree"
 )
 
-// The text output of `loupe scan`, laid out as ast-grep's: a rule with a
-// fix prints each finding as a diff; other findings print as
-// codespan-reporting diagnostics (--report-style rich), or as one line
-// each with the note (medium) or without (short).
+// ReportStyle is how Report prints a finding that has no fix.
+type ReportStyle string
 
-// severityLabels are the diagnostic levels ast-grep prints per severity.
-var severityLabels = map[rule.Severity]string{
-	rule.SeverityError: "error", rule.SeverityWarning: "warning", rule.SeverityInfo: "note", rule.SeverityHint: "help",
+// The report styles of ast-grep's --report-style.
+const (
+	Rich   ReportStyle = "rich"   // a codespan-reporting diagnostic: the source lines, labels underlined
+	Medium ReportStyle = "medium" // "path:LINE:COL: title" and the rule's note
+	Short  ReportStyle = "short"  // "path:LINE:COL: title"
+)
+
+// Report prints rule findings as ast-grep's scan does, rule by rule (rule
+// ids in order). A finding of a rule with a fix prints as its title and,
+// in the Rich style, the diff of its fix, then the rule's note unless
+// Short; a fix overlapping the previous one is left out. The other
+// findings print in the report Style. A title is "severity[rule-id]:
+// message".
+type Report struct {
+	Style   ReportStyle // "" is Rich
+	Context int         // the unchanged lines around a fix's diff
+	Palette Palette
 }
 
-func (p *scanPrinter) severityStyle(s rule.Severity) style {
-	if p.pal == (palette{}) {
-		return style{}
-	}
-	switch s {
-	case rule.SeverityError:
-		return style{bold: true, fg: fixed(9)}
-	case rule.SeverityWarning:
-		return style{bold: true, fg: fixed(11)}
-	case rule.SeverityInfo:
-		return style{bold: true, fg: fixed(10)}
-	}
-	return style{bold: true, fg: fixed(14)}
-}
-
-func (p *scanPrinter) gutter() style {
-	if p.pal == (palette{}) {
-		return style{}
-	}
-	return style{fg: cyan}
-}
-
-// title is "severity[rule-id]: message".
-func (p *scanPrinter) title(f rule.Finding) string {
-	c := f.Config
-	head := p.severityStyle(c.Severity).paint(fmt.Sprintf("%s[%s]", severityLabels[c.Severity], c.ID))
-	msg := c.RenderMessage(f.Node, f.Env)
-	if p.pal != (palette{}) {
-		return head + style{bold: true}.paint(": "+msg)
-	}
-	return head + ": " + msg
-}
-
-// report prints one file's findings, rule by rule.
-func (p *scanPrinter) report(r fileResult, fs []rule.Finding) {
-	var lines []string // the file's lines, split once for all its findings
-	for _, group := range sortedFindingsByRule(fs) {
+// Print writes one file's findings; src is the file's source, which the
+// findings' nodes were parsed from, and path is the name printed for it.
+func (r Report) Print(w io.Writer, path string, src []byte, findings []rule.Finding) {
+	p := &fileReport{Report: r, w: w, path: path, src: src}
+	for _, group := range byRule(findings) {
 		c := group[0].Config
 		if len(c.Fixes) > 0 {
-			p.reportFixes(r, group)
+			p.fixes(group)
 			continue
 		}
 		for _, f := range group {
-			switch p.o.reportStyle {
-			case "rich":
-				if lines == nil {
-					lines = splitSourceLines(r.src)
-				}
-				p.rich(r, f, lines)
-			default:
-				line, col := nodeLineCol(f.Node)
-				fmt.Fprintf(p.out, "%s:%d:%d: %s\n", r.path, line, col, p.title(f))
-				if p.o.reportStyle == "medium" && c.Note != nil {
-					note := strings.TrimSuffix(plainMarkdown(*c.Note), "\n")
-					for i, l := range strings.Split(note, "\n") {
-						if i == 0 {
-							fmt.Fprintf(p.out, " = %s\n", l)
-						} else {
-							fmt.Fprintf(p.out, "   %s\n", l)
-						}
+			if p.rich() {
+				p.diagnostic(f)
+				continue
+			}
+			line, col := lineCol(f.Node)
+			fmt.Fprintf(w, "%s:%d:%d: %s\n", path, line, col, p.title(f))
+			if r.Style == Medium && c.Note != nil {
+				note := strings.TrimSuffix(plainMarkdown(*c.Note), "\n")
+				for i, l := range strings.Split(note, "\n") {
+					if i == 0 {
+						fmt.Fprintf(w, " = %s\n", l)
+					} else {
+						fmt.Fprintf(w, "   %s\n", l)
 					}
 				}
 			}
@@ -85,41 +63,96 @@ func (p *scanPrinter) report(r fileResult, fs []rule.Finding) {
 	}
 }
 
-// note prints a rule's note after a diff or a medium diagnostic.
-func (p *scanPrinter) note(c *rule.Config) {
+// fileReport is the report of one file.
+type fileReport struct {
+	Report
+	w     io.Writer
+	path  string
+	src   []byte
+	lines []string // src's lines, split once for all its diagnostics
+}
+
+func (p *fileReport) rich() bool { return p.Style == Rich || p.Style == "" }
+
+// byRule groups findings by rule id (ids in order), each group in the
+// order given.
+func byRule(fs []rule.Finding) [][]rule.Finding {
+	byID := map[string][]rule.Finding{}
+	var ids []string
+	for _, f := range fs {
+		if _, ok := byID[f.Config.ID]; !ok {
+			ids = append(ids, f.Config.ID)
+		}
+		byID[f.Config.ID] = append(byID[f.Config.ID], f)
+	}
+	sort.Strings(ids)
+	out := make([][]rule.Finding, len(ids))
+	for i, id := range ids {
+		out[i] = byID[id]
+	}
+	return out
+}
+
+// lineCol returns a node's 1-based line and character column.
+func lineCol(n tree.Node) (int, int) {
+	return n.StartPoint().Row + 1, n.Tree().CharColumn(n.StartByte()) + 1
+}
+
+// severityLabels are the diagnostic levels ast-grep prints per severity.
+var severityLabels = map[rule.Severity]string{
+	rule.SeverityError: "error", rule.SeverityWarning: "warning", rule.SeverityInfo: "note", rule.SeverityHint: "help",
+}
+
+func (p *fileReport) severityStyle(s rule.Severity) Style {
+	switch s {
+	case rule.SeverityError:
+		return p.Palette.Error
+	case rule.SeverityWarning:
+		return p.Palette.Warning
+	case rule.SeverityInfo:
+		return p.Palette.Info
+	}
+	return p.Palette.Hint
+}
+
+// title is "severity[rule-id]: message".
+func (p *fileReport) title(f rule.Finding) string {
+	c := f.Config
+	head := p.severityStyle(c.Severity).Paint(fmt.Sprintf("%s[%s]", severityLabels[c.Severity], c.ID))
+	return head + p.Palette.Emphasis.Paint(": "+c.RenderMessage(f.Node, f.Env))
+}
+
+// note prints a rule's note after a diff.
+func (p *fileReport) note(c *rule.Config) {
 	if c.Note == nil {
 		return
 	}
-	fmt.Fprintln(p.out, style{bold: p.pal != (palette{})}.paint("Note:"))
-	fmt.Fprintln(p.out, plainMarkdown(*c.Note))
+	fmt.Fprintln(p.w, p.Palette.Emphasis.Paint("Note:"))
+	fmt.Fprintln(p.w, plainMarkdown(*c.Note))
 }
 
-// reportFixes prints the findings of a fixable rule as diffs, skipping a
+// fixes prints the findings of a fixable rule as diffs, skipping a
 // finding whose fix overlaps the previous one.
-func (p *scanPrinter) reportFixes(r fileResult, group []rule.Finding) {
+func (p *fileReport) fixes(group []rule.Finding) {
 	end := 0
-	context := 3
-	if p.o.before > 0 {
-		context = p.o.before
-	}
 	for _, f := range group {
 		e := f.Config.Fixes[0].Edit(f.Node, f.Env)
 		if e.Start < end {
 			continue
 		}
 		end = e.End
-		if p.o.reportStyle == "rich" {
-			fmt.Fprintln(p.out, p.pal.path.paint(r.path))
+		if p.rich() {
+			fmt.Fprintln(p.w, p.Palette.Path.Paint(p.path))
 		} else {
-			line, col := nodeLineCol(f.Node)
-			fmt.Fprintf(p.out, "%s:%d:%d: ", r.path, line, col)
+			line, col := lineCol(f.Node)
+			fmt.Fprintf(p.w, "%s:%d:%d: ", p.path, line, col)
 		}
-		fmt.Fprintln(p.out, p.title(f))
-		if p.o.reportStyle == "rich" {
-			updated := string(r.src[:e.Start]) + string(e.Text) + string(r.src[e.End:])
-			printDiff(p.out, string(r.src), updated, context, p.pal)
+		fmt.Fprintln(p.w, p.title(f))
+		if p.rich() {
+			updated := string(p.src[:e.Start]) + string(e.Text) + string(p.src[e.End:])
+			Diff(p.w, string(p.src), updated, p.Context, p.Palette)
 		}
-		if p.o.reportStyle != "short" {
+		if p.Style != Short {
 			p.note(f.Config)
 		}
 	}
@@ -156,8 +189,12 @@ type label struct {
 
 func (l *label) multi() bool { return l.startLine != l.endLine }
 
-// rich prints one finding as a codespan-reporting diagnostic.
-func (p *scanPrinter) rich(r fileResult, f rule.Finding, lines []string) {
+// diagnostic prints one finding as a codespan-reporting diagnostic.
+func (p *fileReport) diagnostic(f rule.Finding) {
+	if p.lines == nil {
+		p.lines = splitSourceLines(p.src)
+	}
+	lines := p.lines
 	spans := f.Config.Spans(f.Node, f.Env)
 	var labels []*label
 	var multis []*label
@@ -176,7 +213,7 @@ func (p *scanPrinter) rich(r fileResult, f rule.Finding, lines []string) {
 		}
 		labels = append(labels, l)
 	}
-	w := p.out
+	w := p.w
 	fmt.Fprintln(w, p.title(f))
 	if len(labels) == 0 {
 		fmt.Fprintln(w)
@@ -207,10 +244,10 @@ func (p *scanPrinter) rich(r fileResult, f rule.Finding, lines []string) {
 	sort.Ints(order)
 	width := len(fmt.Sprint(maxLine))
 	pad := strings.Repeat(" ", width+1)
-	g := p.gutter()
-	bar := g.paint("│")
+	g := p.Palette.Gutter
+	bar := g.Paint("│")
 	blank := pad + bar + strings.Repeat(" ", 2*len(multis))
-	fmt.Fprintf(w, "%s%s %s:%d:%d\n", pad, g.paint("┌─"), r.path, loc.startLine+1, loc.startCol+1)
+	fmt.Fprintf(w, "%s%s %s:%d:%d\n", pad, g.Paint("┌─"), p.path, loc.startLine+1, loc.startCol+1)
 	fmt.Fprintln(w, blank)
 	mark := func(l *label) string {
 		if l.primary {
@@ -224,7 +261,7 @@ func (p *scanPrinter) rich(r fileResult, f rule.Finding, lines []string) {
 		var b strings.Builder
 		for _, m := range multis {
 			if active(m, n) {
-				b.WriteString(g.paint("│") + " ")
+				b.WriteString(g.Paint("│") + " ")
 			} else {
 				b.WriteString("  ")
 			}
@@ -238,9 +275,9 @@ func (p *scanPrinter) rich(r fileResult, f rule.Finding, lines []string) {
 		for _, m := range multis {
 			switch {
 			case m.startLine == n && leadingOnly(lines, m):
-				b.WriteString(g.paint("╭") + " ")
+				b.WriteString(g.Paint("╭") + " ")
 			case active(m, n):
-				b.WriteString(g.paint("│") + " ")
+				b.WriteString(g.Paint("│") + " ")
 			default:
 				b.WriteString("  ")
 			}
@@ -254,13 +291,13 @@ func (p *scanPrinter) rich(r fileResult, f rule.Finding, lines []string) {
 		for _, m := range multis {
 			switch {
 			case m == e:
-				b.WriteString(g.paint(corner + "─"))
+				b.WriteString(g.Paint(corner + "─"))
 			case m.column < e.column && active(m, n) && !(m.endLine == n):
-				b.WriteString(g.paint("│") + " ")
+				b.WriteString(g.Paint("│") + " ")
 			case m.column < e.column:
 				b.WriteString("  ")
 			case active(m, n) || m.startLine == n && leadingOnly(lines, m):
-				b.WriteString(g.paint("│") + "─")
+				b.WriteString(g.Paint("│") + "─")
 			default:
 				b.WriteString("──")
 			}
@@ -271,13 +308,13 @@ func (p *scanPrinter) rich(r fileResult, f rule.Finding, lines []string) {
 	for _, n := range order {
 		if prev >= 0 && n > prev+1 {
 			if n == prev+2 {
-				p.sourceLine(width, bar, lineCells(prev+1), prev+1, lines)
+				p.sourceLine(width, bar, lineCells(prev+1), prev+1)
 			} else {
-				fmt.Fprintf(w, "%s%s\n", pad, g.paint("·"))
+				fmt.Fprintf(w, "%s%s\n", pad, g.Paint("·"))
 			}
 		}
 		prev = n
-		p.sourceLine(width, bar, lineCells(n), n, lines)
+		p.sourceLine(width, bar, lineCells(n), n)
 		for _, m := range multis {
 			if m.startLine == n && !leadingOnly(lines, m) {
 				fmt.Fprintf(w, "%s%s %s%s%s\n", pad, bar, edgeCells(n, m, "╭"), strings.Repeat("─", m.startCol), mark(m))
@@ -323,19 +360,21 @@ func leadingOnly(lines []string, l *label) bool {
 	return true
 }
 
-func (p *scanPrinter) sourceLine(width int, bar, cells string, n int, lines []string) {
+// sourceLine prints source line n (0-based) under a gutter of the given
+// width, with the multi-line label cells before its text.
+func (p *fileReport) sourceLine(width int, bar, cells string, n int) {
 	text := ""
-	if n < len(lines) {
-		text = lines[n]
+	if n < len(p.lines) {
+		text = p.lines[n]
 	}
 	num := fmt.Sprintf("%*d", width, n+1)
-	fmt.Fprintf(p.out, "%s %s %s%s\n", p.gutter().paint(num), bar, cells, text)
+	fmt.Fprintf(p.w, "%s %s %s%s\n", p.Palette.Gutter.Paint(num), bar, cells, text)
 }
 
 // singleLabels draws the underlines of the single-line labels of line n:
 // one row of ^ (primary) and - (secondary), with the rightmost label's
 // message; the other messages follow on rows of their own.
-func (p *scanPrinter) singleLabels(pad, bar, cells string, n int, labels []*label) {
+func (p *fileReport) singleLabels(pad, bar, cells string, n int, labels []*label) {
 	var on []*label
 	for _, l := range labels {
 		if !l.multi() && l.startLine == n {
@@ -370,13 +409,13 @@ func (p *scanPrinter) singleLabels(pad, bar, cells string, n int, labels []*labe
 	if last.message != "" {
 		line += " " + last.message
 	}
-	fmt.Fprintf(p.out, "%s%s %s%s\n", pad, bar, cells, line)
+	fmt.Fprintf(p.w, "%s%s %s%s\n", pad, bar, cells, line)
 	for i := len(on) - 2; i >= 0; i-- {
 		l := on[i]
 		if l.message == "" {
 			continue
 		}
-		fmt.Fprintf(p.out, "%s%s %s%s%s\n", pad, bar, cells, strings.Repeat(" ", l.startCol), l.message)
+		fmt.Fprintf(p.w, "%s%s %s%s%s\n", pad, bar, cells, strings.Repeat(" ", l.startCol), l.message)
 	}
 }
 

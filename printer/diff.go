@@ -1,4 +1,4 @@
-package main
+package printer
 
 import (
 	"fmt"
@@ -8,11 +8,11 @@ import (
 	"github.com/loupe-dev/loupe/core/rewrite"
 )
 
-func digits(n int) int { return len(fmt.Sprint(n)) }
-
-// printDiff writes old→new as ast-grep prints a rewrite: "@@ -a,b +c,d @@"
-// hunk headers (0-based starts) and "OLD NEW│±text" lines.
-func printDiff(w io.Writer, old, new string, context int, pal palette) {
+// Diff writes the line diff of old→new as ast-grep prints a rewrite:
+// hunks of changed lines with context unchanged lines around them, each
+// under an "@@ -a,b +c,d @@" header (0-based starts), as "OLD NEW│±text"
+// lines numbered in the old and the new text.
+func Diff(w io.Writer, old, new string, context int, pal Palette) {
 	a, b := rewrite.SplitLines(old), rewrite.SplitLines(new)
 	for _, group := range rewrite.Hunks(rewrite.DiffLines(a, b), context) {
 		last := group[len(group)-1]
@@ -24,8 +24,8 @@ func printDiff(w io.Writer, old, new string, context int, pal palette) {
 			newLen += op.NewLen
 		}
 		header := fmt.Sprintf("@@ -%d,%d +%d,%d @@", group[0].OldStart, oldLen, group[0].NewStart, newLen)
-		fmt.Fprintln(w, pal.hunk.paint(header))
-		line := func(oldIdx, newIdx int, sign string, text string, st, num style) {
+		fmt.Fprintln(w, pal.Hunk.Paint(header))
+		line := func(oldIdx, newIdx int, sign string, text string, st, num Style) {
 			var o, n string
 			if oldIdx >= 0 {
 				o = fmt.Sprintf("%-*d", oldWidth, oldIdx+1)
@@ -37,7 +37,7 @@ func printDiff(w io.Writer, old, new string, context int, pal palette) {
 			} else {
 				n = strings.Repeat(" ", newWidth)
 			}
-			fmt.Fprintf(w, "%s %s│%s%s", num.paint(o), num.paint(n), st.paint(sign), st.paint(text))
+			fmt.Fprintf(w, "%s %s│%s%s", num.Paint(o), num.Paint(n), st.Paint(sign), st.Paint(text))
 			if !strings.HasSuffix(text, "\n") {
 				fmt.Fprintln(w)
 			}
@@ -45,16 +45,18 @@ func printDiff(w io.Writer, old, new string, context int, pal palette) {
 		for _, op := range group {
 			if op.Equal {
 				for i := range op.OldLen {
-					line(op.OldStart+i, op.NewStart+i, " ", a[op.OldStart+i], style{}, pal.lineNum)
+					line(op.OldStart+i, op.NewStart+i, " ", a[op.OldStart+i], Style{}, pal.LineNum)
 				}
 				continue
 			}
 			for i := range op.OldLen {
-				line(op.OldStart+i, -1, "-", a[op.OldStart+i], pal.delete, pal.delete)
+				line(op.OldStart+i, -1, "-", a[op.OldStart+i], pal.Delete, pal.Delete)
 			}
 			for i := range op.NewLen {
-				line(-1, op.NewStart+i, "+", b[op.NewStart+i], pal.insert, pal.insert)
+				line(-1, op.NewStart+i, "+", b[op.NewStart+i], pal.Insert, pal.Insert)
 			}
 		}
 	}
 }
+
+func digits(n int) int { return len(fmt.Sprint(n)) }

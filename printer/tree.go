@@ -1,7 +1,6 @@
-package main
+package printer
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -10,31 +9,41 @@ import (
 	"github.com/loupe-dev/loupe/core/tree"
 )
 
-// printDebugTree prints --debug-query=ast|cst|sexp: the tree of the
-// pattern text parsed as is (metavariables not rewritten), as ast-grep
-// prints it.
-func printDebugTree(ctx context.Context, e *env, o *runOptions, pal palette) {
-	t, err := o.lang.Parse(ctx, []byte(o.pattern))
-	if err != nil {
-		fmt.Fprintf(e.stderr, "Error: parse the pattern: %v\n", err)
-		return
+// Tree dumps the subtree at n as ast-grep's --debug-query=ast/cst does:
+// one node per line, indented by depth, "field: kind (row,col)-(row,col)"
+// with 0-based rows and byte columns. namedOnly (ast) leaves anonymous
+// nodes, and everything under them, out.
+func Tree(n tree.Node, namedOnly bool, pal Palette) string {
+	var b strings.Builder
+	var walk func(n tree.Node, depth int)
+	walk = func(n tree.Node, depth int) {
+		if namedOnly && !n.IsNamed() {
+			return
+		}
+		b.WriteString(strings.Repeat("  ", depth))
+		if f := n.Field(); f != "" && !n.IsExtra() {
+			b.WriteString(pal.Field.Paint(f) + ": ")
+		}
+		kind := n.Kind()
+		if n.IsMissing() {
+			kind = "MISSING " + kind
+		}
+		sp, ep := n.StartPoint(), n.EndPoint()
+		fmt.Fprintf(&b, "%s (%d,%d)-(%d,%d)\n", pal.Kind.Paint(kind), sp.Row, sp.Column, ep.Row, ep.Column)
+		for c := n.FirstChild(); !c.IsZero(); c = c.NextSibling() {
+			walk(c, depth+1)
+		}
 	}
-	switch o.debugQuery {
-	case "sexp":
-		fmt.Fprintf(e.stderr, "Debug Sexp:\n%s\n", t.Root().SExp())
-	case "ast":
-		fmt.Fprintf(e.stderr, "Debug AST:\n%s\n", dumpTree(t.Root(), true, pal))
-	case "cst":
-		fmt.Fprintf(e.stderr, "Debug CST:\n%s\n", dumpTree(t.Root(), false, pal))
-	}
+	walk(n, 0)
+	return b.String()
 }
 
-// dumpPattern prints --debug-query=pattern: the compiled pattern as
-// ast-grep dumps it, one node per line: "kind text" for a named leaf, the
-// text of an anonymous one, "kind" for an inner node and "MetaVar $X" for
-// a metavariable. Anonymous leaves are left out under the strictness
-// levels that skip them, and Template shows no kinds.
-func dumpPattern(p *pattern.Pattern, pal palette) string {
+// Pattern dumps a compiled pattern as ast-grep's --debug-query=pattern
+// does, one node per line: "kind text" for a named leaf, the text of an
+// anonymous one, "kind" for an inner node and "MetaVar $X" for a
+// metavariable. Anonymous leaves are left out under the strictness levels
+// that skip them, and Template shows no kinds.
+func Pattern(p *pattern.Pattern, pal Palette) string {
 	var b strings.Builder
 	sigil := p.Language().Expando()
 	s := p.Strictness()
@@ -42,7 +51,7 @@ func dumpPattern(p *pattern.Pattern, pal palette) string {
 	walk = func(n tree.Node, depth int) {
 		indent := strings.Repeat("  ", depth)
 		if mv, ok := metaVarDisplay(n.Text(), sigil); ok {
-			fmt.Fprintf(&b, "%s%s %s\n", indent, pal.field.paint("MetaVar"), pal.kind.paint(mv))
+			fmt.Fprintf(&b, "%s%s %s\n", indent, pal.Field.Paint("MetaVar"), pal.Kind.Paint(mv))
 			return
 		}
 		if n.ChildCount() == 0 {
@@ -61,9 +70,9 @@ func dumpPattern(p *pattern.Pattern, pal palette) string {
 				return
 			}
 			if text == "" {
-				fmt.Fprintf(&b, "%s%s\n", indent, pal.kind.paint(n.Kind()))
+				fmt.Fprintf(&b, "%s%s\n", indent, pal.Kind.Paint(n.Kind()))
 			} else {
-				fmt.Fprintf(&b, "%s%s %s\n", indent, pal.kind.paint(n.Kind()), text)
+				fmt.Fprintf(&b, "%s%s %s\n", indent, pal.Kind.Paint(n.Kind()), text)
 			}
 			return
 		}
@@ -71,7 +80,7 @@ func dumpPattern(p *pattern.Pattern, pal palette) string {
 		if s == pattern.Template {
 			kind = "(node)"
 		}
-		fmt.Fprintf(&b, "%s%s\n", indent, pal.kind.paint(kind))
+		fmt.Fprintf(&b, "%s%s\n", indent, pal.Kind.Paint(kind))
 		for c := n.FirstChild(); !c.IsZero(); c = c.NextSibling() {
 			if !c.IsMissing() {
 				walk(c, depth+1)
