@@ -80,7 +80,24 @@ const (
 	exitMatch   = 0
 	exitNoMatch = 1
 	exitError   = 2
+	// exitSetup is ast-grep's status for a command that cannot start as
+	// set up: no project configuration, standard input of no language.
+	exitSetup = 3
 )
+
+// setupError prints an error with its help and link, as ast-grep does,
+// and returns exitSetup.
+func (e *env) setupError(msg, help, link string) int {
+	fmt.Fprintf(e.stderr, "Error: %s\nHelp: %s\nSee also: %s\n\n", msg, help, link)
+	return exitSetup
+}
+
+// noProject reports a missing sgconfig.yml.
+func (e *env) noProject() int {
+	return e.setupError("No ast-grep project configuration is found.",
+		"You need to create an ast-grep project for this command: an sgconfig.yml with ruleDirs, in this folder or a parent.",
+		"https://ast-grep.github.io/guide/scan-project.html")
+}
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

@@ -94,6 +94,9 @@ func runRuleTest(ctx context.Context, e *env, args []string) int {
 	}
 	warn := func(msg string) { fmt.Fprintf(e.stderr, "Warning: %s\n", msg) }
 	proj, err := project.Find(o.config, ".")
+	if errors.Is(err, project.ErrNotFound) {
+		return e.noProject()
+	}
 	if err != nil {
 		return e.errorf("%v", err)
 	}
@@ -188,8 +191,17 @@ func runRuleTest(ctx context.Context, e *env, args []string) int {
 	fmt.Fprintln(out)
 	if failedN > 0 {
 		fmt.Fprintf(e.stderr, "Error: test failed. %d passed; %d failed;\n", passedN, failedN)
-		fmt.Fprintln(e.stderr, "Help: You can use ast-grep playground to debug your rules and test cases.")
-		fmt.Fprint(e.stderr, "See also: https://ast-grep.github.io/playground.html\n\n")
+		snapshotsOnly := true
+		for _, r := range results {
+			snapshotsOnly = snapshotsOnly && ruletest.SnapshotsOnly(r.statuses)
+		}
+		if snapshotsOnly {
+			fmt.Fprintln(e.stderr, "Help: Test failed due to mismatching snapshots. Run with `--update-all` to update all snapshots, or `--interactive` to update selectively.")
+			fmt.Fprint(e.stderr, "See also: https://ast-grep.github.io/guide/test-rule.html\n\n")
+		} else {
+			fmt.Fprintln(e.stderr, "Help: You can use ast-grep playground to debug your rules and test cases.")
+			fmt.Fprint(e.stderr, "See also: https://ast-grep.github.io/playground.html\n\n")
+		}
 		return exitNoMatch
 	}
 	ok := "ok"

@@ -107,7 +107,7 @@ func parseRunFlags(e *env, args []string) (*runOptions, bool, error) {
 	case debug.set && o.lang == nil:
 		return nil, false, errors.New("--debug-query needs --lang <LANG>")
 	case walk.stdin.set && o.lang == nil:
-		return nil, false, errors.New("--stdin needs --lang <LANG>")
+		return nil, false, errStdinLang
 	}
 	if rw.set {
 		o.rewrite = rewrite.Compile(rw.value, nil)
@@ -129,8 +129,16 @@ func parseRunFlags(e *env, args []string) (*runOptions, bool, error) {
 	return o, false, nil
 }
 
+// errStdinLang is --stdin without --lang.
+var errStdinLang = errors.New("--stdin needs --lang <LANG>")
+
 func runRun(ctx context.Context, e *env, args []string) int {
 	o, done, err := parseRunFlags(e, args)
+	if errors.Is(err, errStdinLang) {
+		return e.setupError("Language must be specified for code from StdIn.",
+			"Please use `--lang` to specify the code language.",
+			"https://ast-grep.github.io/guide/tooling-overview.html#parse-code-from-stdin")
+	}
 	if err != nil {
 		return e.errorf("%v", err)
 	}

@@ -230,6 +230,9 @@ func runScan(ctx context.Context, e *env, args []string) int {
 		return exitMatch
 	}
 	rs, err := o.loadRules(ctx, e)
+	if errors.Is(err, project.ErrNotFound) {
+		return e.noProject()
+	}
 	if err != nil {
 		return e.errorf("%v", err)
 	}
@@ -257,7 +260,9 @@ func runScan(ctx context.Context, e *env, args []string) int {
 	if p.failed {
 		return exitError
 	}
-	if p.errors > 0 {
+	// With -U the findings were applied, not reported: like ast-grep, no
+	// error status for them.
+	if p.errors > 0 && !o.updateAll {
 		out.Flush()
 		fmt.Fprintf(e.stderr, "Error: %d error(s) found in code.\nHelp: Scan succeeded and found error level diagnostics in the codebase.\n\n", p.errors)
 		return exitNoMatch

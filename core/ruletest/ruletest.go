@@ -106,6 +106,17 @@ func Passed(ss []Status) bool {
 	return true
 }
 
+// SnapshotsOnly reports whether every snippet of ss that failed failed
+// on its snapshot alone (Wrong): then updating the snapshots would pass.
+func SnapshotsOnly(ss []Status) bool {
+	for _, s := range ss {
+		if s.Kind != Pass && s.Kind != Updated && s.Kind != Wrong {
+			return false
+		}
+	}
+	return true
+}
+
 // Dirs returns the test folders of p, absolute.
 func Dirs(p *project.Project) []project.TestConfig {
 	var out []project.TestConfig
