@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -244,16 +242,7 @@ func TestMergeEqualsOneTool(t *testing.T) {
 		files[fmt.Sprintf("%s/f%d.ts", dir, i)] = fmt.Sprintf("export function f%d() {\n  x%d.foo(%d);\n  if (%d > 3) { y.foo(); }\n  return bar(%d);\n}\n%s",
 			i, i, i, i, i, strings.Repeat("// pad\n", i*i))
 	}
-	root := t.TempDir()
-	for p, c := range files {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	root := workspace(t, files)
 	const count = 3
 	one, err := New(Config{Workspace: root})
 	if err != nil {
