@@ -16,8 +16,12 @@ demo: build
 	bin/loupe run -p 'console.log($$$$$$ARGS)' testdata/demo
 	bin/loupe run -p 'class $$NAME extends $$PARENT { $$$$$$BODY }' testdata/demo
 
+# The version is stamped from git (a tag, else the commit), "dev" outside a
+# checkout.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+
 build:
-	CGO_ENABLED=0 $(GO) build -o bin/loupe ./cmd/loupe
+	CGO_ENABLED=0 $(GO) build -ldflags "-X main.version=$(VERSION)" -o bin/loupe ./cmd/loupe
 
 vet:
 	CGO_ENABLED=0 $(GO) build ./...

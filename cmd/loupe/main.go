@@ -34,13 +34,16 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"sort"
 	"strings"
 )
 
-// version is loupe's version, set at build time with
-// -ldflags "-X main.version=...".
-var version = "dev"
+// version is loupe's version, stamped at build time with
+// -ldflags "-X main.version=..." (make build stamps `git describe`);
+// otherwise it comes from the binary's build information (see
+// buildVersion).
+var version = ""
 
 // command is one subcommand.
 type command struct {
@@ -113,6 +116,37 @@ func main() {
 	os.Exit(code)
 }
 
+// buildVersion is the stamped version; else the module version `go
+// install module@version` records; else "dev" with the VCS revision `go
+// build` records in a checkout ("dev+1a2b3c4d5e6f", "-dirty" when it had
+// uncommitted changes).
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "dev"
+	}
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	v := "dev"
+	var dirty bool
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			v += "+" + s.Value[:min(12, len(s.Value))]
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if dirty {
+		v += "-dirty"
+	}
+	return v
+}
+
 func isTerminal(f *os.File) bool {
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
@@ -126,11 +160,23 @@ func dispatch(ctx context.Context, e *env, args []string) int {
 		return exitError
 	}
 	switch args[0] {
-	case "-h", "--help", "help":
+	case "help":
+		// `help COMMAND` is COMMAND's --help, as in ast-grep.
+		if len(args) > 1 {
+			if c, ok := commands[args[1]]; ok {
+				return c.run(ctx, e, []string{"--help"})
+			}
+			fmt.Fprintf(e.stderr, "Error: unknown command %q\n\n", args[1])
+			usage(e.stderr)
+			return exitError
+		}
+		usage(e.stdout)
+		return exitMatch
+	case "-h", "--help":
 		usage(e.stdout)
 		return exitMatch
 	case "-V", "--version", "version":
-		fmt.Fprintf(e.stdout, "loupe %s\n", version)
+		fmt.Fprintf(e.stdout, "loupe %s\n", buildVersion())
 		return exitMatch
 	}
 	name, rest := args[0], args[1:]

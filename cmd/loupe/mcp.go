@@ -63,7 +63,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return e.errorf("%v", err)
 	}
-	if err := mcp.NewServer("loupe", version, ts).Serve(ctx, e.stdin, e.stdout); err != nil && ctx.Err() == nil {
+	if err := mcp.NewServer("loupe", buildVersion(), ts).Serve(ctx, e.stdin, e.stdout); err != nil && ctx.Err() == nil {
 		return e.errorf("%v", err)
 	}
 	return exitMatch

@@ -11,6 +11,7 @@ import (
 
 	"github.com/loupe-dev/loupe/core/language"
 	"github.com/loupe-dev/loupe/core/pattern"
+	"github.com/loupe-dev/loupe/core/project"
 	"github.com/loupe-dev/loupe/core/rewrite"
 	"github.com/loupe-dev/loupe/core/search"
 	"github.com/loupe-dev/loupe/core/tree"
@@ -58,6 +59,7 @@ func parseRunFlags(e *env, args []string) (*runOptions, bool, error) {
 	strict := fs.String(0, "strictness", "STRICTNESS", "Pattern strictness: cst, smart (default), ast, relaxed, signature, template")
 	rw := fs.String('r', "rewrite", "FIX", "String to replace the matched AST node")
 	langF := fs.String('l', "lang", "LANG", "The language of the pattern")
+	config := fs.String('c', "config", "CONFIG_FILE", "The project configuration file for languageGlobs (default: the sgconfig.yml found upwards, if any)")
 	debug := fs.Optional("debug-query", "FORMAT", "pattern", "Print the pattern's tree (pattern, ast, cst, sexp) to stderr; needs --lang")
 	walk := addWalkFlags(fs, "Search code read from standard input; needs --lang")
 	out := addOutputFlags(fs, "match", "matches", "rewrite")
@@ -124,6 +126,15 @@ func parseRunFlags(e *env, args []string) (*runOptions, bool, error) {
 		return nil, false, err
 	}
 	if o.search, err = walk.options(fs.args, o.lang); err != nil {
+		return nil, false, err
+	}
+	// Like ast-grep's run, the project's languageGlobs apply when there
+	// is a project; only a named configuration must exist.
+	proj, err := project.Find(config.value, ".")
+	switch {
+	case err == nil:
+		o.search.LangGlobs = proj.LanguageGlobs
+	case config.set || !errors.Is(err, project.ErrNotFound):
 		return nil, false, err
 	}
 	return o, false, nil

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -47,5 +49,28 @@ func TestFlagSet(t *testing.T) {
 	}
 	if err := c.oneOf("auto", "never"); err == nil {
 		t.Error("oneOf must refuse purple")
+	}
+}
+
+// TestHelpCommand: `help COMMAND` prints COMMAND's --help, as in ast-grep;
+// an unknown command is an error.
+func TestHelpCommand(t *testing.T) {
+	run := func(args ...string) (string, int) {
+		var out, errb strings.Builder
+		code := dispatch(context.Background(), &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: func(string) string { return "" }}, args)
+		return out.String() + errb.String(), code
+	}
+	for _, cmd := range []string{"run", "scan", "test", "parse"} {
+		help, code := run("help", cmd)
+		direct, _ := run(cmd, "--help")
+		if code != exitMatch || help != direct || !strings.Contains(help, "Usage: loupe "+cmd) {
+			t.Errorf("help %s (exit %d):\n%s\nwant %s --help:\n%s", cmd, code, help, cmd, direct)
+		}
+	}
+	if out, code := run("help", "nope"); code != exitError || !strings.Contains(out, `unknown command "nope"`) {
+		t.Errorf("help nope: exit %d\n%s", code, out)
+	}
+	if out, code := run("--version"); code != exitMatch || !strings.HasPrefix(out, "loupe ") {
+		t.Errorf("--version: exit %d %q", code, out)
 	}
 }
