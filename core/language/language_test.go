@@ -299,26 +299,21 @@ func TestCancel(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// Cancelled before: refused without parsing.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	start := time.Now()
 	if _, err := l.Parse(ctx, src); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled before: %v", err)
 	}
-	if took := time.Since(start); took > 100*time.Millisecond {
-		t.Errorf("a cancelled context took %v to refuse", took)
-	}
 
+	// Cancelled during a parse that takes seconds: it returns the
+	// cancellation, not a tree (a parse that ignored the cancel would
+	// end with a tree and no error); no clock is read. That the stop
+	// comes from inside the parse is host/wazhost's test.
 	ctx, cancel = context.WithCancel(context.Background())
-	start = time.Now()
 	time.AfterFunc(30*time.Millisecond, cancel)
-	_, err := l.Parse(ctx, src)
-	took := time.Since(start)
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("cancelled during (after %v): %v", took, err)
-	}
-	if took > 2*time.Second {
-		t.Errorf("cancelled parse returned after %v", took)
+	if _, err := l.Parse(ctx, src); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled during: %v", err)
 	}
 
 	// The language keeps working afterwards.
