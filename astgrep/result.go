@@ -114,10 +114,10 @@ func (r *Result) Text() string {
 	}
 	for _, m := range r.Matches {
 		fmt.Fprintf(&b, "%s:%d:%d [%s] %s\n", m.File, m.StartLine, m.StartCol, m.NodeKind, snippet(m.Text))
-		for _, name := range sortedKeys(m.MetaVariables.Single) {
+		for _, name := range slices.Sorted(maps.Keys(m.MetaVariables.Single)) {
 			fmt.Fprintf(&b, "  $%s = %s\n", name, snippet(m.MetaVariables.Single[name]))
 		}
-		for _, name := range sortedKeys(m.MetaVariables.Multi) {
+		for _, name := range slices.Sorted(maps.Keys(m.MetaVariables.Multi)) {
 			fmt.Fprintf(&b, "  $$$%s = %s\n", name, snippet(strings.Join(m.MetaVariables.Multi[name], ", ")))
 		}
 	}
@@ -163,10 +163,6 @@ func snippet(s string) string {
 		return s
 	}
 	return fmt.Sprintf("%s … (+%d lines)", strings.TrimRight(first, " \t\r"), strings.Count(rest, "\n")+1)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	return slices.Sorted(maps.Keys(m))
 }
 
 func plural(n int, one, many string) string {

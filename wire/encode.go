@@ -3,6 +3,8 @@ package wire
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -116,14 +118,14 @@ func (m *Match) fields(e *encoder) {
 		e.open('{')
 		e.key("single")
 		e.open('{')
-		for _, k := range sortedKeys(mv.Single) {
+		for _, k := range slices.Sorted(maps.Keys(mv.Single)) {
 			e.key(k)
 			e.node(mv.Single[k])
 		}
 		e.close('}')
 		e.key("multi")
 		e.open('{')
-		for _, k := range sortedKeys(mv.Multi) {
+		for _, k := range slices.Sorted(maps.Keys(mv.Multi)) {
 			e.key(k)
 			e.open('[')
 			for _, n := range mv.Multi[k] {
@@ -135,7 +137,7 @@ func (m *Match) fields(e *encoder) {
 		e.close('}')
 		e.key("transformed")
 		e.open('{')
-		for _, k := range sortedKeys(mv.Transformed) {
+		for _, k := range slices.Sorted(maps.Keys(mv.Transformed)) {
 			e.key(k)
 			e.str(mv.Transformed[k])
 		}
@@ -278,7 +280,7 @@ func (e *encoder) any(v any) {
 		e.close(']')
 	case map[string]any:
 		e.open('{')
-		for _, k := range sortedKeys(t) {
+		for _, k := range slices.Sorted(maps.Keys(t)) {
 			e.key(k)
 			e.any(t[k])
 		}

@@ -9,7 +9,7 @@
 package wire
 
 import (
-	"sort"
+	"unicode/utf8"
 
 	"github.com/loupe-dev/loupe/core/match"
 	"github.com/loupe-dev/loupe/core/rule"
@@ -121,7 +121,7 @@ func NewMatch(file string, n tree.Node, env *match.Env, lang string, before, aft
 		Range:     NodeRange(n),
 		File:      file,
 		Lines:     c.Leading + c.Matched + c.Trailing,
-		CharCount: CharCount{Leading: runeCount(c.Leading), Trailing: runeCount(c.Trailing)},
+		CharCount: CharCount{Leading: utf8.RuneCountInString(c.Leading), Trailing: utf8.RuneCountInString(c.Trailing)},
 		Language:  lang,
 	}
 	if repl != nil {
@@ -236,21 +236,4 @@ func Around(n tree.Node, before, after int) Context {
 		Trailing:  string(src[end:trail]),
 		StartLine: n.StartPoint().Row - offset,
 	}
-}
-
-func runeCount(s string) int {
-	n := 0
-	for range s {
-		n++
-	}
-	return n
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

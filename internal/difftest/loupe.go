@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"maps"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/loupe-dev/loupe/core/search"
@@ -37,11 +37,11 @@ func Matches(file string, found []search.Match, add func(Match)) {
 func (m Match) Key() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s:%d-%d", m.File, m.Start, m.End)
-	for _, k := range sortedKeys(m.Singles) {
+	for _, k := range slices.Sorted(maps.Keys(m.Singles)) {
 		v := m.Singles[k]
 		fmt.Fprintf(&b, " $%s=%q@%d", k, v.Text, v.Start)
 	}
-	for _, k := range sortedKeys(m.Multis) {
+	for _, k := range slices.Sorted(maps.Keys(m.Multis)) {
 		fmt.Fprintf(&b, " $$$%s=[", k)
 		for i, v := range m.Multis[k] {
 			if i > 0 {
@@ -52,15 +52,6 @@ func (m Match) Key() string {
 		b.WriteString("]")
 	}
 	return b.String()
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // Answer is one tool's matches for one case: their keys (see Match.Key)
@@ -111,7 +102,7 @@ func Compare(astgrep, loupe *Answer) []string {
 	}
 	var out []string
 	if astgrep.keys != nil && loupe.keys != nil {
-		for _, k := range sortedKeys(union(astgrep.keys, loupe.keys)) {
+		for _, k := range slices.Sorted(maps.Keys(union(astgrep.keys, loupe.keys))) {
 			for n := astgrep.keys[k] - loupe.keys[k]; n > 0; n-- {
 				out = append(out, "ast-grep: "+k)
 			}
@@ -121,7 +112,7 @@ func Compare(astgrep, loupe *Answer) []string {
 		}
 		return out
 	}
-	for _, f := range sortedKeys(union(astgrep.files, loupe.files)) {
+	for _, f := range slices.Sorted(maps.Keys(union(astgrep.files, loupe.files))) {
 		if a, l := astgrep.files[f], loupe.files[f]; a != l {
 			out = append(out, fmt.Sprintf("%s: ast-grep %d matches, loupe %d (or other metavariables)", f, a.count, l.count))
 		}
