@@ -29,7 +29,7 @@ type Server struct {
 	out    *json.Encoder
 	outMu  sync.Mutex
 	mu     sync.Mutex
-	active map[string]context.CancelFunc
+	active map[string]context.CancelCauseFunc
 	wg     sync.WaitGroup
 }
 
@@ -37,7 +37,7 @@ type Server struct {
 // error is reported to the client as a tool error (isError), not a
 // protocol error, so the model can correct its call.
 func NewServer(name, version string, ts []tools.Tool) *Server {
-	return &Server{name: name, version: version, tools: ts, active: map[string]context.CancelFunc{}}
+	return &Server{name: name, version: version, tools: ts, active: map[string]context.CancelCauseFunc{}}
 }
 
 type request struct {
@@ -136,7 +136,7 @@ func (s *Server) handle(ctx context.Context, req request) {
 		if json.Unmarshal(req.Params, &p) == nil {
 			s.mu.Lock()
 			if c := s.active[string(p.RequestID)]; c != nil {
-				c()
+				c(errClientCancelled)
 			}
 			s.mu.Unlock()
 		}
@@ -144,6 +144,10 @@ func (s *Server) handle(ctx context.Context, req request) {
 		s.reply(req.ID, nil, &rpcError{codeMethodNotFound, "method not found: " + req.Method})
 	}
 }
+
+// errClientCancelled is the cause of a call's cancellation by the
+// client's notifications/cancelled.
+var errClientCancelled = errors.New("cancelled by the client")
 
 func (s *Server) call(ctx context.Context, req request) {
 	var p struct {
@@ -167,7 +171,7 @@ func (s *Server) call(ctx context.Context, req request) {
 	if len(p.Arguments) == 0 {
 		p.Arguments = json.RawMessage("{}")
 	}
-	cctx, cancel := context.WithCancel(ctx)
+	cctx, cancel := context.WithCancelCause(ctx)
 	key := string(req.ID)
 	s.mu.Lock()
 	s.active[key] = cancel
@@ -179,11 +183,13 @@ func (s *Server) call(ctx context.Context, req request) {
 			s.mu.Lock()
 			delete(s.active, key)
 			s.mu.Unlock()
-			cancel()
+			cancel(nil)
 		}()
 		text, structured, err := tool.Call(cctx, p.Arguments)
-		if errors.Is(cctx.Err(), context.Canceled) && ctx.Err() == nil {
-			return // the client cancelled: it expects no answer
+		if errors.Is(context.Cause(cctx), errClientCancelled) {
+			// The client cancelled: it expects no answer, however late
+			// the call noticed (the session may be ending meanwhile).
+			return
 		}
 		result := map[string]any{}
 		if err != nil {

@@ -131,6 +131,10 @@ func TestCancelledCall(t *testing.T) {
 		Call: func(ctx context.Context, _ json.RawMessage) (string, any, error) {
 			close(started)
 			<-ctx.Done()
+			// Return late, when the session may be ending too: a call the
+			// client cancelled must stay unanswered even then (an answer
+			// nobody reads would block the server's shutdown).
+			time.Sleep(100 * time.Millisecond)
 			return "", nil, ctx.Err()
 		}}
 	send, recv := session(t, []tools.Tool{slow})
