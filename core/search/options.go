@@ -60,6 +60,19 @@ type Options struct {
 	// default. (ast-grep only skips them through ignore files; the CLI sets
 	// this for parity.)
 	NodeModules bool
+	// AllFiles selects files whatever their language: a file of no known
+	// language is listed with a nil File.Lang instead of being passed over
+	// (Lang, when set, still restricts the walk to its files). For callers
+	// that read files with Files and Reader rather than parse them; Run
+	// passes over files without a language (counted in Stats.NoMatcher).
+	AllFiles bool
+	// NoRequireGit applies .gitignore files outside a git repository too
+	// (ripgrep's --no-require-git); by default they count only inside one.
+	NoRequireGit bool
+	// MaxDepth, when over 0, is how many directory levels below each
+	// search path are walked: a directory deeper than that is not entered
+	// and is reported as SkipDepth.
+	MaxDepth int
 	// Follow follows symbolic links met during the walk. With a Root, a
 	// link whose target lies outside it is reported as skipped and never
 	// read. Without Follow, links inside directories are passed over; a
@@ -192,6 +205,7 @@ const (
 	SkipMissing    SkipReason = "not found"         // a named path that does not exist
 	SkipOutside    SkipReason = "outside workspace" // a followed symlink leaving the root
 	SkipParse      SkipReason = "parse failed"      // the grammar module failed on it
+	SkipDepth      SkipReason = "too deep"          // a directory below Options.MaxDepth, not entered
 	// SkipEmpty is an empty file, passed over silently as ast-grep does:
 	// counted in Stats.Empty, never listed in Stats.Skipped.
 	SkipEmpty SkipReason = "empty"

@@ -165,6 +165,10 @@ func (o *outcome[T]) account(st *Stats) {
 
 // process takes one file through the pipeline.
 func process[T any](ctx context.Context, rd *Reader, opts *Options, job *Job[T], f File) *outcome[T] {
+	if f.Lang == nil {
+		// Listed by AllFiles: nothing to parse it with.
+		return &outcome[T]{kind: outNoMatcher}
+	}
 	if job.Want != nil {
 		ok, err := job.Want(f)
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/loupe-dev/loupe/core/language"
 	"github.com/loupe-dev/loupe/core/search/ignore"
 	"github.com/loupe-dev/loupe/host"
 )
@@ -202,7 +203,7 @@ func (w *walker) namedFile(r walkRoot, fi fs.FileInfo) {
 		disp = filepath.Base(r.abs)
 	}
 	lang := w.langs.forName(filepath.Base(r.abs))
-	if lang == nil || (w.opts.Lang != nil && lang != w.opts.Lang) {
+	if !w.wantLang(lang) {
 		w.skip(disp, SkipLanguage, nil)
 		return
 	}
@@ -216,6 +217,7 @@ func (w *walker) namedFile(r walkRoot, fi fs.FileInfo) {
 type dirJob struct {
 	abs, disp string
 	parent    *level
+	depth     int // directory levels below the search path
 	// With Follow: the directory's real path and those of the directories
 	// above it, to refuse a link back up (a loop).
 	real      string
@@ -286,7 +288,11 @@ func (w *walker) walkDir(ctx context.Context, j dirJob) {
 			continue
 		}
 		if isDir {
-			sub := dirJob{abs: abs, disp: disp, parent: lvl}
+			if w.opts.MaxDepth > 0 && j.depth >= w.opts.MaxDepth {
+				w.skip(disp, SkipDepth, nil)
+				continue
+			}
+			sub := dirJob{abs: abs, disp: disp, parent: lvl, depth: j.depth + 1}
 			if w.opts.Follow {
 				sub.real = real
 				if sub.real == "" {
@@ -301,7 +307,7 @@ func (w *walker) walkDir(ctx context.Context, j dirJob) {
 			continue
 		}
 		lang := w.langs.forName(name)
-		if lang == nil || (w.opts.Lang != nil && lang != w.opts.Lang) {
+		if !w.wantLang(lang) {
 			continue
 		}
 		var size int64
@@ -332,6 +338,14 @@ func (w *walker) walkDir(ctx context.Context, j dirJob) {
 		}
 		w.add(File{Path: disp, Abs: real, Lang: lang, Size: size})
 	}
+}
+
+// wantLang reports whether a file of lang (nil: none known) is selected.
+func (w *walker) wantLang(lang *language.Language) bool {
+	if w.opts.Lang != nil {
+		return lang == w.opts.Lang
+	}
+	return lang != nil || w.opts.AllFiles
 }
 
 func loops(ancestors []string, real string) bool {
@@ -454,7 +468,7 @@ func (w *walker) loadLevel(dir string, parent *level, entries []fs.DirEntry) *le
 
 func (w *walker) newLevel(dir string, parent *level, dot, git, gitDir bool) *level {
 	l := &level{parent: parent, dir: dir, hasGit: gitDir}
-	l.anyGit = gitDir || (parent != nil && parent.anyGit)
+	l.anyGit = gitDir || w.opts.NoRequireGit || (parent != nil && parent.anyGit)
 	off := w.opts.NoIgnore
 	if dot && off&IgnoreDot == 0 {
 		l.dot = w.readRules(filepath.Join(dir, ".ignore"))

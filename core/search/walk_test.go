@@ -462,3 +462,52 @@ func TestShardBalancesBytes(t *testing.T) {
 		})
 	}
 }
+
+func TestAllFilesDepthAndNoRequireGit(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		".gitignore":        "ignored.txt\n",
+		"ignored.txt":       "x",
+		"notes.txt":         "x",
+		"a.ts":              "x",
+		"d1/d2/f.txt":       "x",
+		"d1/d2/d3/deep.txt": "x",
+	})
+	cases := []struct {
+		name        string
+		opts        Options
+		want, skips []string
+	}{
+		{"languages only", Options{}, []string{"a.ts"}, nil},
+		{"all files, gitignore needs a repository", Options{AllFiles: true},
+			[]string{"a.ts", "d1/d2/d3/deep.txt", "d1/d2/f.txt", "ignored.txt", "notes.txt"}, nil},
+		{"no-require-git", Options{AllFiles: true, NoRequireGit: true},
+			[]string{"a.ts", "d1/d2/d3/deep.txt", "d1/d2/f.txt", "notes.txt"}, nil},
+		{"lang still restricts", Options{AllFiles: true, Lang: lang(t, "typescript")}, []string{"a.ts"}, nil},
+		{"max depth", Options{AllFiles: true, NoRequireGit: true, MaxDepth: 2},
+			[]string{"a.ts", "d1/d2/f.txt", "notes.txt"}, []string{"d1/d2/d3: too deep"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			c.opts.Root = dir
+			fs, skipped, err := Files(context.Background(), c.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := paths(fs); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("files %q, want %q", got, c.want)
+			}
+			if got := skipList(skipped); len(got)+len(c.skips) > 0 && !reflect.DeepEqual(got, c.skips) {
+				t.Errorf("skipped %q, want %q", got, c.skips)
+			}
+		})
+	}
+	// Run passes over a file without a language instead of parsing it.
+	st, err := Run(context.Background(), Options{Root: dir, AllFiles: true}, Job[struct{}]{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.NoMatcher != 4 || st.Searched != 1 {
+		t.Errorf("stats %+v: want 4 without a language, 1 searched", st)
+	}
+}
