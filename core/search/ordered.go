@@ -33,6 +33,7 @@ const defaultHeld = 32 << 20
 // and the ctx work was given is cancelled, so the items in flight should
 // return promptly; every item taken is still delivered, and Ordered
 // returns how many were. work must return for every item it is given.
+// A ProgressFunc in ctx (WithProgress) hears of each delivery.
 func Ordered[T any](ctx context.Context, n int, lim OrderedLimits, work func(ctx context.Context, i int) (T, int64), deliver func(i int, v T) bool) int {
 	threads := lim.Threads
 	if threads <= 0 {
@@ -46,6 +47,8 @@ func Ordered[T any](ctx context.Context, n int, lim OrderedLimits, work func(ctx
 	if budget <= 0 {
 		budget = defaultHeld
 	}
+	progress := progressOf(ctx)
+	progress(0, n)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
@@ -126,6 +129,7 @@ func Ordered[T any](ctx context.Context, n int, lim OrderedLimits, work func(ctx
 		if !more {
 			cancel()
 		}
+		progress(delivered+1, n)
 		mu.Lock()
 		stopped = stopped || !more
 		delivered++
