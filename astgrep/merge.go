@@ -28,7 +28,7 @@ type ShardInfo struct {
 // exactly as a single tool over all the files returns it: the matches in
 // path order (as a search delivers them) cut to maxResults (the call's
 // Params.MaxResults, with Run's default and cap; a negative one counts as
-// the default), the counts summed, the skipped files in path order,
+// the default) and to MaxResultBytes, the counts summed, the skipped files in path order,
 // truncated by a timeout or a cancellation if any shard was (before
 // maxResults), and the hints the whole search gives. shards are not
 // modified.
@@ -87,7 +87,14 @@ func Merge(shards []*Result, maxResults int) *Result {
 		merged.Matches = append(merged.Matches, r.Matches...)
 	}
 	slices.SortStableFunc(merged.Matches, func(a, b Match) int { return search.ComparePaths(a.File, b.File) })
-	merged.Matches = merged.Matches[:min(len(merged.Matches), limit)]
+	kept := bounded{limit: limit}
+	for _, m := range merged.Matches {
+		kept.add(m)
+	}
+	merged.Matches = kept.matches
+	if merged.Matches == nil {
+		merged.Matches = []Match{}
+	}
 	slices.SortStableFunc(merged.Skipped, func(a, b Skipped) int { return search.ComparePaths(a.File, b.File) })
 
 	switch {
@@ -95,8 +102,8 @@ func Merge(shards []*Result, maxResults int) *Result {
 		merged.Reason = ReasonTimeout
 	case stops[ReasonCancelled]:
 		merged.Reason = ReasonCancelled
-	case merged.TotalMatches > len(merged.Matches):
-		merged.Reason = ReasonMaxResults
+	default:
+		merged.Reason = kept.reason(merged.TotalMatches)
 	}
 	merged.Truncated = truncated || merged.TotalMatches > len(merged.Matches)
 

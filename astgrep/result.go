@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/loupe-dev/loupe/core/match"
 	"github.com/loupe-dev/loupe/core/tree"
@@ -42,9 +43,86 @@ type Skipped struct {
 // Reasons a result is incomplete.
 const (
 	ReasonMaxResults = "maxResults"
+	ReasonMaxBytes   = "maxBytes"
 	ReasonTimeout    = "timeout"
 	ReasonCancelled  = "cancelled"
 )
+
+// Bounds on the bytes of a result, whatever maxResults allows: $A over a
+// file of deeply nested brackets matches every bracket, each match holding
+// the text of all those inside it.
+const (
+	// MaxTextBytes bounds one text of a match (its matched text, each
+	// capture): a longer one keeps its first MaxTextBytes bytes (cut at a
+	// character boundary) followed by an elision marker, "…[N bytes
+	// elided]".
+	MaxTextBytes = 8 << 10
+	// MaxResultBytes bounds the matches of one result together (their
+	// texts, captures and paths); the first match that would go over it
+	// and every later one are left out, counted in TotalMatches, with
+	// Reason maxBytes.
+	MaxResultBytes = 1 << 20
+)
+
+// elide cuts s to MaxTextBytes bytes and marks the cut.
+func elide(s string) string {
+	if len(s) <= MaxTextBytes {
+		return s
+	}
+	cut := MaxTextBytes
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s…[%d bytes elided]", s[:cut], len(s)-cut)
+}
+
+// size is the bytes m adds to a result.
+func (m *Match) size() int {
+	n := len(m.File) + len(m.Text) + len(m.NodeKind) + 64
+	for k, v := range m.MetaVariables.Single {
+		n += len(k) + len(v) + 8
+	}
+	for k, vs := range m.MetaVariables.Multi {
+		n += len(k) + 8
+		for _, v := range vs {
+			n += len(v) + 4
+		}
+	}
+	return n
+}
+
+// bounded accumulates matches up to a count and MaxResultBytes.
+type bounded struct {
+	limit, bytes int
+	full         bool // a match went over MaxResultBytes: no more are kept
+	matches      []Match
+}
+
+// add keeps m if it fits.
+func (b *bounded) add(m Match) {
+	if b.full || len(b.matches) >= b.limit {
+		return
+	}
+	sz := m.size()
+	if b.bytes+sz > MaxResultBytes {
+		b.full = true
+		return
+	}
+	b.bytes += sz
+	b.matches = append(b.matches, m)
+}
+
+// reason is why fewer than total matches were kept ("" if none were left
+// out).
+func (b *bounded) reason(total int) string {
+	switch {
+	case b.full:
+		return ReasonMaxBytes
+	case total > len(b.matches):
+		return ReasonMaxResults
+	}
+	return ""
+}
 
 // Result is the ast_grep tool's answer.
 type Result struct {
@@ -76,7 +154,7 @@ func newMatch(file string, n tree.Node, env *match.Env) Match {
 		StartCol:  t.CharColumn(n.StartByte()) + 1,
 		EndLine:   ep.Row + 1,
 		EndCol:    t.CharColumn(n.EndByte()) + 1,
-		Text:      n.Text(),
+		Text:      elide(n.Text()),
 		NodeKind:  n.Kind(),
 		MetaVariables: MetaVars{
 			Single: map[string]string{},
@@ -84,13 +162,13 @@ func newMatch(file string, n tree.Node, env *match.Env) Match {
 		},
 	}
 	env.Singles(func(name string, v tree.Node) {
-		m.MetaVariables.Single[name] = v.Text()
+		m.MetaVariables.Single[name] = elide(v.Text())
 	})
 	env.Multis(func(name string, nodes []tree.Node) {
 		texts := make([]string, 0, len(nodes))
 		for _, v := range nodes {
 			if v.IsNamed() {
-				texts = append(texts, v.Text())
+				texts = append(texts, elide(v.Text()))
 			}
 		}
 		m.MetaVariables.Multi[name] = texts
@@ -131,6 +209,8 @@ func (r *Result) Text() string {
 	switch r.Reason {
 	case ReasonMaxResults:
 		b.WriteString(" Truncated by maxResults: narrow the path, globs or pattern to see the rest.")
+	case ReasonMaxBytes:
+		fmt.Fprintf(&b, " Truncated at %d bytes of matches: narrow the path, globs or pattern, or match smaller nodes, to see the rest.", MaxResultBytes)
 	case ReasonTimeout:
 		b.WriteString(" Stopped by the time limit: results are partial; narrow the search.")
 	case ReasonCancelled:

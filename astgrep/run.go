@@ -24,6 +24,11 @@ type Config struct {
 	MaxFileSize int64
 	// Cache keeps parsed trees between calls (default search.Default).
 	Cache *search.Cache
+	// Limits bound the matching of one call (see match.Limits; zero
+	// fields take their defaults): a rule that would take more steps per
+	// node or produce more text fails the call with an error wrapping
+	// match.ErrBudget, and the tool goes on serving.
+	Limits match.Limits
 	// Shard, when its Count is over 1, searches only that shard of the
 	// files (see search.Shard): Count tools with Index 0..Count-1 split a
 	// call between them, and Merge turns their results into the whole one
@@ -114,6 +119,7 @@ func (t *Tool) Run(ctx context.Context, p Params) (*Result, error) {
 
 	ctx, cancel := context.WithTimeout(ctx, t.cfg.Timeout)
 	defer cancel()
+	ctx = match.WithLimits(ctx, t.cfg.Limits)
 	var q *query
 	if p.Pattern != "" {
 		q, err = compilePattern(ctx, lang, p.Pattern)
@@ -209,26 +215,34 @@ func (t *Tool) search(ctx context.Context, q *query, abs string, globs []string,
 		}
 		return q.matcher, nil
 	}
+	kept := bounded{limit: maxResults}
 	st, err := search.Search(ctx, opts, matcherFor, func(fm search.FileMatches) error {
 		for _, m := range fm.Matches {
 			res.TotalMatches++
-			if len(res.Matches) < maxResults {
-				res.Matches = append(res.Matches, newMatch(fm.File.Path, m.Node, m.Env))
+			if !kept.full && len(kept.matches) < maxResults {
+				kept.add(newMatch(fm.File.Path, m.Node, m.Env))
 			}
 		}
 		return nil
 	})
+	res.Matches = kept.matches
+	if res.Matches == nil {
+		res.Matches = []Match{}
+	}
 	res.FilesSearched = st.Searched + st.Prefiltered
 	for _, s := range st.Skipped {
 		res.Skipped = append(res.Skipped, Skipped{File: s.Path, Reason: string(s.Reason)})
 	}
 	res.SkippedFiles = len(res.Skipped)
-	if res.TotalMatches > len(res.Matches) {
-		res.Truncated, res.Reason = true, ReasonMaxResults
+	if reason := kept.reason(res.TotalMatches); reason != "" {
+		res.Truncated, res.Reason = true, reason
 	}
 	if err != nil {
 		reason := stopReason(err)
 		if reason == "" {
+			if errors.Is(err, match.ErrBudget) {
+				return nil, fmt.Errorf("ast_grep: %w; simplify the rule or narrow the path", err)
+			}
 			return nil, fmt.Errorf("ast_grep: %w", err)
 		}
 		res.Truncated, res.Reason = true, reason

@@ -327,6 +327,11 @@ func (r *runner) file(path, abs string, lang *language.Language, t *tree.Tree, m
 		edits := make([]rewrite.Edit, len(ms))
 		for i, m := range ms {
 			edits[i] = rewrite.Edit{Start: m.Node.StartByte(), End: m.Node.EndByte(), Text: []byte(r.o.rewrite.Render(m.Env, m.Node))}
+			if err := m.Env.Budget().Err(); err != nil {
+				fmt.Fprintf(r.e.stderr, "Error: %s: rewrite at line %d: %v\n", path, m.Node.StartPoint().Row+1, err)
+				r.failed = true
+				return
+			}
 		}
 		updated, err := rewrite.Apply(src, edits)
 		if err != nil {

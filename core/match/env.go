@@ -10,7 +10,23 @@ type Env struct {
 	singles     []single
 	multis      []multi
 	transformed map[string]string
+	budget      *Budget
 }
+
+// NewEnv returns an empty environment whose matches spend b (nil: no
+// limits).
+func NewEnv(b *Budget) *Env { return &Env{budget: b} }
+
+// Budget returns the budget matches in e spend; nil has no limits.
+func (e *Env) Budget() *Budget {
+	if e == nil {
+		return nil
+	}
+	return e.budget
+}
+
+// Fresh returns an empty environment spending e's budget.
+func (e *Env) Fresh() *Env { return &Env{budget: e.Budget()} }
 
 type single struct {
 	name string
@@ -36,7 +52,7 @@ func (e *Env) Rollback(m Mark) {
 	e.multis = e.multis[:m.multis]
 }
 
-// Reset empties e for reuse.
+// Reset empties e for reuse; its budget stays.
 func (e *Env) Reset() {
 	e.Rollback(Mark{})
 	clear(e.transformed)
@@ -62,14 +78,36 @@ func (e *Env) Multi(name string) ([]tree.Node, bool) {
 	return nil, false
 }
 
-// BindSingle binds name to n.
+// BindSingle binds name to n. Binding a name again to the node it holds
+// changes nothing, so a rule that rebinds the same variable a thousand
+// times keeps one binding.
 func (e *Env) BindSingle(name string, n tree.Node) {
+	if old, ok := e.Single(name); ok && old.Equal(n) {
+		return
+	}
 	e.singles = append(e.singles, single{name, n})
 }
 
-// BindMulti binds name to nodes.
+// BindMulti binds name to nodes (again, a binding to the very same nodes
+// changes nothing).
 func (e *Env) BindMulti(name string, nodes []tree.Node) {
+	if old, ok := e.Multi(name); ok && sameSpan(old, nodes) {
+		return
+	}
 	e.multis = append(e.multis, multi{name, nodes})
+}
+
+// sameSpan reports whether a and b are the same nodes.
+func sameSpan(a, b []tree.Node) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !a[i].Equal(b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // SetTransformed records the string a transform produced for name.
@@ -115,11 +153,12 @@ func (e *Env) Multis(f func(name string, nodes []tree.Node)) {
 // TransformedAll returns every transformed binding.
 func (e *Env) TransformedAll() map[string]string { return e.transformed }
 
-// Clone returns an independent copy of e.
+// Clone returns an independent copy of e's bindings, spending e's budget.
 func (e *Env) Clone() *Env {
 	c := &Env{
 		singles: append([]single(nil), e.singles...),
 		multis:  append([]multi(nil), e.multis...),
+		budget:  e.budget,
 	}
 	for k, v := range e.transformed {
 		c.SetTransformed(k, v)

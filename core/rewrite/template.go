@@ -105,16 +105,25 @@ func (t *Template) IsText() bool { return len(t.vars) == 0 }
 
 // Expand substitutes the metavariables of env into the template without
 // adjusting the result to any insertion point. Unbound variables expand to
-// nothing.
+// nothing. A text longer than env's budget allows (match.Budget.MaxText)
+// is not built: Expand stops, records that in the budget (see its Err)
+// and returns what it had.
 func (t *Template) Expand(env *match.Env) []byte {
 	if len(t.frags) == 0 {
 		return nil
 	}
+	budget := env.Budget()
+	limit := budget.MaxText()
 	out := []byte(t.frags[0])
 	for i, v := range t.vars {
 		out = append(out, value(env, v)...)
 		out = append(out, t.frags[i+1]...)
+		if int64(len(out)) > limit {
+			budget.Produce(len(out))
+			return out
+		}
 	}
+	budget.Produce(len(out))
 	return out
 }
 

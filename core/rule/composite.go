@@ -91,7 +91,9 @@ func (m *notM) match(n tree.Node, env *match.Env, ec *evalCtx) (tree.Node, bool)
 	mark := env.Mark()
 	_, ok := m.rule.match(n, env, ec)
 	env.Rollback(mark)
-	if ok {
+	if ok || env.Budget().Err() != nil {
+		// A sub-rule stopped by the budget did not fail: neither does
+		// the negation succeed.
 		return tree.Node{}, false
 	}
 	return n, true

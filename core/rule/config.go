@@ -497,7 +497,7 @@ func (f *Fix) edit(n tree.Node, env *match.Env) rewrite.Edit {
 func (e *expansion) find(next tree.Node, rest func(func(tree.Node) bool), env *match.Env) (tree.Node, bool) {
 	mark := env.Mark()
 	defer env.Rollback(mark)
-	return e.stop.find(next, rest, func(s tree.Node) (tree.Node, bool) { return e.rule.match(s, env, nil) }, nil)
+	return e.stop.find(next, rest, func(s tree.Node) (tree.Node, bool) { return e.rule.match(s, env, nil) }, env, nil)
 }
 
 // RenderMessage expands the metavariables in the rule's message for a

@@ -181,7 +181,7 @@ func (core *Core) Language() *language.Language { return core.lang }
 // do matches n. enclosing is the environment a rewriter inherits from the
 // rule that calls it (nil at the top level).
 func (core *Core) do(n tree.Node, env *match.Env, enclosing *match.Env, ec *evalCtx) (tree.Node, bool) {
-	if !core.ks.Has(n.KindID()) {
+	if !core.ks.Has(n.KindID()) || !env.Budget().Step() {
 		return tree.Node{}, false
 	}
 	mark := env.Mark()
@@ -198,7 +198,10 @@ func (core *Core) do(n tree.Node, env *match.Env, enclosing *match.Env, ec *eval
 			enclosing = env.Clone()
 		}
 		for _, t := range core.transforms {
-			t.apply(env, enclosing, core.reg)
+			if !t.apply(env, enclosing, core.reg) {
+				env.Rollback(mark)
+				return tree.Node{}, false
+			}
 		}
 	}
 	return found, true

@@ -19,10 +19,12 @@ type stopBy struct {
 	rule matcher
 }
 
-// stops reports whether n matches the stop rule; the check binds nothing.
-func (s stopBy) stops(n tree.Node, ec *evalCtx) bool {
-	_, ok := s.rule.match(n, &match.Env{}, ec)
-	return ok
+// stops reports whether n matches the stop rule; the check binds nothing
+// in env (whose budget it spends). A node the budget leaves unchecked
+// stops the search.
+func (s stopBy) stops(n tree.Node, env *match.Env, ec *evalCtx) bool {
+	_, ok := s.rule.match(n, env.Fresh(), ec)
+	return ok || env.Budget().Err() != nil
 }
 
 func (s stopBy) vars(set map[string]bool) {
@@ -33,10 +35,12 @@ func (s stopBy) vars(set map[string]bool) {
 
 // find tries try on the nodes a relational search visits, nearest first:
 // only next for neighbor, every node of rest for end, and the nodes of
-// rest up to and including the first stop-rule match otherwise.
-func (s stopBy) find(next tree.Node, rest func(yield func(tree.Node) bool), try func(tree.Node) (tree.Node, bool), ec *evalCtx) (tree.Node, bool) {
+// rest up to and including the first stop-rule match otherwise. Each
+// visit spends a step of env's budget.
+func (s stopBy) find(next tree.Node, rest func(yield func(tree.Node) bool), try func(tree.Node) (tree.Node, bool), env *match.Env, ec *evalCtx) (tree.Node, bool) {
+	budget := env.Budget()
 	if s.kind == stopNeighbor {
-		if next.IsZero() {
+		if next.IsZero() || !budget.Step() {
 			return tree.Node{}, false
 		}
 		return try(next)
@@ -44,10 +48,13 @@ func (s stopBy) find(next tree.Node, rest func(yield func(tree.Node) bool), try 
 	var found tree.Node
 	ok := false
 	rest(func(c tree.Node) bool {
+		if !budget.Step() {
+			return false
+		}
 		if found, ok = try(c); ok {
 			return false
 		}
-		return s.kind == stopEnd || !s.stops(c, ec)
+		return s.kind == stopEnd || !s.stops(c, env, ec)
 	})
 	return found, ok
 }
@@ -133,7 +140,7 @@ func (m *insideM) match(n tree.Node, env *match.Env, ec *evalCtx) (tree.Node, bo
 			return m.outer.match(a, env, ec)
 		}
 	}
-	found, ok := m.stop.find(n.Parent(), ancestors(n), try, ec)
+	found, ok := m.stop.find(n.Parent(), ancestors(n), try, env, ec)
 	if ok {
 		addLabel(env, found)
 	}
@@ -175,10 +182,13 @@ func (m *hasM) search(n tree.Node, env *match.Env, ec *evalCtx) (tree.Node, bool
 		if found, ok := m.inner.match(c, env, ec); ok {
 			return found, ok
 		}
-		if m.stop.stops(c, ec) {
+		if m.stop.stops(c, env, ec) {
 			return tree.Node{}, false
 		}
 		for g := c.FirstChild(); !g.IsZero(); g = g.NextSibling() {
+			if !env.Budget().Step() {
+				return tree.Node{}, false
+			}
 			if found, ok := m.inner.match(g, env, ec); ok {
 				return found, ok
 			}
@@ -188,6 +198,9 @@ func (m *hasM) search(n tree.Node, env *match.Env, ec *evalCtx) (tree.Node, bool
 	switch m.stop.kind {
 	case stopNeighbor:
 		for c := n.FirstChild(); !c.IsZero(); c = c.NextSibling() {
+			if !env.Budget().Step() {
+				return tree.Node{}, false
+			}
 			if found, ok := m.inner.match(c, env, ec); ok {
 				return found, ok
 			}
@@ -203,9 +216,13 @@ func (m *hasM) search(n tree.Node, env *match.Env, ec *evalCtx) (tree.Node, bool
 func (m *hasM) firstDescendant(n tree.Node, self bool, env *match.Env, ec *evalCtx) (tree.Node, bool) {
 	var found tree.Node
 	ok := false
+	budget := env.Budget()
 	n.Descendants(func(d tree.Node) bool {
 		if !self && d.Equal(n) {
 			return true
+		}
+		if !budget.Step() {
+			return false
 		}
 		found, ok = m.inner.match(d, env, ec)
 		return !ok
@@ -217,10 +234,13 @@ func (m *hasM) firstDescendant(n tree.Node, self bool, env *match.Env, ec *evalC
 // below a node that matches the stop rule.
 func (m *hasM) searchUntil(n tree.Node, env *match.Env, ec *evalCtx) (tree.Node, bool) {
 	for c := n.FirstChild(); !c.IsZero(); c = c.NextSibling() {
+		if !env.Budget().Step() {
+			return tree.Node{}, false
+		}
 		if found, ok := m.inner.match(c, env, ec); ok {
 			return found, ok
 		}
-		if m.stop.stops(c, ec) {
+		if m.stop.stops(c, env, ec) {
 			continue
 		}
 		if found, ok := m.searchUntil(c, env, ec); ok {
@@ -247,7 +267,7 @@ func (m *siblingM) match(n tree.Node, env *match.Env, ec *evalCtx) (tree.Node, b
 		next, walk = n.NextSibling(), following(n)
 	}
 	try := func(s tree.Node) (tree.Node, bool) { return m.other.match(s, env, ec) }
-	found, ok := m.stop.find(next, walk, try, ec)
+	found, ok := m.stop.find(next, walk, try, env, ec)
 	if ok {
 		addLabel(env, found)
 	}

@@ -70,7 +70,8 @@ func (s *Scanner) ScanAll(ctx context.Context, t *tree.Tree) ([]Finding, []tree.
 		return nil, nil, nil
 	}
 	var out []Finding
-	env := &match.Env{}
+	budget := match.NewBudget(ctx)
+	env := match.NewEnv(budget)
 	done := ctx.Done()
 	for i := 0; i < t.Len(); i++ {
 		if i%checkEvery == checkEvery-1 && done != nil {
@@ -88,7 +89,12 @@ func (s *Scanner) ScanAll(ctx context.Context, t *tree.Tree) ([]Finding, []tree.
 		line := sup.lines[n.StartPoint().Row]
 		for _, idx := range rules {
 			c := s.configs[idx]
-			if !c.Match(n, env) {
+			budget.Begin()
+			matched := c.Match(n, env)
+			if err := budget.Err(); err != nil {
+				return out, nil, fmt.Errorf("scan: rule %s at line %d: %w", c.ID, n.StartPoint().Row+1, err)
+			}
+			if !matched {
 				continue
 			}
 			suppressed := false

@@ -304,17 +304,23 @@ func yamlScalar(s string) (*value, error) {
 	return fromYAML(&n, 0, &budget, "")
 }
 
-// apply computes the transformed variable into env.
-func (t *transform) apply(env, enclosing *match.Env, reg *registry) {
+// apply computes the transformed variable into env. It reports false
+// when env's budget ran out (the text would be too long, or the search
+// was stopped).
+func (t *transform) apply(env, enclosing *match.Env, reg *registry) bool {
 	env.SetTransformed(t.key, "") // a self-reference reads the empty string
 	text, ok := t.compute(env, enclosing, reg)
 	if !ok {
-		return
+		return env.Budget().Err() == nil
 	}
 	if n, ok := t.sourceNode(env); ok {
 		text = string(rewrite.DeindentText([]byte(text), n.Tree().Source(), n.StartByte()))
 	}
+	if !env.Budget().Produce(len(text)) {
+		return false
+	}
 	env.SetTransformed(t.key, text)
+	return true
 }
 
 // sourceNode returns the node the source variable is bound to (the first
@@ -358,9 +364,36 @@ func (t *transform) compute(env, enclosing *match.Env, reg *registry) (string, b
 	case opSubstring:
 		return substring(text, t.start, t.end), true
 	case opReplace:
-		return t.re.ReplaceAllString(text, t.by), true
+		limit := env.Budget().MaxText()
+		out, ok := replaceAll(t.re, text, t.by, limit)
+		if !ok {
+			env.Budget().Produce(int(limit) + 1) // records why it stopped
+		}
+		return out, ok
 	}
 	return convertCase(text, t.toCase, t.seps), true
+}
+
+// replaceAll is re.ReplaceAllString(text, by) that gives up, reporting
+// false, as soon as the result would be longer than limit bytes, before
+// it is built: a long `by` replacing every empty match grows the text by
+// its length per character.
+func replaceAll(re *regexp.Regexp, text, by string, limit int64) (string, bool) {
+	var out []byte
+	last := 0
+	for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
+		out = append(out, text[last:m[0]]...)
+		out = re.ExpandString(out, by, text, m)
+		last = m[1]
+		if int64(len(out)) > limit {
+			return "", false
+		}
+	}
+	out = append(out, text[last:]...)
+	if int64(len(out)) > limit {
+		return "", false
+	}
+	return string(out), true
 }
 
 func substring(text string, start, end *int) string {
@@ -414,8 +447,12 @@ func (t *transform) rewrite(env, enclosing *match.Env, reg *registry) (string, b
 		}
 	}
 	var edits []rewrite.Edit
+	budget := env.Budget()
 	for _, n := range nodes {
 		n.Descendants(func(d tree.Node) bool {
+			if !budget.Step() {
+				return false
+			}
 			for _, rw := range rws {
 				if !rw.core.ks.Has(d.KindID()) {
 					continue
@@ -428,9 +465,13 @@ func (t *transform) rewrite(env, enclosing *match.Env, reg *registry) (string, b
 				edits = append(edits, rw.fixes[0].edit(found, menv))
 				break
 			}
-			return true
+			return budget.Err() == nil
 		})
 	}
+	if budget.Err() != nil {
+		return "", false
+	}
+	limit := budget.MaxText()
 	src := nodes[0].Tree().Source()
 	start, end := nodes[0].StartByte(), nodes[len(nodes)-1].EndByte()
 	var out []byte
@@ -445,6 +486,10 @@ func (t *transform) rewrite(env, enclosing *match.Env, reg *registry) (string, b
 			}
 			out = append(out, e.Text...)
 			pos = e.End
+			if int64(len(out)) > limit {
+				budget.Produce(len(out))
+				return "", false
+			}
 		}
 		return string(out), true
 	}
@@ -456,6 +501,10 @@ func (t *transform) rewrite(env, enclosing *match.Env, reg *registry) (string, b
 		out = append(out, src[pos:e.Start]...)
 		out = append(out, e.Text...)
 		pos = e.End
+		if int64(len(out)) > limit {
+			budget.Produce(len(out))
+			return "", false
+		}
 	}
 	out = append(out, src[pos:end]...)
 	return string(out), true

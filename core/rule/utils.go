@@ -460,11 +460,11 @@ func (m *localRef) vars(map[string]bool) {}
 // bindings do not reach the caller.
 type globalRef struct{ u *globalUtil }
 
-func (m *globalRef) match(n tree.Node, _ *match.Env, ec *evalCtx) (tree.Node, bool) {
+func (m *globalRef) match(n tree.Node, env *match.Env, ec *evalCtx) (tree.Node, bool) {
 	if m.u.core == nil {
 		return tree.Node{}, false
 	}
-	return m.u.core.do(n, &match.Env{}, nil, ec)
+	return m.u.core.do(n, env.Fresh(), nil, ec)
 }
 
 func (m *globalRef) kinds() match.KindSet {
@@ -493,9 +493,9 @@ func (m *callM) match(n tree.Node, env *match.Env, ec *evalCtx) (tree.Node, bool
 	if ec != nil {
 		parent = ec.frame
 	}
-	export := &match.Env{}
+	export := env.Fresh()
 	inner := &evalCtx{frame: &frame{args: m.args, parent: parent}, export: export}
-	found, ok := m.u.core.do(n, &match.Env{}, nil, inner)
+	found, ok := m.u.core.do(n, env.Fresh(), nil, inner)
 	if !ok {
 		return tree.Node{}, false
 	}

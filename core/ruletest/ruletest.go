@@ -269,7 +269,11 @@ func snapshotOf(cfg *rule.Config, n tree.Node, env *match.Env) (Snapshot, error)
 		})
 	}
 	if len(cfg.Fixes) > 0 {
-		fixed, err := rewrite.Apply(src, []rewrite.Edit{cfg.Fixes[0].Edit(n, env)})
+		edit := cfg.Fixes[0].Edit(n, env)
+		if err := env.Budget().Err(); err != nil {
+			return s, fmt.Errorf("fix: %w", err)
+		}
+		fixed, err := rewrite.Apply(src, []rewrite.Edit{edit})
 		if err != nil {
 			return s, err
 		}

@@ -198,6 +198,9 @@ func Fix(src []byte, fs []rule.Finding) ([]byte, int, error) {
 	for _, f := range fs {
 		if len(f.Config.Fixes) > 0 {
 			edits = append(edits, f.Config.Fixes[0].Edit(f.Node, f.Env))
+			if err := f.Env.Budget().Err(); err != nil {
+				return nil, 0, fmt.Errorf("fix of rule %s at line %d: %w", f.Config.ID, f.Node.StartPoint().Row+1, err)
+			}
 		}
 	}
 	if len(edits) == 0 {

@@ -21,10 +21,13 @@ const checkEvery = 4096
 // order, an outer node before the nodes inside it; nested matches are all
 // reported, as ast-grep's run does). Nodes whose kind is not in m.Kinds()
 // are skipped without calling Match. It stops with ctx's error when ctx
-// is done.
+// is done, also in the middle of one node's match, and with an error
+// wrapping match.ErrBudget when a match goes over the limits ctx carries
+// (match.WithLimits; defaults otherwise).
 func FindAll(ctx context.Context, t *tree.Tree, m match.Matcher) ([]Match, error) {
 	kinds := m.Kinds()
-	env := &match.Env{}
+	budget := match.NewBudget(ctx)
+	env := match.NewEnv(budget)
 	var out []Match
 	n := t.Len()
 	done := ctx.Done()
@@ -40,9 +43,13 @@ func FindAll(ctx context.Context, t *tree.Tree, m match.Matcher) ([]Match, error
 		if !kinds.Has(node.KindID()) {
 			continue
 		}
+		budget.Begin()
 		if m.Match(node, env) {
 			out = append(out, Match{Node: node, Env: env.Clone()})
 			env.Reset()
+		}
+		if err := budget.Err(); err != nil {
+			return out, fmt.Errorf("match at line %d: %w", node.StartPoint().Row+1, err)
 		}
 	}
 	return out, nil

@@ -1,0 +1,160 @@
+package rule
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/loupe-dev/loupe/core/match"
+)
+
+// nested returns JavaScript source of depth calls nested in each other.
+func nested(depth int) string {
+	return strings.Repeat("f(", depth) + "1" + strings.Repeat(")", depth) + ";\n"
+}
+
+// hasChain is a rule of depth `has … stopBy: end` nested in each other:
+// each level walks the whole subtree of every node the level above
+// visits, so the work grows as the tree's size to the depth-th power.
+func hasChain(depth int) string {
+	r := "{kind: string}" // the source has none: no level ever matches
+	for range depth {
+		r = fmt.Sprintf("{has: {stopBy: end, all: [%s]}}", r)
+	}
+	return "id: deep\nlanguage: javascript\nrule: {kind: call_expression, all: [" + r + "]}\n"
+}
+
+// scan runs cfg over src under ctx the way every search does.
+func scan(ctx context.Context, cfg *Config, src string) ([]Finding, error) {
+	t, err := cfg.Language.Parse(context.Background(), []byte(src))
+	if err != nil {
+		return nil, err
+	}
+	fs, _, err := NewScanner([]*Config{cfg}).ScanAll(ctx, t)
+	return fs, err
+}
+
+// The rules of issue 18 item 3 grow exponentially with the tree; each
+// must end with the budget's error, not run for minutes.
+func TestBudgetStopsExponentialRules(t *testing.T) {
+	src := nested(40)
+	cases := map[string]string{
+		"nested has, stopBy end": hasChain(12),
+		"utility calling itself through has": `id: self
+language: javascript
+utils:
+  deep:
+    any:
+      - kind: string
+      - has: {stopBy: end, matches: deep}
+rule: {kind: call_expression, matches: deep}
+`,
+		"chain of any/all utilities": chainUtils(40),
+	}
+	limits := match.Limits{Steps: 200_000}
+	for name, src0 := range cases {
+		t.Run(name, func(t *testing.T) {
+			cfg, err := parseOne(src0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = scan(match.WithLimits(context.Background(), limits), cfg, src)
+			if !errors.Is(err, match.ErrBudget) {
+				t.Fatalf("want the budget's error, got %v", err)
+			}
+			if !strings.Contains(err.Error(), "matching steps") {
+				t.Errorf("the error should say what ran out: %v", err)
+			}
+		})
+	}
+}
+
+// chainUtils is n utilities, each any/all of the next twice.
+func chainUtils(n int) string {
+	var b strings.Builder
+	b.WriteString("id: chain\nlanguage: javascript\nutils:\n")
+	for i := range n {
+		next := fmt.Sprintf("u%d", i+1)
+		if i == n-1 {
+			fmt.Fprintf(&b, "  u%d: {has: {stopBy: end, kind: string}}\n", i)
+			continue
+		}
+		fmt.Fprintf(&b, "  u%d: {any: [{all: [{matches: %s}, {kind: string}]}, {has: {stopBy: end, matches: %s}}, {matches: %s}]}\n", i, next, next, next)
+	}
+	b.WriteString("rule: {kind: call_expression, matches: u0}\n")
+	return b.String()
+}
+
+func parseOne(src string) (*Config, error) {
+	cfgs, err := ParseConfigs(context.Background(), []byte(src), Options{})
+	if err != nil {
+		return nil, err
+	}
+	return cfgs[0], nil
+}
+
+// A search stopped while one node's exponential match runs notices it
+// inside that match: the error is the cancellation, not the step budget
+// that would end the match much later.
+func TestCancelInsideOneMatch(t *testing.T) {
+	cfg, err := parseOne(hasChain(12))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = scan(ctx, cfg, nested(40))
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("want the cancellation, got %v", err)
+	}
+}
+
+// Transforms that would produce unbounded text (issue 18 item 1) fail
+// the search with the budget's error before the text is built.
+func TestBudgetBoundsTransforms(t *testing.T) {
+	long := strings.Repeat("y", 100_000)
+	doubling := "id: double\nlanguage: javascript\nrule: {kind: string_fragment, pattern: $A}\ntransform:\n  T0: {replace: {source: $A, replace: '(?s)(.*)', by: '$1$1'}}\n"
+	for i := 1; i <= 30; i++ {
+		doubling += fmt.Sprintf("  T%d: {replace: {source: $T%d, replace: '(?s)^(.*)$', by: '${1}${1}'}}\n", i, i-1)
+	}
+	cases := map[string]string{
+		"a long by on every empty match":  "id: grow\nlanguage: javascript\nrule: {kind: string_fragment, pattern: $A}\ntransform:\n  B: {replace: {source: $A, replace: '', by: '" + long + "'}}\n",
+		"thirty doubling replaces":        doubling,
+		"a fix repeating a long variable": "id: fix\nlanguage: javascript\nrule: {kind: string_fragment, pattern: $A}\ntransform:\n  B: {replace: {source: $A, replace: '', by: '" + long[:1000] + "'}}\nfix: '" + strings.Repeat("$B", 1000) + "'\n",
+	}
+	src := "const s = '" + strings.Repeat("x", 200) + "';\n"
+	for name, rule := range cases {
+		t.Run(name, func(t *testing.T) {
+			cfg, err := parseOne(rule)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := match.WithLimits(context.Background(), match.Limits{Text: 1 << 20})
+			fs, err := scan(ctx, cfg, src)
+			if err == nil && len(fs) == 1 && len(cfg.Fixes) > 0 {
+				cfg.Fixes[0].Edit(fs[0].Node, fs[0].Env)
+				err = fs[0].Env.Budget().Err()
+			}
+			if !errors.Is(err, match.ErrBudget) {
+				t.Fatalf("want the budget's error, got %v (%d findings)", err, len(fs))
+			}
+		})
+	}
+}
+
+// Within the budget, transforms work as before.
+func TestBudgetLeavesNormalTransforms(t *testing.T) {
+	cfg, err := parseOne("id: ok\nlanguage: javascript\nrule: {kind: string_fragment, pattern: $A}\ntransform:\n  B: {replace: {source: $A, replace: 'x', by: 'yy'}}\nfix: $B\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, err := scan(context.Background(), cfg, "const s = 'axbx';\n")
+	if err != nil || len(fs) != 1 {
+		t.Fatalf("findings %d, err %v", len(fs), err)
+	}
+	if got := string(cfg.Fixes[0].Edit(fs[0].Node, fs[0].Env).Text); got != "ayybyy" {
+		t.Errorf("fix = %q", got)
+	}
+}
