@@ -99,6 +99,9 @@ func typeSchema(t reflect.Type) map[string]any {
 }
 
 func typedDefault(t reflect.Type, s string) any {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
 	switch t.Kind() {
 	case reflect.Int, reflect.Int64, reflect.Int32:
 		if n, err := strconv.Atoi(s); err == nil {

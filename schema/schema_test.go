@@ -34,3 +34,18 @@ func TestForRejectsNonStruct(t *testing.T) {
 	}()
 	For(3)
 }
+
+func TestPointerFieldDefault(t *testing.T) {
+	type params struct {
+		Exact *bool `json:"exact,omitempty" default:"true"`
+		Lines *int  `json:"lines,omitempty" default:"2"`
+	}
+	got, err := json.Marshal(For(params{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"additionalProperties":false,"properties":{"exact":{"default":true,"type":"boolean"},"lines":{"default":2,"type":"integer"}},"type":"object"}`
+	if string(got) != want {
+		t.Errorf("schema:\n got %s\nwant %s", got, want)
+	}
+}
