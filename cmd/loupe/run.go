@@ -233,11 +233,7 @@ func (r *runner) files(ctx context.Context, patterns *search.Patterns) int {
 		return r.flush()
 	})
 	r.end()
-	for _, s := range st.Skipped {
-		if s.Reason == search.SkipMissing {
-			fmt.Fprintf(r.e.stderr, "ERROR: %s: %s\n", s.Path, osError(s.Err))
-		}
-	}
+	reportSkipped(r.e.stderr, st.Skipped)
 	if err != nil {
 		return r.e.errorf("%v", err)
 	}
@@ -366,6 +362,28 @@ func (r *runner) file(path, abs string, lang *language.Language, t *tree.Tree, m
 
 // osError spells a system error as ast-grep (Rust) does: "No such file
 // or directory (os error 2)".
+// reportSkipped prints, as ast-grep prints a path it cannot read, the
+// files that were selected but could not be searched: missing,
+// unreadable (a directory too), not a regular file, too large for a
+// grammar module, or failed in the grammar. Binary and non-UTF-8 files
+// are passed over silently, as ast-grep does.
+func reportSkipped(w io.Writer, skipped []search.Skipped) {
+	for _, s := range skipped {
+		switch s.Reason {
+		case search.SkipMissing, search.SkipUnreadable:
+			fmt.Fprintf(w, "ERROR: %s: %s\n", s.Path, osError(s.Err))
+		case search.SkipTooLarge, search.SkipParse:
+			msg := string(s.Reason)
+			if s.Err != nil {
+				msg += ": " + s.Err.Error()
+			}
+			fmt.Fprintf(w, "ERROR: %s: %s\n", s.Path, msg)
+		}
+	}
+}
+
+// osError renders err as Rust's io::Error displays it, as ast-grep
+// prints it.
 func osError(err error) string {
 	var errno syscall.Errno
 	if errors.As(err, &errno) {

@@ -302,11 +302,7 @@ func (p *scanPrinter) scanFiles(ctx context.Context, rs *scan.Rules) error {
 		}
 		return nil
 	})
-	for _, s := range st.Skipped {
-		if s.Reason == search.SkipMissing {
-			fmt.Fprintf(p.e.stderr, "ERROR: %s: %s\n", s.Path, osError(s.Err))
-		}
-	}
+	reportSkipped(p.e.stderr, st.Skipped)
 	if stop {
 		return nil
 	}

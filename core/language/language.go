@@ -201,13 +201,25 @@ func (l *Language) loadGrammar(ctx context.Context) (*loaded, error) {
 	return s, nil
 }
 
-// Parse parses src into a tree. ctx cancels a parse in progress.
+// Parse parses src into a tree. ctx cancels a parse in progress. A
+// source reckoned to need more memory than a grammar module can use
+// (MaxParseMemory) is refused at once with an error wrapping
+// host.ErrTooLarge, and a parse waits while those in progress hold
+// ParseMemory.
 func (l *Language) Parse(ctx context.Context, src []byte) (*tree.Tree, error) {
 	s, err := l.load(ctx)
 	if err != nil {
 		return nil, err
 	}
+	cost, err := parseCost(l.info.Name, src)
+	if err != nil {
+		return nil, err
+	}
+	if err := parses.acquire(ctx, cost); err != nil {
+		return nil, fmt.Errorf("language %s: %w", l.info.Name, err)
+	}
 	nodes, err := s.grammar.Parse(ctx, src)
+	parses.release(cost)
 	if err != nil {
 		return nil, fmt.Errorf("language %s: %w", l.info.Name, err)
 	}

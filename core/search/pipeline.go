@@ -193,7 +193,11 @@ func process[T any](ctx context.Context, rd *Reader, opts *Options, job *Job[T],
 		if ctx.Err() != nil {
 			return &outcome[T]{kind: outAbandoned}
 		}
-		return &outcome[T]{kind: outSkipped, skip: Skipped{Path: f.Path, Reason: SkipParse, Err: err}}
+		reason := SkipParse
+		if errors.Is(err, host.ErrTooLarge) {
+			reason = SkipTooLarge
+		}
+		return &outcome[T]{kind: outSkipped, skip: Skipped{Path: f.Path, Reason: reason, Err: err}}
 	}
 	if job.Visit == nil {
 		return &outcome[T]{kind: outSearched, hit: hit}
@@ -266,10 +270,12 @@ func (r *Reader) Read(f File) (src []byte, skip *Skipped) {
 		fh  *os.File
 		err error
 	)
+	// openFlags do not wait on a fifo swapped in for the file since the
+	// walk: it is opened, found not regular, and refused.
 	if r.root != nil {
-		fh, err = r.root.Open(filepath.FromSlash(f.Path))
+		fh, err = r.root.OpenFile(filepath.FromSlash(f.Path), openFlags, 0)
 	} else {
-		fh, err = os.Open(f.Abs)
+		fh, err = os.OpenFile(f.Abs, openFlags, 0)
 	}
 	if err != nil {
 		if escapes(err) {
@@ -283,7 +289,7 @@ func (r *Reader) Read(f File) (src []byte, skip *Skipped) {
 		return fail(SkipUnreadable, unwrapPathErr(err))
 	}
 	if !fi.Mode().IsRegular() {
-		return fail(SkipUnreadable, errors.New("not a regular file"))
+		return fail(SkipUnreadable, errNotRegular)
 	}
 	if fi.Size() > r.maxSize {
 		return fail(SkipTooLarge, nil)
@@ -300,6 +306,9 @@ func (r *Reader) Read(f File) (src []byte, skip *Skipped) {
 	}
 	return src, nil
 }
+
+// errNotRegular is why a fifo, socket or device is not read.
+var errNotRegular = errors.New("not a regular file")
 
 // Screen is the content screen every face applies before parsing: ""
 // when src is fit to parse, else why not (empty, binary: a NUL byte in

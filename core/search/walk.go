@@ -183,6 +183,10 @@ func (w *walker) run(ctx context.Context) error {
 				j.ancestors = []string{j.real}
 			}
 			w.spawn(ctx, j)
+		default:
+			// A fifo, socket or device given by name: never opened (a
+			// fifo would block the read until a writer came).
+			w.skip(r.disp, SkipUnreadable, errNotRegular)
 		}
 	}
 	w.wg.Wait()
