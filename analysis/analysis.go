@@ -155,6 +155,14 @@ func (t *Tool) Run(ctx context.Context, p Params) (*Result, error) {
 	res.SkippedFiles = s.skipped
 	res.Notes = append(res.Notes, req.notes...)
 	res.Notes = append(res.Notes, s.notes...)
+	if n := len(s.unreadable); n > 0 {
+		shown := s.unreadable[:min(n, 5)]
+		note := fmt.Sprintf("could not read %s, so the answer may miss what they hold: %s", plural(n, "path", "paths"), strings.Join(shown, "; "))
+		if n > len(shown) {
+			note += "; …"
+		}
+		res.Notes = append(res.Notes, note)
+	}
 	if s.truncated {
 		res.Truncated, res.Reason = true, ReasonMaxNodes
 	}

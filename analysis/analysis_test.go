@@ -3,9 +3,11 @@ package analysis
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -518,5 +520,37 @@ func TestScreensFiles(t *testing.T) {
 	}
 	if r.SkippedFiles != 2 {
 		t.Errorf("skipped %d files, want the binary and the non-UTF-8 one", r.SkippedFiles)
+	}
+}
+
+
+// TestPartialOnStop: a call stopped while files are being parsed returns
+// the callers found in the files parsed before the stop, marked partial,
+// not an empty answer (issue 18 item 10).
+func TestPartialOnStop(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "target.ts"), "export function target() { return 1; }\n")
+	for i := range 40 {
+		write(t, filepath.Join(dir, fmt.Sprintf("c%02d.ts", i)), fmt.Sprintf("import { target } from './target';\nexport function caller%d() { return target(); }\n", i))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var parsed atomic.Int32
+	testHookParsed = func() {
+		if parsed.Add(1) == 10 {
+			cancel()
+		}
+	}
+	defer func() { testHookParsed = nil }()
+	sharedFacts.clear()
+	r, err := analyze(ctx, Config{Workspace: dir}, Params{Mode: "callers", Language: "typescript", Symbol: "target", Depth: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Partial || !r.Truncated || r.Reason != ReasonCancelled {
+		t.Errorf("partial %v, truncated %v, reason %q", r.Partial, r.Truncated, r.Reason)
+	}
+	if len(r.Callers) == 0 || len(r.Callers) >= 40 {
+		t.Errorf("%d callers after a stop at 10 parsed files", len(r.Callers))
 	}
 }

@@ -13,7 +13,10 @@ func (s *session) targetFiles() []*file {
 		s.notes = append(s.notes, fmt.Sprintf("listing %s: %v", displayPath(s.req.targetRel), err))
 		return nil
 	}
-	if len(fs) == 0 {
+	switch {
+	case len(fs) == 0 && len(s.unreadable) > 0:
+		s.notes = append(s.notes, fmt.Sprintf("%s holds no %s files that could be read", displayPath(s.req.targetRel), s.req.lang.Name()))
+	case len(fs) == 0:
 		s.notes = append(s.notes, fmt.Sprintf("%s holds no %s files", displayPath(s.req.targetRel), s.req.lang.Name()))
 	}
 	return fs

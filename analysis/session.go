@@ -44,6 +44,9 @@ type session struct {
 	parsed    int // files parsed by this call
 	reused    int // files whose facts an earlier call left in the cache
 	skipped   int
+	seenSkip  map[string]bool // paths counted in skipped by a listing
+	// unreadable describes the paths a listing could not read.
+	unreadable []string
 	stopped   bool // the context ended before the work did
 	truncated bool // maxNodes cut the answer
 	notes     []string
@@ -85,10 +88,14 @@ func newSession(ctx context.Context, req *request) (*session, error) {
 		s.close()
 		return nil, fmt.Errorf("listing %s: %w", displayPath(req.scopeRel), err)
 	}
-	s.skipped += skipped
+	s.missed(skipped)
 	s.files = s.intern(files)
 	return s, nil
 }
+
+// testHookParsed, set by tests, runs after each file is parsed and
+// walked.
+var testHookParsed func()
 
 // close releases what the session holds open.
 func (s *session) close() {
@@ -118,8 +125,27 @@ func (s *session) list(abs string) ([]*file, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.skipped += skipped
+	s.missed(skipped)
 	return s.intern(fs), nil
+}
+
+// missed records what a listing could not take in, once per path: a
+// skipped file counts in SkippedFiles, and an unreadable path is named in
+// the notes, since what it holds is missing from the answer.
+func (s *session) missed(skipped []search.Skipped) {
+	for _, sk := range skipped {
+		if s.seenSkip[sk.Path] {
+			continue
+		}
+		if s.seenSkip == nil {
+			s.seenSkip = map[string]bool{}
+		}
+		s.seenSkip[sk.Path] = true
+		s.skipped++
+		if sk.Reason == search.SkipUnreadable {
+			s.unreadable = append(s.unreadable, sk.String())
+		}
+	}
 }
 
 // done reports whether the call's context has ended, recording it.
@@ -217,6 +243,9 @@ func (s *session) ensure(fs []*file) {
 		f.facts = facts
 		s.parsed++
 		sharedFacts.put(lang, facts)
+		if testHookParsed != nil {
+			testHookParsed()
+		}
 	})
 }
 

@@ -52,14 +52,15 @@ func (w *workspace) resolve(p, what string) (abs, rel string, err error) {
 func (w *workspace) inside(abs string) bool { return w.ws.Contains(abs) }
 
 // listFiles returns the files under abs (a file or a directory) that one of
-// exts parses, sorted by path, as core/search's walk selects them: ignore
+// exts parses, in path order, through the search pipeline's walk (ignore
 // files, hidden entries and node_modules skipped, symlinks not followed out
-// of the workspace. It also returns how many files the walk skipped (over
-// the size cap, unreadable).
-func (w *workspace) listFiles(ctx context.Context, abs string, exts map[string]*compiled) ([]*file, int, error) {
+// of the workspace). It also returns what the walk could not take in: the
+// files of those languages it skipped (over the size cap, unreadable) and
+// every directory it could not read, which may hold such files.
+func (w *workspace) listFiles(ctx context.Context, abs string, exts map[string]*compiled) ([]*file, []search.Skipped, error) {
 	found, skipped, err := search.Files(ctx, search.Options{Root: w.root, Paths: []string{abs}, MaxFileSize: w.maxSize})
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
 	var out []*file
 	for _, f := range found {
@@ -67,13 +68,13 @@ func (w *workspace) listFiles(ctx context.Context, abs string, exts map[string]*
 			out = append(out, &file{rel: f.Path, abs: f.Abs, c: c, f: f})
 		}
 	}
-	n := 0
+	var missed []search.Skipped
 	for _, s := range skipped {
-		if extLang(s.Path, exts) != nil {
-			n++
+		if extLang(s.Path, exts) != nil || s.Reason == search.SkipUnreadable {
+			missed = append(missed, s)
 		}
 	}
-	return out, n, nil
+	return out, missed, nil
 }
 
 // extLang finds the table that parses a file, by its extension; the longest

@@ -5,13 +5,14 @@ package main
 import (
 	"bytes"
 	"context"
-	"io"
+	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/loupe-dev/loupe/internal/unpriv"
 )
 
 // runIn runs the CLI with args in dir and returns its exit code, stdout
@@ -55,18 +56,14 @@ func TestReportsSkippedFiles(t *testing.T) {
 }
 
 // An unreadable directory is reported as ast-grep reports it. Root reads
-// every directory, so under root the test runs itself again as nobody.
+// every directory, so the test runs itself again unprivileged.
 func TestReportsUnreadableDirectory(t *testing.T) {
-	if os.Getenv("LOUPE_TEST_UNREADABLE") != "" {
-		code, stdout, stderr := runIn(t, os.Getenv("LOUPE_TEST_UNREADABLE"), "run", "-p", "console.log($A)", ".")
-		io.WriteString(os.Stdout, "\nRESULT "+strings.Join([]string{string(rune('0' + code)), stdout, stderr}, "|")+"\n")
+	if dir := unpriv.Dir(); dir != "" {
+		code, stdout, stderr := runIn(t, dir, "run", "-p", "console.log($A)", ".")
+		unpriv.Report(fmt.Sprintf("%d|%s|%s", code, stdout, stderr))
 		return
 	}
-	base, err := os.MkdirTemp("", "loupe-unreadable-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.Chmod(filepath.Join(base, "tree", "locked"), 0o755); os.RemoveAll(base) })
+	base := unpriv.TempDir(t)
 	tree := filepath.Join(base, "tree")
 	for _, d := range []string{"ok", "locked"} {
 		if err := os.MkdirAll(filepath.Join(tree, d), 0o755); err != nil {
@@ -79,36 +76,9 @@ func TestReportsUnreadableDirectory(t *testing.T) {
 	if err := os.Chmod(filepath.Join(tree, "locked"), 0); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Chmod(base, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(base, "loupe.test")
-	data, err := os.ReadFile(self)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(bin, data, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, "-test.run=^TestReportsUnreadableDirectory$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "LOUPE_TEST_UNREADABLE="+tree, "HOME="+base, "XDG_CACHE_HOME="+base)
-	if os.Getuid() == 0 {
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
-	}
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	_, result, ok := strings.Cut(string(out), "\nRESULT ")
-	if !ok {
-		t.Fatalf("no result:\n%s", out)
-	}
+	got := unpriv.Run(t, base, tree)
 	want := "0|ok/a.js:1:console.log(1)\n|ERROR: locked: Permission denied (os error 13)\n"
-	if !strings.HasPrefix(result, want) {
-		t.Errorf("got %q, want %q", result, want)
+	if got != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }
