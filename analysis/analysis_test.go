@@ -523,7 +523,6 @@ func TestScreensFiles(t *testing.T) {
 	}
 }
 
-
 // TestPartialOnStop: a call stopped while files are being parsed returns
 // the callers found in the files parsed before the stop, marked partial,
 // not an empty answer (issue 18 item 10).

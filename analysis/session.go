@@ -41,15 +41,15 @@ type session struct {
 	// other face.
 	reader *search.Reader
 
-	parsed    int // files parsed by this call
-	reused    int // files whose facts an earlier call left in the cache
-	skipped   int
-	seenSkip  map[string]bool // paths counted in skipped by a listing
+	parsed   int // files parsed by this call
+	reused   int // files whose facts an earlier call left in the cache
+	skipped  int
+	seenSkip map[string]bool // paths counted in skipped by a listing
 	// unreadable describes the paths a listing could not read.
 	unreadable []string
-	stopped   bool // the context ended before the work did
-	truncated bool // maxNodes cut the answer
-	notes     []string
+	stopped    bool // the context ended before the work did
+	truncated  bool // maxNodes cut the answer
+	notes      []string
 
 	sites      map[string][]site   // callSitesOf, by name
 	defsByName map[string][]defRef // callableDefsOf, by name
