@@ -59,6 +59,9 @@ func ReplaceFileIn(root *os.Root, name string, data []byte) error {
 	case !fi.Mode().IsRegular():
 		return fmt.Errorf("update %s: not a regular file", name)
 	}
+	if err := writable(func(flag int) (*os.File, error) { return root.OpenFile(name, flag, 0) }, name); err != nil {
+		return err
+	}
 	mode := fi.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
 	tmp, err := writeTemp(root, name, data, 0o600, &mode)
 	if err != nil {

@@ -11,7 +11,9 @@ import (
 // written to a temporary file in the same directory with the original's
 // mode (special bits included), synced, then renamed over the original,
 // so a reader, or a crash at any moment, sees the old content or the new,
-// never a mix. A symlink stays a symlink: its target is replaced.
+// never a mix. A symlink stays a symlink: its target is replaced. A
+// file the user could not write in place (read-only, another user's) is
+// refused, though the rename could replace it.
 func WriteFile(path string, data []byte) error {
 	path, err := filepath.EvalSymlinks(path)
 	if err != nil {
@@ -20,6 +22,12 @@ func WriteFile(path string, data []byte) error {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return fmt.Errorf("update %s: %w", path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("update %s: not a regular file", path)
+	}
+	if err := writable(func(flag int) (*os.File, error) { return os.OpenFile(path, flag, 0) }, path); err != nil {
+		return err
 	}
 	dir, base := filepath.Split(path)
 	if dir == "" {
