@@ -3,7 +3,13 @@ package rule
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/loupe-dev/loupe/core/match"
 )
 
 // fuzzSeeds are rule documents covering every key; `go test` runs them as
@@ -137,6 +143,55 @@ func FuzzParseRuleJSON(f *testing.F) {
 		}
 		if _, err := NewScanner([]*Config{cfg}).Scan(ctx, tr); err != nil {
 			t.Fatal(err)
+		}
+	})
+}
+
+// FuzzTransform: any replace/substring/convert chain over any source
+// text ends, without a panic, with a transformed text within the
+// budget's bound or with the budget's error (issue 18 item 1).
+func FuzzTransform(f *testing.F) {
+	f.Add("abc", "b", "xx", 3, true)
+	f.Add("", "", "$1$1", 30, false)
+	f.Add("héllo wörld", "(?i)(l+)", "${1}${1}${1}", 12, true)
+	f.Add("x", "(", ")", 1, false)
+	ctx := match.WithLimits(context.Background(), match.Limits{Text: 64 << 10, Total: 1 << 20})
+	f.Fuzz(func(t *testing.T, text, re, by string, chain int, camel bool) {
+		if len(text) > 200 || chain < 0 || chain > 40 || strings.ContainsAny(text, "'\\\n\r") {
+			return
+		}
+		var b strings.Builder
+		b.WriteString("id: t\nlanguage: javascript\nrule: {kind: string_fragment, pattern: $A}\ntransform:\n")
+		fmt.Fprintf(&b, "  T0: {replace: {source: $A, replace: %s, by: %s}}\n", strconv.Quote(re), strconv.Quote(by))
+		for i := 1; i <= chain; i++ {
+			if camel && i%2 == 0 {
+				fmt.Fprintf(&b, "  T%d: {convert: {source: $T%d, toCase: camelCase}}\n", i, i-1)
+				continue
+			}
+			fmt.Fprintf(&b, "  T%d: {replace: {source: $T%d, replace: %s, by: %s}}\n", i, i-1, strconv.Quote(re), strconv.Quote(by))
+		}
+		fmt.Fprintf(&b, "fix: $T%d\n", chain)
+		cfgs, err := ParseConfigs(context.Background(), []byte(b.String()), Options{})
+		if err != nil {
+			return
+		}
+		tr, err := cfgs[0].Language.Parse(context.Background(), []byte("x = '"+text+"';\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs, _, err := NewScanner(cfgs).ScanAll(ctx, tr)
+		if err != nil {
+			if !errors.Is(err, match.ErrBudget) {
+				t.Fatalf("unexpected error: %v", err)
+			}
+			return
+		}
+		for _, fd := range fs {
+			for name, v := range fd.Env.TransformedAll() {
+				if len(v) > 64<<10 {
+					t.Fatalf("%s holds %d bytes, over the bound", name, len(v))
+				}
+			}
 		}
 	})
 }

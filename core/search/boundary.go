@@ -3,6 +3,7 @@ package search
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,7 +74,9 @@ func (w Workspace) Resolve(p string) (abs, rel string, err error) {
 		if w.escapes(joined) {
 			return "", "", outside
 		}
-		return "", "", fmt.Errorf("path %q: %w", p, err)
+		// The error alone: its path is the link's target, which may be
+		// outside even when the link is not.
+		return "", "", fmt.Errorf("path %q: %w", p, unwrapPathErr(err))
 	}
 	r, ok := relTo(w.root, real)
 	if !ok {
@@ -83,11 +86,26 @@ func (w Workspace) Resolve(p string) (abs, rel string, err error) {
 }
 
 // escapes reports whether the deepest existing ancestor of path (itself
-// included) resolves outside the workspace.
+// included) resolves outside the workspace, or is a link pointing
+// outside it (a dangling one included, whose target cannot be resolved).
 func (w Workspace) escapes(path string) bool {
-	for dir := path; ; {
+	for dir, hops := path, 0; ; {
 		if real, err := filepath.EvalSymlinks(dir); err == nil {
 			return !within(w.root, real)
+		}
+		if fi, err := os.Lstat(dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 && hops < 40 {
+			target, err := os.Readlink(dir)
+			if err != nil {
+				return true
+			}
+			if !filepath.IsAbs(target) {
+				target = filepath.Join(filepath.Dir(dir), target)
+			}
+			if !within(w.given, target) && !within(w.root, target) {
+				return true
+			}
+			dir, hops = target, hops+1
+			continue
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
