@@ -33,12 +33,12 @@ func FuzzResolve(f *testing.F) {
 		}
 	}
 	for link, target := range map[string]string{
-		filepath.Join(root, "link_file"):        filepath.Join(outside, "secret.txt"),
-		filepath.Join(root, "link_dir"):         outside,
+		filepath.Join(root, "link_file"):         filepath.Join(outside, "secret.txt"),
+		filepath.Join(root, "link_dir"):          outside,
 		filepath.Join(root, "sub", "inner_link"): "../../outside",
-		filepath.Join(root, "dangling"):         filepath.Join(outside, "nothing"),
-		filepath.Join(root, "loop"):             "loop",
-		filepath.Join(root, "in_link"):          "sub",
+		filepath.Join(root, "dangling"):          filepath.Join(outside, "nothing"),
+		filepath.Join(root, "loop"):              "loop",
+		filepath.Join(root, "in_link"):           "sub",
 	} {
 		if err := os.Symlink(target, link); err != nil {
 			f.Fatal(err)
