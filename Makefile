@@ -4,7 +4,7 @@ CACHE    ?= $(CURDIR)/.cache
 
 export LOUPE_CACHE := $(CACHE)
 
-.PHONY: demo build test test-deps vet race parity difftest-full grammars grammars-check bench js js-deps js-build test-js
+.PHONY: demo build test test-deps vet race parity difftest-full adversarial fuzz grammars grammars-check bench js js-deps js-build test-js
 
 # has SUITE: true when the Debian packages of one optional suite are
 # installed (scripts/test-deps.sh installs them as root, and otherwise
@@ -58,6 +58,22 @@ parity:
 difftest-full:
 	LOUPE_DIFFTEST_FULL=1 $(GO) test -count=1 -timeout 3h ./internal/difftest/
 	LOUPE_PARITY_FULL=1 CGO_ENABLED=1 $(GO) test -count=1 -timeout 1h -tags parity ./internal/parity/
+
+# The adversarial suite at full size (`make test` runs it bounded): the
+# symlink-swap race over 10,000 calls, then the abort-to-idle latency of
+# every Go face.
+adversarial:
+	LOUPE_ADVERSARIAL_FULL=1 $(GO) test -count=1 -v -run . ./internal/adversarial/
+	$(GO) test -run '^$$' -bench AbortToIdle -benchtime 20x ./internal/adversarial/
+
+# Each fuzz target for FUZZTIME (the seeds alone run in `make test`).
+FUZZTIME ?= 60s
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzResolve$$' -fuzztime $(FUZZTIME) ./core/search/
+	$(GO) test -run '^$$' -fuzz '^FuzzTransform$$' -fuzztime $(FUZZTIME) ./core/rule/
+	$(GO) test -run '^$$' -fuzz '^FuzzParseRule$$' -fuzztime $(FUZZTIME) ./core/rule/
+	$(GO) test -run '^$$' -fuzz '^FuzzParseRuleJSON$$' -fuzztime $(FUZZTIME) ./core/rule/
+	$(GO) test -run '^$$' -fuzz '^FuzzTemplate$$' -fuzztime $(FUZZTIME) ./core/rewrite/
 
 # Rebuild every grammar module from its pinned sources (needs clang-19,
 # lld-19, wasi-libc and libclang-rt-19-dev-wasm32 from Debian).
