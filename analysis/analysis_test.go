@@ -553,3 +553,28 @@ func TestPartialOnStop(t *testing.T) {
 		t.Errorf("%d callers after a stop at 10 parsed files", len(r.Callers))
 	}
 }
+
+// TestGoImportsStayInside: an import string that climbs out of the module,
+// or names a package directory that is a link out of the workspace,
+// resolves to nothing and lists nothing outside (issue 18 item 5).
+func TestGoImportsStayInside(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "ws")
+	write(t, filepath.Join(base, "outside", "secret.go"), "package outside\n")
+	write(t, filepath.Join(dir, "go.mod"), "module example.com/m\n\ngo 1.22\n")
+	write(t, filepath.Join(dir, "main.go"), "package main\n\nimport (\n\t\"example.com/m/../outside\"\n\t\"example.com/m/linked\"\n)\n")
+	if err := os.Symlink(filepath.Join(base, "outside"), filepath.Join(dir, "linked")); err != nil {
+		t.Fatal(err)
+	}
+	r, err := analyze(context.Background(), Config{Workspace: dir}, Params{Mode: "dependencies", Language: "go", Path: "main.go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := json.Marshal(r)
+	if strings.Contains(string(out), "secret") || strings.Contains(string(out), "resolved") {
+		t.Errorf("the answer reaches outside: %s", out)
+	}
+	if len(r.Dependencies) != 1 || len(r.Dependencies[0].Imports) != 2 {
+		t.Fatalf("dependencies: %s", out)
+	}
+}

@@ -223,7 +223,16 @@ func (r *resolver) resolveGo(f *fileFacts, src string) []string {
 	default:
 		return nil
 	}
-	entries, err := os.ReadDir(filepath.Join(r.s.ws.root, filepath.FromSlash(dir)))
+	// An import string may climb out of the module ("m/../../.."), and a
+	// directory may be a link out of the workspace: neither is listed.
+	if dir == ".." || strings.HasPrefix(dir, "../") {
+		return nil
+	}
+	real, err := filepath.EvalSymlinks(filepath.Join(r.s.ws.root, filepath.FromSlash(dir)))
+	if err != nil || !r.s.ws.inside(real) {
+		return nil
+	}
+	entries, err := os.ReadDir(real)
 	if err != nil {
 		return nil
 	}
