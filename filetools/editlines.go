@@ -173,3 +173,7 @@ func lower(s string) string {
 	}
 	return string(s[0]+'a'-'A') + s[1:]
 }
+
+// MayWrite reports whether a call may change the file, and so ask for
+// approval: not a preview.
+func (p EditLinesParams) MayWrite() bool { return !p.PreviewOnly }

@@ -161,3 +161,7 @@ func gluedGroup(repl string) (group, rest string, ok bool) {
 	}
 	return "", "", false
 }
+
+// MayWrite reports whether a call may change the file, and so ask for
+// approval: not a preview (nor, once run, a call that finds nothing).
+func (p ReplaceInFileParams) MayWrite() bool { return !p.PreviewOnly }

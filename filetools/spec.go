@@ -60,6 +60,10 @@ const (
 type Spec struct {
 	// Name is the tool's registered name.
 	Name string
+	// Title is a short human-readable name.
+	Title string
+	// Summary is one sentence for a system prompt.
+	Summary string
 	// Description is what the model reads about the tool.
 	Description string
 	// Category is one of the Category* names.
@@ -67,7 +71,8 @@ type Spec struct {
 	// Permissions are the Permission* names the tool requires.
 	Permissions []string
 	// RequiresApproval is set for the tools that change files; Approval
-	// says when the approval is asked.
+	// says when the approval is asked, and the MayWrite method of the
+	// tool's Params tells whether a call may ask.
 	RequiresApproval bool
 	Approval         string
 	// Termination is the termination_behavior_doc: whether to end the
@@ -127,7 +132,9 @@ const writeApproval = "Approval is asked only when the call would change the fil
 var (
 	// GrepSpec describes grep (Tools.Grep).
 	GrepSpec = Spec{
-		Name: GrepName,
+		Name:    GrepName,
+		Title:   "Search file contents",
+		Summary: "Search file contents with a regular expression and get matching lines with context.",
 		Description: "Search file contents with a regular expression (Go RE2 syntax: no lookaround or backreferences), line by line, across the workspace or under a path. " +
 			"Returns matching lines with file, line number and surrounding context, at most max_results (default 50, up to 500) with the total count. " +
 			"Honours .gitignore, skips binary files, files over 1 MB, dependency and build directories (node_modules, dist, target, ...) and directories more than 10 levels deep, with warnings.",
@@ -147,7 +154,9 @@ var (
 	}
 	// GlobSpec describes glob (Tools.Glob).
 	GlobSpec = Spec{
-		Name: GlobName,
+		Name:    GlobName,
+		Title:   "Find files by pattern",
+		Summary: "List files whose paths match a glob pattern such as **/*.tsx.",
 		Description: "List files whose paths match a glob pattern (** spans directories, * and ? stay within one, {a,b} alternatives, [a-z] classes), sorted alphabetically. " +
 			"Leaves out .gitignore'd files and dependency and build directories (node_modules, dist, build, target, .git, caches) plus any exclude entries. " +
 			"Returns at most max_results (default 100, up to 500) with the total count.",
@@ -166,7 +175,9 @@ var (
 	}
 	// SearchSpec describes search (Tools.Search).
 	SearchSpec = Spec{
-		Name: SearchName,
+		Name:    SearchName,
+		Title:   "Find files by name",
+		Summary: "Find files by (part of) their name, most relevant first.",
 		Description: "Find files by name, ranked by relevance: exact name first, then names starting with the query, names containing it, paths containing it, and fuzzy matches (its letters in order). " +
 			"Case is ignored. Filters: file_type, exclude_dirs, path. Returns at most max_results (default 50, up to 500) with the total count.",
 		Category:    CategorySearch,
@@ -183,7 +194,9 @@ var (
 	}
 	// ListDirectorySpec describes list_directory (Tools.ListDirectory).
 	ListDirectorySpec = Spec{
-		Name: ListDirectoryName,
+		Name:    ListDirectoryName,
+		Title:   "List a directory",
+		Summary: "List a directory's entries, or every file below it.",
 		Description: "List a directory's entries (files with sizes, subdirectories with a trailing /), or with recursive=true every file below it " +
 			"(leaving out .gitignore'd files and dependency and build directories). At most max_results entries (default 200, up to 500).",
 		Category:    CategorySearch,
@@ -198,7 +211,9 @@ var (
 	}
 	// ReadFileSpec describes read_file (Tools.ReadFile).
 	ReadFileSpec = Spec{
-		Name: ReadFileName,
+		Name:    ReadFileName,
+		Title:   "Read a file",
+		Summary: "Read a text file's lines with their numbers, whole or a range.",
 		Description: "Read a text file's lines, each with its line number, whole or from start_line to end_line (1-based, inclusive). " +
 			"One call returns at most 2000 lines or 256 KiB and says where to continue; files over 10 MiB and binary files are refused.",
 		Category:    CategoryReading,
@@ -215,6 +230,8 @@ var (
 	// CreateFileSpec describes create_file (Tools.CreateFile).
 	CreateFileSpec = Spec{
 		Name:             CreateFileName,
+		Title:            "Create a file",
+		Summary:          "Create a new file with the given content.",
 		Description:      "Create a new file with the given content (missing parent directories are created). An existing file is an error unless overwrite=true. Needs the user's approval.",
 		Category:         CategoryWriting,
 		Permissions:      []string{PermissionCreateFiles, PermissionWriteFiles},
@@ -229,7 +246,9 @@ var (
 	}
 	// UpdateFileSpec describes update_file (Tools.UpdateFile).
 	UpdateFileSpec = Spec{
-		Name: UpdateFileName,
+		Name:    UpdateFileName,
+		Title:   "Replace a file's content",
+		Summary: "Replace an existing file's whole content.",
 		Description: "Replace an existing file's whole content. The file keeps its line endings (CRLF stays CRLF), byte-order mark, final-newline state and mode. " +
 			"Needs the user's approval (not when the content is unchanged).",
 		Category:         CategoryWriting,
@@ -245,7 +264,9 @@ var (
 	}
 	// AppendFileSpec describes append_file (Tools.AppendFile).
 	AppendFileSpec = Spec{
-		Name: AppendFileName,
+		Name:    AppendFileName,
+		Title:   "Append to a file",
+		Summary: "Append lines at the end of an existing file.",
 		Description: "Append lines at the end of an existing file; they start on a new line and take the file's line endings. " +
 			"Needs the user's approval.",
 		Category:         CategoryWriting,
@@ -261,7 +282,9 @@ var (
 	}
 	// ReplaceInFileSpec describes replace_in_file (Tools.ReplaceInFile).
 	ReplaceInFileSpec = Spec{
-		Name: ReplaceInFileName,
+		Name:    ReplaceInFileName,
+		Title:   "Find and replace in a file",
+		Summary: "Replace every occurrence of a text or regular expression in one file, or preview the diff.",
 		Description: "Find and replace in one file: every occurrence of find (plain text, or with is_regex=true a Go RE2 regular expression whose capture groups replace can use as $1, ${name}) is replaced, and the count is returned. " +
 			"preview_only=true returns the unified diff without writing. 0 occurrences is a success that changes nothing. Needs the user's approval when the file would change.",
 		Category:         CategoryWriting,
@@ -280,7 +303,9 @@ var (
 	}
 	// EditLinesSpec describes edit_lines (Tools.EditLines).
 	EditLinesSpec = Spec{
-		Name: EditLinesName,
+		Name:    EditLinesName,
+		Title:   "Edit lines by number",
+		Summary: "Insert, delete or replace lines of a file by line number.",
 		Description: "Edit a file by line numbers (1-based, as read_file shows them): insert content after a line (0 = at the top), or delete or replace the inclusive range start_line to end_line. " +
 			"Returns the new total line count; a line out of range is an error giving the valid range. preview_only=true returns the diff without writing. Needs the user's approval when the file would change.",
 		Category:         CategoryWriting,
@@ -299,7 +324,9 @@ var (
 	}
 	// DeleteFileSpec describes delete_file (Tools.DeleteFile).
 	DeleteFileSpec = Spec{
-		Name: DeleteFileName,
+		Name:    DeleteFileName,
+		Title:   "Delete a file",
+		Summary: "Delete one file.",
 		Description: "Delete one file (a symbolic link is removed itself, not its target); directories are refused. Destructive: needs the user's approval, " +
 			"and is only for files the user wants gone.",
 		Category:         CategoryManagement,

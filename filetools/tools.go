@@ -219,6 +219,10 @@ var (
 type Request struct {
 	// Tool is the writing tool's name.
 	Tool string `json:"tool"`
+	// Permission is what the write needs: PermissionWriteFiles to change
+	// a file, PermissionCreateFiles to create one, PermissionDeleteFiles
+	// to delete one.
+	Permission string `json:"permission"`
 	// Path is the file, relative to the workspace root.
 	Path string `json:"path"`
 	// Summary says what the write does, in one line.

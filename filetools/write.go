@@ -34,7 +34,7 @@ func (t *Tools) loadText(root *os.Root, tool string, g target) ([]byte, textFile
 // data. A file that changed meanwhile (while the approver decided) is
 // left alone.
 func (t *Tools) commit(ctx context.Context, root *os.Root, tool string, g target, old, data []byte, summary, diff string) error {
-	if err := t.approve(ctx, Request{Tool: tool, Path: g.display(), Summary: summary, Diff: diff}); err != nil {
+	if err := t.approve(ctx, Request{Tool: tool, Permission: PermissionWriteFiles, Path: g.display(), Summary: summary, Diff: diff}); err != nil {
 		return err
 	}
 	now, _, err := readFile(root, tool, g, t.cfg.MaxFileSize)
@@ -110,7 +110,7 @@ func (t *Tools) CreateFile(ctx context.Context, p CreateFileParams) (*CreateFile
 	diff := unifiedDiff(g.display(), "", p.Content, true, false)
 	lines := countLines(p.Content)
 	summary := fmt.Sprintf("create %s (%d %s, %s)", g.display(), lines, plural(lines, "line", "lines"), byteSize(int64(len(p.Content))))
-	if err := t.approve(ctx, Request{Tool: tool, Path: g.display(), Summary: summary, Diff: diff}); err != nil {
+	if err := t.approve(ctx, Request{Tool: tool, Permission: PermissionCreateFiles, Path: g.display(), Summary: summary, Diff: diff}); err != nil {
 		return nil, err
 	}
 	if dir := path.Dir(g.rel); dir != "." {
@@ -315,12 +315,13 @@ func (t *Tools) DeleteFile(ctx context.Context, p DeleteFileParams) (*DeleteFile
 		if data, _, err := readFile(root, tool, g, t.cfg.MaxFileSize); err == nil && search.Screen(data) != search.SkipBinary {
 			text := decodeText(data)
 			diff = unifiedDiff(g.display(), text.body, "", false, true)
-			summary = fmt.Sprintf("delete %s (%d lines)", g.display(), countLines(text.body))
+			n := countLines(text.body)
+			summary = fmt.Sprintf("delete %s (%d %s)", g.display(), n, plural(n, "line", "lines"))
 		}
 	default:
 		return nil, &Error{Tool: tool, Path: p.Path, Msg: "not a regular file, not deleted"}
 	}
-	if err := t.approve(ctx, Request{Tool: tool, Path: g.display(), Summary: summary, Diff: diff}); err != nil {
+	if err := t.approve(ctx, Request{Tool: tool, Permission: PermissionDeleteFiles, Path: g.display(), Summary: summary, Diff: diff}); err != nil {
 		return nil, err
 	}
 	if err := root.Remove(g.os()); err != nil {
@@ -339,3 +340,20 @@ func previewText(message, diff string) string {
 	}
 	return message + "\n\n" + strings.TrimSuffix(diff, "\n") + "\n"
 }
+
+// MayWrite reports whether a call may change a file, and so ask for
+// approval: always for create_file.
+func (CreateFileParams) MayWrite() bool { return true }
+
+// MayWrite reports whether a call may change a file, and so ask for
+// approval: always for update_file (it does not when the content is
+// already the same).
+func (UpdateFileParams) MayWrite() bool { return true }
+
+// MayWrite reports whether a call may change a file, and so ask for
+// approval: always for append_file.
+func (AppendFileParams) MayWrite() bool { return true }
+
+// MayWrite reports whether a call may delete a file, and so ask for
+// approval: always for delete_file.
+func (DeleteFileParams) MayWrite() bool { return true }
