@@ -75,6 +75,13 @@ func (t *Tools) Glob(ctx context.Context, p GlobParams) (*GlobResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	if w.isFile() {
+		if litDir == "." {
+			return nil, &Error{Tool: tool, Path: p.Path, Msg: "path is a file, not a directory", Hint: "Set path to the directory to search in, or leave it out for the whole workspace"}
+		}
+		// The pattern's directory part names a file: nothing below it.
+		w.files = nil
+	}
 	var matched []string
 	for _, f := range w.files {
 		rel := f.Path

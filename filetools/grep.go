@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strings"
 	"time"
@@ -122,7 +123,7 @@ func (t *Tools) Grep(ctx context.Context, p GrepParams) (*GrepResult, error) {
 		return nil, fmt.Errorf("%s: %w", tool, err)
 	}
 	defer rd.Close()
-	g := &grepper{re: re, context: ctxLines, limit: limit, clock: t.cfg.Clock, timeout: t.cfg.FileTimeout}
+	g := &grepper{re: re, context: ctxLines, limit: limit, clock: t.cfg.Clock, timeout: t.cfg.FileTimeout, wholeFile: unanchored(re.String())}
 	res := &GrepResult{Pattern: re.String(), Matches: []GrepMatch{}, MaxResults: limit}
 	var binary, badEncoding, timedOut []string
 	perFile := map[string]int{}
@@ -237,6 +238,30 @@ type grepper struct {
 	limit   int
 	clock   func() time.Time
 	timeout time.Duration
+	// wholeFile: the pattern has no anchors, so a file that it does not
+	// match as a whole has no matching line and is passed over after one
+	// scan.
+	wholeFile bool
+}
+
+// unanchored reports whether expr has no line or text anchors (^ $ \A
+// \z): then it matches some line of a text only if it matches the text
+// (a word boundary at a line's end sees the line break as a non-word
+// character, as the end of the line is seen).
+func unanchored(expr string) bool {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return false
+	}
+	var anchored func(*syntax.Regexp) bool
+	anchored = func(re *syntax.Regexp) bool {
+		switch re.Op {
+		case syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText:
+			return true
+		}
+		return slices.ContainsFunc(re.Sub, anchored)
+	}
+	return !anchored(re)
 }
 
 // fileHits is the outcome of one file.
@@ -260,6 +285,9 @@ func (g *grepper) file(ctx context.Context, rd *search.Reader, f search.File) *f
 	}
 	start := g.clock()
 	src = bytes.TrimPrefix(src, []byte(bom))
+	if g.wholeFile && !g.re.Match(src) {
+		return h
+	}
 	lines := splitLines(src)
 	for i, l := range lines {
 		if g.clock().Sub(start) > g.timeout {

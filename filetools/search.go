@@ -84,6 +84,9 @@ func (t *Tools) Search(ctx context.Context, p SearchParams) (*SearchResult, erro
 	if err != nil {
 		return nil, err
 	}
+	if w.isFile() {
+		return nil, &Error{Tool: tool, Path: p.Path, Msg: "path is a file, not a directory", Hint: "Set path to the directory to search in, or leave it out for the whole workspace"}
+	}
 	types := parseFileTypes(p.FileType)
 	type ranked struct {
 		hit   SearchHit

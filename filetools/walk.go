@@ -11,6 +11,7 @@ import (
 	"github.com/loupe-dev/loupe/core/language"
 	"github.com/loupe-dev/loupe/core/rewrite"
 	"github.com/loupe-dev/loupe/core/search"
+	"github.com/loupe-dev/loupe/core/search/ignore"
 )
 
 // walkSpec is what one walk of a tool selects.
@@ -55,6 +56,10 @@ func (t *Tools) walk(ctx context.Context, spec walkSpec) (*walked, error) {
 		}
 		globs = append(globs, "!"+g)
 	}
+	if _, err := ignore.NewOverride(globs); err != nil {
+		return nil, &Error{Tool: spec.tool, Msg: "invalid exclude pattern", Err: err,
+			Hint: "Give directory or file names such as 'node_modules' or 'dist', or gitignore-style patterns such as '*.min.js' or 'src/generated'"}
+	}
 	opts := search.Options{
 		Root:         t.ws.Root(),
 		Paths:        []string{spec.base.rel},
@@ -74,8 +79,7 @@ func (t *Tools) walk(ctx context.Context, spec walkSpec) (*walked, error) {
 		if errors.Is(err, search.ErrOutsideWorkspace) {
 			return nil, outsideError(spec.tool, spec.base.given)
 		}
-		return nil, &Error{Tool: spec.tool, Msg: "invalid exclude pattern", Err: err,
-			Hint: "Give directory or file names such as 'node_modules' or 'dist', or gitignore-style patterns such as '*.min.js' or 'src/generated'"}
+		return nil, fmt.Errorf("%s: %w", spec.tool, err)
 	}
 	w := &walked{}
 	for _, f := range files {
@@ -101,6 +105,12 @@ func (t *Tools) walk(ctx context.Context, spec walkSpec) (*walked, error) {
 	}
 	slices.SortFunc(w.files, func(a, b search.File) int { return search.ComparePaths(a.Path, b.Path) })
 	return w, nil
+}
+
+// isFile reports whether the walk's path named a file rather than a
+// directory.
+func (w *walked) isFile() bool {
+	return len(w.files) == 1 && w.files[0].Named
 }
 
 // normalizeExclude turns an exclusion as an agent writes it ("./dist/",

@@ -117,6 +117,17 @@ func TestWalkRules(t *testing.T) {
 	// A search path that does not exist is an error naming it.
 	_, err = tl.Grep(ctx, GrepParams{Pattern: "needle", Path: "nowhere"})
 	wantNotFound(t, err, "nowhere")
+	for _, err := range []error{
+		func() error { _, err := tl.Glob(ctx, GlobParams{Pattern: "*", Path: "app.py"}); return err }(),
+		func() error { _, err := tl.Search(ctx, SearchParams{Query: "app", Path: "app.py"}); return err }(),
+	} {
+		if e := toolError(t, err); !strings.Contains(e.Error(), "path is a file, not a directory: app.py") {
+			t.Errorf("a file as the directory: %v", err)
+		}
+	}
+	if g, err := tl.Glob(ctx, GlobParams{Pattern: "app.py/**"}); err != nil || g.TotalFiles != 0 {
+		t.Errorf("a pattern below a file: %+v %v", g, err)
+	}
 	_, err = tl.Glob(ctx, GlobParams{Pattern: "*", Exclude: []string{"{a"}})
 	if e := toolError(t, err); !strings.Contains(e.Msg, "invalid exclude pattern") {
 		t.Errorf("bad exclude: %v", err)
