@@ -710,10 +710,10 @@ func TestSearchPerformanceAndSafety(t *testing.T) {
 		}
 	})
 	t.Run("Regex timeout protection", func(t *testing.T) {
-		dir := workspace(t, map[string]string{"a_slow.txt": manyLines(100), "b_quick.txt": "hit\nhit\n", "c_quick.txt": "hit\n"})
-		// A clock that moves one second each time it is read: the time
-		// limit of 5 s is reached on the sixth line of a file, whatever
-		// the machine's speed.
+		dir := workspace(t, map[string]string{"a_slow.txt": manyLines(100), "b_quick.txt": manyLines(60), "c_quick.txt": "hit\n"})
+		// A clock that moves one second each time it is read (when grep
+		// starts a file and every 16 lines): the time limit of 5 s is
+		// passed at line 97 of a file, whatever the machine's speed.
 		var now time.Time
 		tl, err := New(Config{Workspace: dir, FileTimeout: 5 * time.Second, Threads: 1, Clock: func() time.Time {
 			now = now.Add(time.Second)
@@ -726,8 +726,8 @@ func TestSearchPerformanceAndSafety(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := grepLines(r); !reflect.DeepEqual(got, []string{"b_quick.txt:1", "b_quick.txt:2", "c_quick.txt:1"}) {
-			t.Errorf("matches %q: the abandoned file must report none, the others all", got)
+		if r.TotalMatches != 61 || r.FilesWithMatches != 2 || r.Matches[0].File != "b_quick.txt" {
+			t.Errorf("%d matches in %d files: the abandoned file must report none, the others all", r.TotalMatches, r.FilesWithMatches)
 		}
 		want := "1 file was abandoned after the time limit of 5s per file, matches in it not reported (a_slow.txt)"
 		if len(r.Warnings) != 1 || r.Warnings[0] != want {

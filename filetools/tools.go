@@ -118,9 +118,10 @@ type Config struct {
 	// on Clock.
 	FileTimeout time.Duration
 	// Clock is the time source of FileTimeout (default time.Now); grep
-	// reads it before each line of a file.
+	// reads it when it starts a file and every 16 lines after.
 	Clock func() time.Time
-	// Threads is how many files grep reads at once (default GOMAXPROCS).
+	// Threads is how many directories the walking tools read, and files
+	// grep searches, at once (default GOMAXPROCS).
 	Threads int
 }
 
@@ -235,7 +236,7 @@ type Request struct {
 // Approver decides whether a write may happen. It is called only when a
 // call would change a file, before anything is written; false declines
 // (the tool returns an error wrapping ErrDenied and writes nothing), an
-// error fails the call.
+// error fails the call. Concurrent calls may ask at the same time.
 type Approver func(ctx context.Context, req Request) (bool, error)
 
 // approve asks the approver about a write.
