@@ -89,7 +89,9 @@ func (t *Tools) EditLines(ctx context.Context, p EditLinesParams) (*EditLinesRes
 	}
 	lines := splitBody(tf.body)
 	n := len(lines)
-	var what string
+	// The edit is told as verb + rest: "inserted" / "insert" + "2 lines
+	// after line 10 of a.go".
+	var did, do, rest string
 	switch p.Operation {
 	case OpInsert:
 		at := *p.Line
@@ -99,9 +101,10 @@ func (t *Tools) EditLines(ctx context.Context, p EditLinesParams) (*EditLinesRes
 		}
 		added := tf.contentLines(p.Content)
 		lines = slices.Insert(lines, at, added...)
-		what = fmt.Sprintf("Inserted %d %s after line %d of %s", len(added), plural(len(added), "line", "lines"), at, g.display())
+		did, do = "Inserted", "insert"
+		rest = fmt.Sprintf("%d %s after line %d of %s", len(added), plural(len(added), "line", "lines"), at, g.display())
 		if at == 0 {
-			what = fmt.Sprintf("Inserted %d %s at the top of %s", len(added), plural(len(added), "line", "lines"), g.display())
+			rest = fmt.Sprintf("%d %s at the top of %s", len(added), plural(len(added), "line", "lines"), g.display())
 		}
 	default:
 		start, end := p.StartLine, p.EndLine
@@ -114,11 +117,13 @@ func (t *Tools) EditLines(ctx context.Context, p EditLinesParams) (*EditLinesRes
 		count := end - start + 1
 		if p.Operation == OpDelete {
 			lines = slices.Delete(lines, start-1, end)
-			what = fmt.Sprintf("Deleted %s (%d %s) of %s", lineRange(start, end), count, plural(count, "line", "lines"), g.display())
+			did, do = "Deleted", "delete"
+			rest = fmt.Sprintf("%s (%d %s) of %s", lineRange(start, end), count, plural(count, "line", "lines"), g.display())
 		} else {
 			added := tf.contentLines(p.Content)
 			lines = slices.Replace(lines, start-1, end, added...)
-			what = fmt.Sprintf("Replaced %s (%d %s) of %s with %d %s", lineRange(start, end), count, plural(count, "line", "lines"),
+			did, do = "Replaced", "replace"
+			rest = fmt.Sprintf("%s (%d %s) of %s with %d %s", lineRange(start, end), count, plural(count, "line", "lines"),
 				g.display(), len(added), plural(len(added), "line", "lines"))
 		}
 	}
@@ -131,14 +136,14 @@ func (t *Tools) EditLines(ctx context.Context, p EditLinesParams) (*EditLinesRes
 		res.Message = fmt.Sprintf("The edit changes nothing in %s; the file was not changed (%d lines).", g.display(), n)
 		return res, nil
 	case p.PreviewOnly:
-		res.Message = fmt.Sprintf("Preview: %s; it would have %d lines. Nothing was written; call again without preview_only to apply.", lower(what), res.TotalLines)
+		res.Message = fmt.Sprintf("Preview: would %s %s; it would have %d lines. Nothing was written; call again without preview_only to apply.", do, rest, res.TotalLines)
 		return res, nil
 	}
-	if err := t.commit(ctx, root, tool, g, old, data, lower(what), res.Diff); err != nil {
+	if err := t.commit(ctx, root, tool, g, old, data, do+" "+rest, res.Diff); err != nil {
 		return nil, err
 	}
 	res.Applied = true
-	res.Message = fmt.Sprintf("%s; it now has %d lines.", what, res.TotalLines)
+	res.Message = fmt.Sprintf("%s %s; it now has %d lines.", did, rest, res.TotalLines)
 	return res, nil
 }
 
@@ -164,14 +169,6 @@ func lineRange(start, end int) string {
 		return fmt.Sprintf("line %d", start)
 	}
 	return fmt.Sprintf("lines %d-%d", start, end)
-}
-
-// lower lower-cases a message's first letter, for use inside a sentence.
-func lower(s string) string {
-	if s == "" || s[0] < 'A' || s[0] > 'Z' {
-		return s
-	}
-	return string(s[0]+'a'-'A') + s[1:]
 }
 
 // MayWrite reports whether a call may change the file, and so ask for

@@ -107,7 +107,7 @@ func (t *Tools) Glob(ctx context.Context, p GlobParams) (*GlobResult, error) {
 	case res.TotalFiles == 0:
 		res.Message = fmt.Sprintf("No files match %q (%d files looked at).", p.Pattern, len(w.files))
 		res.Suggestion = "Use **/ to match at any depth (e.g. '**/*.tsx'), check the directory part with list_directory, or try search for a file name. " +
-			"Ignored files (.gitignore) and the default exclusions (" + strings.Join(DefaultExcludes[:4], ", ") + ", ...) are left out unless path or the pattern starts inside them."
+			"Ignored files (.gitignore) and the default exclusions (node_modules, dist, build, target, caches, ...) are left out unless path or the pattern starts inside them."
 	case res.Truncated:
 		res.Message = fmt.Sprintf("Showing %d of %d files matching %q.", len(res.Files), res.TotalFiles, p.Pattern)
 		res.Suggestion = fmt.Sprintf("%d files not shown. Narrow the pattern (a directory prefix such as 'src/**/*.ts', a more specific name) or add exclude entries; most matches are under %s.",

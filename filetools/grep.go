@@ -149,7 +149,7 @@ func (t *Tools) Grep(ctx context.Context, p GrepParams) (*GrepResult, error) {
 				w.unreadable = append(w.unreadable, h.path)
 			case h.timedOut:
 				timedOut = append(timedOut, h.path)
-			case h.stopped:
+			case h.stopped: // the call was cancelled: reported below
 			default:
 				res.FilesSearched++
 				if h.count > 0 {

@@ -137,7 +137,7 @@ var (
 		Summary: "Search file contents with a regular expression and get matching lines with context.",
 		Description: "Search file contents with a regular expression (Go RE2 syntax: no lookaround or backreferences), line by line, across the workspace or under a path. " +
 			"Returns matching lines with file, line number and surrounding context, at most max_results (default 50, up to 500) with the total count. " +
-			"Honours .gitignore, skips binary files, files over 1 MB, dependency and build directories (node_modules, dist, target, ...) and directories more than 10 levels deep, with warnings.",
+			"Honours .gitignore, skips binary files, files over 1 MiB, dependency and build directories (node_modules, dist, target, ...) and directories more than 10 levels deep, with warnings.",
 		Category:    CategorySearch,
 		Permissions: []string{PermissionReadFiles},
 		Termination: searchTermination,
