@@ -98,7 +98,8 @@ func TestApproval(t *testing.T) {
 			t.Errorf("identity edit: %+v %v", e, err)
 		}
 		p, err := tl.EditLines(ctx, EditLinesParams{Path: "a.txt", Operation: OpInsert, Line: Int(1), Content: "x", PreviewOnly: true})
-		if err != nil || p.Applied || p.TotalLines != 3 || !strings.Contains(p.Text(), "+x") {
+		if err != nil || p.Applied || p.TotalLines != 3 || !strings.Contains(p.Text(), "+x") ||
+			!strings.HasPrefix(p.Message, "Preview: would insert 1 line after line 1 of a.txt; it would have 3 lines.") {
 			t.Errorf("edit preview: %+v %v", p, err)
 		}
 		if asked.count() != 0 {
