@@ -86,7 +86,7 @@ grammars-check:
 
 # Go benchmarks, then loupe against ast-grep (wall, CPU, RSS, match counts)
 # on the typescript, Go and Python corpora, then the npm package against
-# @ast-grep/napi, its cold start and its worker pool.
+# @ast-grep/napi, its cold start, its worker pool and its abort-to-idle latency.
 bench: build js
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	CGO_ENABLED=1 $(GO) test -run '^$$' -bench BenchmarkParse -tags parity ./internal/parity/
@@ -94,6 +94,7 @@ bench: build js
 	node js/bench/bench.mjs
 	node js/bench/coldstart.mjs
 	node js/bench/workers.mjs
+	node js/bench/abort.mjs
 
 # The npm package: its dev dependencies, then everything it ships.
 js: js-deps js-build

@@ -1,8 +1,8 @@
 // Does the worker_threads pool pay? Go under js is single-threaded, so the
 // only parallelism is several Go instances. This runs one parse-heavy query
 // over typescript's lib/*.d.ts in memory, through createTools with
-// workers: 1 (this thread) and workers: N (the pool, each worker searching
-// its shard), and prints the wall times of the query (the tools are loaded
+// workers: 1 (one instance) and workers: N (each worker searching its
+// shard), and prints the wall times of the query (the tools are loaded
 // and warmed up first).
 //   node js/bench/workers.mjs [N]
 import { readdirSync, readFileSync } from 'node:fs';
@@ -32,5 +32,5 @@ const mb = Object.values(all).reduce((s, c) => s + c.length, 0) / 1e6;
 const single = await time(all, 1);
 const pooled = await time(all, n);
 console.log(`${names.length} files, ${mb.toFixed(1)} MB, query ${JSON.stringify(query.rule)}`);
-console.log(`one thread: ${single.ms.toFixed(0)} ms (${single.total} matches)`);
+console.log(`1 worker: ${single.ms.toFixed(0)} ms (${single.total} matches)`);
 console.log(`${n} workers: ${pooled.ms.toFixed(0)} ms (${pooled.total} matches)`);

@@ -8,7 +8,8 @@
  * ```
  */
 import { createToolsWith, type CreateToolsResult, type ToolsOptions } from './tools.js';
-import { loadRuntime, type Env } from './runtime.js';
+import { localEngine } from './engine.js';
+import type { Env } from './runtime.js';
 
 export type { CreateToolsResult, LoupeTool, ToolResult, JSONSchema } from './tools.js';
 
@@ -43,5 +44,5 @@ export function browserEnv(baseUrl: string | URL): Env {
 
 /** Loads the module and returns both tools over the in-memory files. */
 export function createTools(options: BrowserToolsOptions): Promise<CreateToolsResult> {
-  return createToolsWith(() => loadRuntime(browserEnv(options.baseUrl)), options, options.files);
+  return createToolsWith(() => localEngine(browserEnv(options.baseUrl)), options, options.files);
 }

@@ -10,9 +10,9 @@
  * ```
  */
 import * as os from 'node:os';
-import { nodeEnv } from './node.js';
-import { openPool } from './pool.js';
-import { loadRuntime } from './runtime.js';
+import { localEngine } from './engine.js';
+import { DEFAULT_MEMORY_LIMIT_MIB, nodeEnv } from './node.js';
+import { poolEngine } from './pool.js';
 import { createToolsWith, type CreateToolsResult, type ToolsOptions } from './tools.js';
 
 export type { CreateToolsResult, LoupeTool, ToolResult, JSONSchema, ToolsOptions } from './tools.js';
@@ -25,24 +25,34 @@ export interface CreateToolsOptions extends ToolsOptions {
   /** Where loupe.wasm, wasm_exec.js and grammars/ live (default: this package's dist/). */
   assetsDir?: string;
   /**
-   * Worker threads that split each ast_grep call, each searching its share
-   * of the files with its own Go instance (default: the number of cores,
-   * at most 4; 0 or 1 runs every call in this thread). The workers are
+   * Worker threads that run the calls, each with its own Go instance
+   * (default: the number of cores, at most 4). Each ast_grep call is split
+   * between them, each searching its share of the files; other calls run in
+   * one. 0 runs every call in this thread instead: the calls then block it,
+   * and an abort takes effect only when Go next looks. The workers are
    * shared by every createTools call and never keep the process alive.
    */
   workers?: number;
+  /**
+   * The most memory one Go instance may take, in MiB (default 1024): a
+   * call that needs more fails with an error saying so, and the instance
+   * is replaced. Grammar instances (one per parse) are not counted.
+   */
+  memoryLimitMiB?: number;
 }
 
 /**
  * Loads the module and returns both tools for one workspace. It never
  * throws and never takes the host down: if the module cannot load (an old
- * runtime, a missing file), it returns no tools and the reason.
+ * runtime, a missing file), it returns no tools and the reason; a call that
+ * kills its Go instance fails with an error, and the next call runs on a
+ * new one.
  */
 export function createTools(options: CreateToolsOptions): Promise<CreateToolsResult> {
-  const workers = Math.floor(options.workers ?? Math.min(os.availableParallelism?.() ?? os.cpus().length, 4));
-  const split = workers > 1
-    ? (config: Parameters<typeof openPool>[0]['config'], files?: Record<string, string | Uint8Array>) =>
-        openPool({ size: workers, assetsDir: options.assetsDir, config, files })
-    : undefined;
-  return createToolsWith(() => loadRuntime(nodeEnv(options.assetsDir)), options, options.files, split);
+  const workers = Math.max(0, Math.floor(options.workers ?? Math.min(os.availableParallelism?.() ?? os.cpus().length, 4)));
+  const memoryLimitMiB = options.memoryLimitMiB ?? DEFAULT_MEMORY_LIMIT_MIB;
+  const load = workers > 0
+    ? () => poolEngine({ size: workers, assetsDir: options.assetsDir, memoryLimitMiB })
+    : () => localEngine(nodeEnv(options.assetsDir, { memoryLimitMiB }));
+  return createToolsWith(load, options, options.files);
 }

@@ -5,23 +5,76 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { webcrypto } from 'node:crypto';
-import type { Env } from './runtime.js';
+import { limitMemory, type Env } from './runtime.js';
+
+/**
+ * The default memory ceiling of one Go instance, in MiB: a quarter of
+ * wasm32's 4 GiB, room for the tree cache (512 MiB) and a large parse (44 MB
+ * of Go source, all in one instance, searched and analysed within it).
+ */
+export const DEFAULT_MEMORY_LIMIT_MIB = 1024;
+
+/** The folder of this package's assets (loupe.wasm, wasm_exec.js, grammars/). */
+export function assetsFolder(dir?: string): string {
+  return dir ?? dirname(fileURLToPath(import.meta.url));
+}
+
+function checkAssets(base: string): void {
+  for (const f of ['loupe.wasm', 'wasm_exec.js', 'grammars']) {
+    if (!fs.existsSync(join(base, f))) throw new Error(`missing ${join(base, f)}`);
+  }
+}
+
+/**
+ * Compiles loupe.wasm from dir with its memory limited to memoryLimitMiB
+ * (0: unlimited), once for every instance that will run it.
+ */
+export async function compileGoModule(dir: string | undefined, memoryLimitMiB: number): Promise<WebAssembly.Module> {
+  const base = assetsFolder(dir);
+  checkAssets(base);
+  const bytes = await readFile(join(base, 'loupe.wasm'));
+  return WebAssembly.compile(memoryLimitMiB > 0 ? limitMemory(bytes, memoryLimitMiB) : bytes);
+}
+
+/** Compiles the grammar module of language name from dir. */
+export async function compileGrammar(dir: string | undefined, name: string): Promise<WebAssembly.Module> {
+  return WebAssembly.compile(await readFile(join(assetsFolder(dir), 'grammars', `${name}.wasm`)));
+}
+
+/** How nodeEnv's instance is set up. */
+export interface NodeEnvOptions {
+  /** The Go instance cannot grow past this many MiB (0 or absent: no limit but wasm32's). */
+  memoryLimitMiB?: number;
+  /** loupe.wasm already compiled with that limit (compileGoModule). */
+  module?: WebAssembly.Module;
+  /** Where compiled grammar modules come from (default: compiled here). */
+  grammar?: (name: string) => Promise<WebAssembly.Module>;
+}
 
 /** The Node Env for the assets in dir (default: this file's folder). */
-export function nodeEnv(dir?: string): Env {
-  const base = dir ?? dirname(fileURLToPath(import.meta.url));
+export function nodeEnv(dir?: string, opts: NodeEnvOptions = {}): Env {
+  const base = assetsFolder(dir);
+  const limit = opts.memoryLimitMiB ?? 0;
   return {
-    key: `node:${base}`,
+    key: `node:${base}:${limit}`,
+    memoryLimitMiB: limit > 0 ? limit : undefined,
     async loadGoSupport() {
-      for (const f of ['loupe.wasm', 'wasm_exec.js', 'grammars']) {
-        if (!fs.existsSync(join(base, f))) throw new Error(`missing ${join(base, f)}`);
-      }
+      checkAssets(base);
       const g = globalThis as Record<string, unknown>;
       g.crypto ??= webcrypto; // Node 18 has no global crypto
+      // wasm_exec.js installs fallback globals fs and path where there are
+      // none; the runtime sets its own while Go starts, so they go again.
+      const had = { fs: 'fs' in g, path: 'path' in g };
       await import(pathToFileURL(join(base, 'wasm_exec.js')).href);
+      if (!had.fs) delete g.fs;
+      if (!had.path) delete g.path;
     },
-    goModule: () => readFile(join(base, 'loupe.wasm')),
-    grammar: async (name) => WebAssembly.compile(await readFile(join(base, 'grammars', `${name}.wasm`))),
+    async goModule() {
+      if (opts.module) return opts.module;
+      const bytes = await readFile(join(base, 'loupe.wasm'));
+      return limit > 0 ? limitMemory(bytes, limit) : bytes;
+    },
+    grammar: opts.grammar ?? ((name) => compileGrammar(base, name)),
     grammarSync: (name) => new WebAssembly.Module(readFileSync(join(base, 'grammars', `${name}.wasm`))),
     nodeFs: fs as unknown as Env['nodeFs'],
   };

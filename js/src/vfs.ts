@@ -3,7 +3,9 @@
  * Node-style callback fs through globalThis.fs; this one serves in-memory
  * workspaces (mounted under MEM_ROOT, used in browsers and wherever files
  * are passed in) and hands every other path to Node's fs when there is one.
- * loupe only reads: writes to memory are refused with EROFS.
+ * loupe only reads: writes to memory are refused with EROFS. What Go
+ * writes to its stdout and stderr (fd 1 and 2) goes to the output sink,
+ * never to the host's.
  */
 
 /** In-memory workspaces live below this directory. */
@@ -47,7 +49,11 @@ export class VirtualFS {
   private nextFd = MEM_FD;
   readonly constants: Record<string, number>;
 
-  constructor(private readonly node?: NodeFS) {
+  /**
+   * node: Node's callback fs, for every path outside MEM_ROOT (none when
+   * absent); output: receives what Go writes to fd 1 and 2.
+   */
+  constructor(private readonly node?: NodeFS, private readonly output: (bytes: Uint8Array) => void = () => undefined) {
     this.constants = node?.constants ?? DEFAULT_CONSTANTS;
   }
 
@@ -142,9 +148,19 @@ export class VirtualFS {
       constants: this.constants,
       writeSync: (fd: number, buf: Uint8Array) => {
         const f = node?.writeSync;
-        if (typeof f === 'function') return (f as (fd: number, b: Uint8Array) => number).call(node, fd, buf);
-        console.log(new TextDecoder().decode(buf));
-        return buf.length;
+        if (fd <= 2 || typeof f !== 'function') {
+          this.output(buf);
+          return buf.length;
+        }
+        return (f as (fd: number, b: Uint8Array) => number).call(node, fd, buf);
+      },
+      write: (fd: number, buf: Uint8Array, offset: number, length: number, position: number | null, cb: Callback) => {
+        if (fd <= 2) {
+          this.output(buf.subarray(offset, offset + length));
+          cb(null, length);
+          return;
+        }
+        withNode('write')(fd, buf, offset, length, position, cb);
       },
       open: mem('open', (path, flags, _mode, cb) => {
         const n = this.lookup(path as string);
@@ -197,7 +213,7 @@ export class VirtualFS {
         (cb as Callback)(null, chunk.length);
       }),
     };
-    for (const name of ['write', 'chmod', 'chown', 'fchmod', 'fchown', 'fsync', 'ftruncate', 'lchown', 'link', 'mkdir', 'rename', 'rmdir', 'symlink', 'truncate', 'unlink', 'utimes']) {
+    for (const name of ['chmod', 'chown', 'fchmod', 'fchown', 'fsync', 'ftruncate', 'lchown', 'link', 'mkdir', 'rename', 'rmdir', 'symlink', 'truncate', 'unlink', 'utimes']) {
       fs[name] = withNode(name);
     }
     return fs;

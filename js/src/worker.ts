@@ -1,64 +1,101 @@
 /**
  * A pool worker (Node worker_threads): one Go instance of its own, driven
  * by the main thread's pool (pool.ts) with messages. It opens sessions
- * (each with its shard of the files) and runs tool calls in them.
+ * (each with its shard of the files), runs tool calls in them and merges
+ * the replies of split calls. When its Go instance dies it says so once
+ * ({died}) and serves nothing more: the pool replaces the whole worker.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { nodeEnv } from './node.js';
-import { loadRuntime, type Runtime } from './runtime.js';
+import { loadRuntime, openSession, runTool, type Files, type Runtime, type SessionConfig } from './runtime.js';
+
+/** What the pool gives a worker at start. */
+export interface WorkerConfig {
+  assetsDir?: string;
+  /** loupe.wasm compiled once by the pool, its memory limited to memoryLimitMiB. */
+  module: WebAssembly.Module;
+  memoryLimitMiB: number;
+}
 
 /** A message from the pool. Replies carry the request's id; id 0 is the boot. */
 export type Request =
-  | { type: 'open'; id: number; config: Record<string, unknown>; files?: Record<string, string | Uint8Array> }
+  | { type: 'open'; id: number; config: SessionConfig; files?: Files }
   | { type: 'call'; id: number; session: string; name: string; params: Record<string, unknown> }
+  | { type: 'merge'; id: number; name: string; params: Record<string, unknown>; replies: string[] }
   | { type: 'cancel'; id: number };
 
-/**
- * A worker's answer to request id: its output (an open's session, a call's
- * reply from Go as Go wrote it, JSON {text, result} or {error}), or the
- * error that stopped it.
- */
-export interface Reply {
-  id: number;
-  out?: string;
+/** The pool's answer to a GrammarRequest: the compiled module, or why there is none. */
+export interface GrammarReply {
+  type: 'grammar';
+  name: string;
+  module?: WebAssembly.Module;
   error?: string;
+}
+
+/**
+ * A worker's answer to request id: its output (an open's JSON {session,
+ * tools}, a call's or a merge's reply from Go as Go wrote it, JSON {text,
+ * result} or {error}), or the error that stopped it. A message with died
+ * says the Go instance died, and why.
+ */
+export type Reply = { id: number; out?: string; error?: string } | { died: string; output: string };
+
+/**
+ * A worker asks the pool for a grammar module: the pool compiles each once
+ * and every worker runs the same compiled code (compiled lazily, function
+ * by function, and optimised once for all).
+ */
+export interface GrammarRequest {
+  grammar: string;
 }
 
 const port = parentPort;
 if (port) {
   const post = (r: Reply) => port.postMessage(r);
   const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
-  const booting: Promise<Runtime> = loadRuntime(nodeEnv((workerData as { assetsDir?: string } | undefined)?.assetsDir));
-  booting.then(() => post({ id: 0, out: '' }), (err) => post({ id: 0, error: errorText(err) }));
+  const cfg = workerData as WorkerConfig;
+  const grammars = new Map<string, Promise<WebAssembly.Module>>();
+  const asked = new Map<string, { resolve(m: WebAssembly.Module): void; reject(err: Error): void }>();
+  const grammar = (name: string) => {
+    let p = grammars.get(name);
+    if (!p) {
+      p = new Promise<WebAssembly.Module>((resolve, reject) => asked.set(name, { resolve, reject }));
+      grammars.set(name, p);
+      p.catch(() => grammars.delete(name)); // asked again next time
+      port.postMessage({ grammar: name } satisfies GrammarRequest);
+    }
+    return p;
+  };
+  const booting: Promise<Runtime> = loadRuntime(nodeEnv(cfg.assetsDir, { memoryLimitMiB: cfg.memoryLimitMiB, module: cfg.module, grammar }));
+  booting.then((runtime) => {
+    runtime.onDeath((err) => post({ died: err.message, output: err.output }));
+    post({ id: 0, out: '' });
+  }, (err) => post({ id: 0, error: errorText(err) }));
 
   const running = new Set<number>();
   const cancelled = new Set<number>();
   const handle = async (runtime: Runtime, req: Request): Promise<string> => {
     switch (req.type) {
-      case 'open': {
-        let config = req.config;
-        if (req.files) {
-          const files = req.files;
-          config = { ...config, workspaceRoot: runtime.mount(files) };
-          await runtime.prepare([...new Set(Object.keys(files).map((f) => runtime.languageFor(f)))]);
-        }
-        return String((await runtime.init(config)).session);
-      }
-      case 'call': {
-        const p = req.params;
-        const lang = typeof p?.language === 'string' ? p.language : String(p?.path ?? '');
-        await runtime.prepare([runtime.languageFor(lang)]);
-        const out = runtime.call(req.session, req.name, p ?? {}, String(req.id));
-        // A cancel that came while the grammar was being prepared.
-        if (cancelled.delete(req.id)) runtime.cancel(String(req.id));
-        return out;
-      }
+      case 'open':
+        return JSON.stringify(await openSession(runtime, req.config, req.files));
+      case 'call':
+        // A cancel may come while the grammar is prepared.
+        return runTool(runtime, req.session, req.name, req.params ?? {}, String(req.id), () => cancelled.has(req.id));
+      case 'merge':
+        return runtime.merge(req.name, req.params, req.replies);
       default:
         return '';
     }
   };
 
-  port.on('message', (req: Request) => {
+  port.on('message', (req: Request | GrammarReply) => {
+    if (req.type === 'grammar') {
+      const g = asked.get(req.name);
+      asked.delete(req.name);
+      if (req.module) g?.resolve(req.module);
+      else g?.reject(new Error(req.error ?? `no grammar ${req.name}`));
+      return;
+    }
     if (req.type === 'cancel') {
       if (running.has(req.id)) cancelled.add(req.id);
       booting.then((runtime) => runtime.cancel(String(req.id)), () => undefined);

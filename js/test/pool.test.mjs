@@ -6,9 +6,15 @@ import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { createTools } from '../dist/index.js';
-import { openPool } from '../dist/pool.js';
+import { poolEngine } from '../dist/pool.js';
 import { loadRuntime } from '../dist/runtime.js';
-import { nodeEnv } from '../dist/node.js';
+import { DEFAULT_MEMORY_LIMIT_MIB, nodeEnv } from '../dist/node.js';
+
+/** A session of the pool of two workers that createTools({ workers: 2 }) uses. */
+async function openPool(config, files) {
+  const engine = await poolEngine({ size: 2, memoryLimitMiB: DEFAULT_MEMORY_LIMIT_MIB });
+  return engine.open({ timeouts: {}, limits: {}, ...config }, files);
+}
 
 let root;
 let one;
@@ -30,7 +36,7 @@ before(async () => {
     writeFileSync(join(root, p), c);
   }
   writeFileSync(join(root, 'src/bin.ts'), Buffer.from([0x61, 0x00, 0x01]));
-  const [a, b] = await Promise.all([createTools({ workspaceRoot: root, workers: 1 }), createTools({ workspaceRoot: root, workers: 2 })]);
+  const [a, b] = await Promise.all([createTools({ workspaceRoot: root, workers: 0 }), createTools({ workspaceRoot: root, workers: 2 })]);
   assert.equal(a.reason, undefined);
   assert.equal(b.reason, undefined);
   one = a.tools.find((t) => t.name === 'ast_grep');
@@ -77,9 +83,8 @@ test('two workers answer exactly as one instance', async () => {
 
 test('the pool really splits: each worker searches a share of the files, Go merges their replies', async () => {
   const runtime = await loadRuntime(nodeEnv());
-  const splitter = await openPool({ size: 2, config: { workspaceRoot: root, timeouts: {}, limits: {} } });
-  assert.ok(splitter, 'the pool boots');
-  const replies = await splitter.run('ast_grep', queries[0]);
+  const session = await openPool({ workspaceRoot: root });
+  const replies = await session.shards('ast_grep', queries[0]);
   assert.equal(replies.length, 2);
   const shards = replies.map((r) => JSON.parse(r).result);
   for (const r of shards) {
@@ -90,8 +95,8 @@ test('the pool really splits: each worker searches a share of the files, Go merg
   const merged = JSON.parse(runtime.merge('ast_grep', queries[0], replies));
   assert.deepEqual(merged, { text: single.llmContent, result: single.metadata });
   // In-memory files: each worker mounts them itself.
-  const mem = await openPool({ size: 2, config: { workspaceRoot: '', timeouts: {}, limits: {} }, files });
-  const fromMemory = JSON.parse(runtime.merge('ast_grep', queries[0], await mem.run('ast_grep', queries[0]))).result;
+  const mem = await openPool({ workspaceRoot: '' }, files);
+  const fromMemory = JSON.parse(runtime.merge('ast_grep', queries[0], await mem.shards('ast_grep', queries[0]))).result;
   assert.equal(fromMemory.totalMatches, 36);
   assert.equal(fromMemory.filesSearched, single.metadata.filesSearched);
 });
@@ -122,8 +127,11 @@ test('cancellation reaches every worker', async () => {
   }
 });
 
-test('a pool that cannot boot degrades to one instance', async () => {
-  assert.equal(await openPool({ size: 2, assetsDir: join(root, 'nowhere'), config: { workspaceRoot: root, timeouts: {}, limits: {} } }), undefined);
+test('a pool that cannot boot is no tools and the reason', async () => {
+  await assert.rejects(poolEngine({ size: 2, assetsDir: join(root, 'nowhere'), memoryLimitMiB: 256 }), /missing .*nowhere/);
+  const r = await createTools({ workspaceRoot: root, assetsDir: join(root, 'nowhere'), workers: 2 });
+  assert.deepEqual(r.tools, []);
+  assert.match(r.reason, /could not load: missing/);
 });
 
 test('path order, the fallback query and no-files hints: the pool answers as one instance', async () => {
@@ -169,8 +177,8 @@ test('path order, the fallback query and no-files hints: the pool answers as one
   assert.match(got[8].hints.join('\n'), /^no python files/);
   // The shards really split the fallback: one used it, one ran it in vain.
   const runtime = await loadRuntime(nodeEnv());
-  const pool = await openPool({ size: 2, config: { workspaceRoot: '', timeouts: {}, limits: {} }, files: mem });
-  const replies = await pool.run('ast_grep', qs[2]);
+  const pool = await openPool({ workspaceRoot: '' }, mem);
+  const replies = await pool.shards('ast_grep', qs[2]);
   const shards = replies.map((r) => JSON.parse(r).result.shard);
   assert.deepEqual(shards.map((s) => [s.query !== undefined, s.fallback !== undefined]).sort(), [[false, true], [true, false]]);
   assert.deepEqual(JSON.parse(runtime.merge('ast_grep', qs[2], replies)).result, got[2]);
