@@ -15,7 +15,8 @@
  * replaced, and the calls it was running reject with the reason; nothing is
  * retried (the same call would kill the next instance too). An aborted call
  * is cancelled in Go; a worker that has not answered ABORT_GRACE_MS later is
- * terminated and replaced, and the call rejects with an AbortError.
+ * terminated and replaced (unless it is also running other calls, which
+ * are left to finish), and the call rejects with an AbortError.
  * Booted spare workers, as many as the pool has, take the places of
  * replaced ones at once, so the pool is ready for the next call within
  * milliseconds.
@@ -343,14 +344,18 @@ class PoolSession implements EngineSession {
         f();
       };
       const parts = slots.map((slot) => this.part(slot, name, params, signal));
-      /** Cancels the parts still running, and replaces their workers if they do not stop in time. */
+      /**
+       * Cancels the parts still running, and replaces their workers if they
+       * do not stop in time, unless a worker has other requests too: those
+       * are left to finish (the worker stops this call when Go next looks).
+       */
       const abandon = (why: string, then?: () => void) => {
         for (const p of parts) {
           if (!p.done && p.id !== undefined) p.member?.cancel(p.id);
         }
         const t = setTimeout(() => {
           for (const p of parts) {
-            if (!p.done && p.id !== undefined && p.member) this.pool.replace(p.member, new Error(why));
+            if (!p.done && p.id !== undefined && p.member && p.member.load === 1) this.pool.replace(p.member, new Error(why));
           }
           then?.();
         }, ABORT_GRACE_MS);

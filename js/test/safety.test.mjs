@@ -128,8 +128,25 @@ for (const [name, params] of Object.entries(calls)) {
   });
 }
 
+test('an abort stops no other call: a worker running another one is left to finish it', { timeout: 120000 }, async () => {
+  const { tools, reason } = await createTools({ workspaceRoot: 'unused', files: heavy, workers: 2 });
+  assert.equal(reason, undefined);
+  const [ag, sa] = ['ast_grep', 'structural_analysis'].map((n) => tools.find((t) => t.name === n));
+  const whole = ag.execute({ ...calls.ast_grep, maxResults: 1 });
+  const ac = new AbortController();
+  const aborted = sa.execute(calls.structural_analysis, { signal: ac.signal });
+  await new Promise((r) => setTimeout(r, 200));
+  ac.abort();
+  assert.equal((await aborted).metadata.reason, 'cancelled');
+  const r = await whole;
+  assert.equal(r.metadata.error, undefined, r.llmContent.slice(0, 200));
+  assert.equal(r.metadata.totalMatches, 4 * 40000);
+});
+
 test('a call its workers cannot stop rejects with an AbortError in the engine; the next call succeeds', { timeout: 120000 }, async () => {
-  const engine = await poolEngine({ size: 2, memoryLimitMiB: DEFAULT_MEMORY_LIMIT_MIB });
+  // A pool of its own (another memory limit), idle: no earlier call's work
+  // ahead of these in its workers.
+  const engine = await poolEngine({ size: 2, memoryLimitMiB: DEFAULT_MEMORY_LIMIT_MIB / 2 });
   const session = await engine.open({ workspaceRoot: '', timeouts: {}, limits: {} }, heavy);
   for (const [name, params] of Object.entries(calls)) {
     const ac = new AbortController();
