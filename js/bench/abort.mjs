@@ -1,10 +1,14 @@
 // Abort-to-idle latency of the npm package: calls on typescript's lib/
 // (the pinned corpus bench.mjs fetches) are aborted mid-flight, and this
-// measures the milliseconds from controller.abort() to the call's promise
-// settling, and to the pool being ready again: the moment a probe call (one
-// small file) sent right after the abort has its answer, less nothing (the
-// probe's own time on an idle pool is printed beside it).
+// measures the milliseconds from controller.abort() to
+//   - settled: the call's promise settling;
+//   - ready: the pool answering a call again (a query on a missing file,
+//     which every worker answers at once with an error: the pool is booted,
+//     has the session open and is not busy);
+//   - next query: a real query on one small file answered (its time on an
+//     idle pool is printed beside it).
 //   node js/bench/abort.mjs [runs per tool, default 24] [workers, default the package's]
+// VERBOSE=1 prints every run.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -39,12 +43,18 @@ const calls = {
   ],
 };
 const probe = { pattern: 'interface $I { $$$B }', language: 'typescript', path: 'lib.es2015.symbol.d.ts' };
+const ping = { pattern: 'x', language: 'typescript', path: 'no-such-file.ts' };
 const delays = [20, 60, 150, 400];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function runProbe() {
   const r = await tool('ast_grep').execute(probe);
   if (r.metadata.totalMatches !== 1) throw new Error(`probe: ${r.llmContent}`);
+}
+
+async function runPing() {
+  const r = await tool('ast_grep').execute(ping);
+  if (!r.metadata.error) throw new Error(`ping: ${r.llmContent}`);
 }
 
 const quantile = (xs, q) => {
@@ -62,6 +72,7 @@ for (let i = 0; i < 5; i++) {
 const rows = [];
 for (const [name, params] of Object.entries(calls)) {
   const settle = [];
+  const ready = [];
   const idle = [];
   const outcome = { partial: 0, forced: 0, whole: 0, finished: 0 };
   for (let i = 0; i < runs; i++) {
@@ -78,13 +89,15 @@ for (const [name, params] of Object.entries(calls)) {
     ac.abort();
     const r = await pending;
     settle.push(performance.now() - t0);
+    await runPing();
+    ready.push(performance.now() - t0);
     await runProbe();
     idle.push(performance.now() - t0);
     if (r.metadata.error) throw new Error(`an aborted call failed: ${r.llmContent.slice(0, 200)}`);
     if (r.metadata.reason !== 'cancelled') outcome.whole++; // its answer was on its way
     else if (/stopped before any result/.test(r.llmContent)) outcome.forced++;
     else outcome.partial++;
-    if (process.env.VERBOSE) console.log(name, i, delays[i % delays.length], r.metadata.reason, /stopped before/.test(r.llmContent) ? 'forced' : '', settle.at(-1).toFixed(1), idle.at(-1).toFixed(1));
+    if (process.env.VERBOSE) console.log(name, i, delays[i % delays.length], r.metadata.reason, /stopped before/.test(r.llmContent) ? 'forced' : '', settle.at(-1).toFixed(1), ready.at(-1).toFixed(1), idle.at(-1).toFixed(1));
     await sleep(300); // the spare worker boots again
   }
   rows.push({
@@ -92,14 +105,16 @@ for (const [name, params] of Object.entries(calls)) {
     aborted: settle.length,
     'settle median ms': quantile(settle, 0.5)?.toFixed(1),
     'settle p95 ms': quantile(settle, 0.95)?.toFixed(1),
-    'idle median ms': quantile(idle, 0.5)?.toFixed(1),
-    'idle p95 ms': quantile(idle, 0.95)?.toFixed(1),
+    'ready median ms': quantile(ready, 0.5)?.toFixed(1),
+    'ready p95 ms': quantile(ready, 0.95)?.toFixed(1),
+    'next query median ms': quantile(idle, 0.5)?.toFixed(1),
+    'next query p95 ms': quantile(idle, 0.95)?.toFixed(1),
     'Go stopped': outcome.partial,
     'worker replaced': outcome.forced,
     'answered anyway': outcome.whole,
     'done before abort': outcome.finished,
   });
 }
-console.log(`abort to settle and to idle, ${runs} calls per tool aborted after ${delays.join('/')} ms, on typescript lib/ (probe on an idle pool: median ${quantile(probeMs, 0.5).toFixed(1)} ms)`);
+console.log(`abort to settled, ready and next query answered: ${runs} calls per tool aborted after ${delays.join('/')} ms, on typescript lib/ (the next query on an idle pool: median ${quantile(probeMs, 0.5).toFixed(1)} ms)`);
 console.table(rows);
 process.exit(0);
