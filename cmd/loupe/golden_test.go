@@ -31,7 +31,13 @@ import (
 // package.json) with the same arguments and requires the same stdout and
 // exit status (and stderr, when the archive has a stderr section);
 // "compat sorted" compares stdout with its lines sorted, for
-// multi-file output whose order ast-grep does not fix.
+// multi-file output whose order ast-grep does not fix. A comment line
+// "compat replace OLD NEW" (shell words) replaces OLD with NEW in
+// ast-grep's output before the comparison, for a documented difference
+// such as the tool's name.
+//
+// The command runs in a temporary folder; its path in stdout and stderr
+// is written $WORK (for ast-grep too).
 //
 // Run `go test ./cmd/loupe -run Golden -update` to rewrite the expected
 // stdout, stderr and exit sections from the current output.
@@ -76,6 +82,7 @@ func runGolden(t *testing.T, file, sg string) {
 	ar := parseTxtar(data)
 	var cmdLine string
 	compat := ""
+	var replace []string // OLD, NEW pairs for ast-grep's output
 	for _, l := range strings.Split(ar.comment, "\n") {
 		l = strings.TrimSpace(strings.TrimPrefix(l, "#"))
 		switch {
@@ -83,6 +90,12 @@ func runGolden(t *testing.T, file, sg string) {
 			cmdLine = l
 		case l == "compat" || l == "compat sorted":
 			compat = l
+		case strings.HasPrefix(l, "compat replace "):
+			words, err := splitShell(strings.TrimPrefix(l, "compat replace "))
+			if err != nil || len(words) != 2 {
+				t.Fatalf("%s: want \"compat replace OLD NEW\", got %q", file, l)
+			}
+			replace = append(replace, words...)
 		}
 	}
 	if cmdLine == "" {
@@ -118,11 +131,12 @@ func runGolden(t *testing.T, file, sg string) {
 		getenv: func(string) string { return "" },
 	}
 	code := dispatch(context.Background(), e, args)
+	gotOut, gotErr := workPath(stdout.String(), dir), workPath(stderr.String(), dir)
 
 	if *update {
-		ar.set("stdout", stdout.Bytes())
-		if ar.has("stderr") || stderr.Len() > 0 {
-			ar.set("stderr", stderr.Bytes())
+		ar.set("stdout", []byte(gotOut))
+		if ar.has("stderr") || gotErr != "" {
+			ar.set("stderr", []byte(gotErr))
 		}
 		if code != 0 || ar.has("exit") {
 			ar.set("exit", []byte(strconv.Itoa(code)+"\n"))
@@ -132,12 +146,12 @@ func runGolden(t *testing.T, file, sg string) {
 		}
 		return
 	}
-	if want := ar.get("stdout"); stdout.String() != string(want) {
-		t.Errorf("stdout:\n%s\nwant:\n%s", stdout.String(), want)
+	if want := ar.get("stdout"); gotOut != string(want) {
+		t.Errorf("stdout:\n%s\nwant:\n%s", gotOut, want)
 	}
 	if ar.has("stderr") {
-		if want := ar.get("stderr"); stderr.String() != string(want) {
-			t.Errorf("stderr:\n%s\nwant:\n%s", stderr.String(), want)
+		if want := ar.get("stderr"); gotErr != string(want) {
+			t.Errorf("stderr:\n%s\nwant:\n%s", gotErr, want)
 		}
 	}
 	wantCode := 0
@@ -148,7 +162,7 @@ func runGolden(t *testing.T, file, sg string) {
 		}
 	}
 	if code != wantCode {
-		t.Errorf("exit status %d, want %d (stderr: %s)", code, wantCode, stderr.String())
+		t.Errorf("exit status %d, want %d (stderr: %s)", code, wantCode, gotErr)
 	}
 	for _, f := range ar.files {
 		name, ok := strings.CutPrefix(f.name, "want/")
@@ -196,7 +210,12 @@ func runGolden(t *testing.T, file, sg string) {
 	} else if err != nil {
 		t.Fatalf("ast-grep: %v", err)
 	}
-	got, want := sgOut.String(), stdout.String()
+	sgStdout, sgStderr := workPath(sgOut.String(), sgDir), workPath(sgErr.String(), sgDir)
+	if len(replace) > 0 {
+		r := strings.NewReplacer(replace...)
+		sgStdout, sgStderr = r.Replace(sgStdout), r.Replace(sgStderr)
+	}
+	got, want := sgStdout, gotOut
 	if compat == "compat sorted" {
 		got, want = sortedLines(got), sortedLines(want)
 	}
@@ -206,9 +225,18 @@ func runGolden(t *testing.T, file, sg string) {
 	if sgCode != code {
 		t.Errorf("ast-grep exit status %d, loupe %d", sgCode, code)
 	}
-	if ar.has("stderr") && sgErr.String() != stderr.String() {
-		t.Errorf("ast-grep disagrees; its stderr:\n%s\nloupe's:\n%s", sgErr.String(), stderr.String())
+	if ar.has("stderr") && sgStderr != gotErr {
+		t.Errorf("ast-grep disagrees; its stderr:\n%s\nloupe's:\n%s", sgStderr, gotErr)
 	}
+}
+
+// workPath writes the folder dir (as given and with its links resolved)
+// as $WORK in s.
+func workPath(s, dir string) string {
+	if real, err := filepath.EvalSymlinks(dir); err == nil && real != dir {
+		s = strings.ReplaceAll(s, real, "$WORK")
+	}
+	return strings.ReplaceAll(s, dir, "$WORK")
 }
 
 // sameJSONLines reports whether a and b hold the same JSON values line by

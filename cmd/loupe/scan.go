@@ -31,10 +31,12 @@ func init() {
 type scanOptions struct {
 	ruleFile, inline, config string
 	json                     wire.Style
+	format                   string // --format: github or sarif, "" for none
 	includeMetadata          bool
 	reportStyle              printer.ReportStyle
 	selection                project.Selection
-	updateAll                bool
+	updateAll                bool // apply the fixes (-U, unless another output is asked for)
+	fixAll                   bool // -U: findings are fixes to apply, not errors to fail on
 	stdin                    bool
 	filesWithMatches         bool
 	colour                   bool
@@ -87,9 +89,9 @@ func parseScanFlags(e *env, args []string) (*scanOptions, bool, error) {
 	fs := newFlagSet("scan")
 	ruleF := fs.String('r', "rule", "RULE_FILE", "Scan with the rules of RULE_FILE instead of the project's")
 	inline := fs.String(0, "inline-rules", "RULE_TEXT", "Scan with rules given as YAML text (documents separated by ---)")
-	format := fs.String(0, "format", "FORMAT", "Output for a platform: github or sarif (not supported)")
+	format := fs.String(0, "format", "FORMAT", "Print findings for a platform: github (workflow commands) or sarif (SARIF 2.1.0)")
 	report := fs.String(0, "report-style", "STYLE", "Diagnostic style: rich (default), medium or short")
-	meta := fs.Bool(0, "include-metadata", "Include each rule's metadata in the JSON output")
+	meta := fs.Bool(0, "include-metadata", "Include each rule's metadata in the JSON output (needs --json to show)")
 	filter := fs.String(0, "filter", "REGEX", "Scan only with the rules whose ids match REGEX")
 	minSev := fs.String(0, "min-severity", "SEVERITY", "Skip rules below this severity: off (default), hint, info, warning, error")
 	config := fs.String('c', "config", "CONFIG_FILE", "The project configuration file (default: the sgconfig.yml found upwards)")
@@ -109,6 +111,7 @@ func parseScanFlags(e *env, args []string) (*scanOptions, bool, error) {
 	for _, check := range []error{
 		out.check(),
 		report.oneOf("rich", "medium", "short"),
+		format.oneOf("github", "sarif"),
 		inspect.oneOf("nothing", "summary", "entity"),
 		minSev.oneOf(severityFlags...),
 	} {
@@ -121,12 +124,10 @@ func parseScanFlags(e *env, args []string) (*scanOptions, bool, error) {
 		return nil, false, errors.New("the argument '--rule <RULE_FILE>' cannot be used with '--inline-rules <RULE_TEXT>'")
 	case filter.set && ruleF.set:
 		return nil, false, errors.New("the argument '--filter <REGEX>' cannot be used with '--rule <RULE_FILE>'")
-	case format.set:
-		return nil, false, fmt.Errorf("--format %s is not supported; use --json", format.value)
+	case format.set && out.json.set:
+		return nil, false, errors.New("the argument '--format <FORMAT>' cannot be used with '--json[=<STYLE>]'")
 	case out.interactive.set:
 		return nil, false, errors.New("interactive editing (-i) is not supported; use --update-all (-U) to apply every fix")
-	case meta.set && !out.json.set:
-		return nil, false, errors.New("--include-metadata needs --json")
 	case report.set && out.json.set:
 		return nil, false, errors.New("--report-style cannot be used with --json")
 	}
@@ -134,8 +135,13 @@ func parseScanFlags(e *env, args []string) (*scanOptions, bool, error) {
 		ruleFile: ruleF.value, inline: inline.value, config: config.value,
 		includeMetadata: meta.set, reportStyle: printer.Rich, selection: project.Selection{Severities: sev},
 		stdin: walk.stdin.set, filesWithMatches: out.filesWith.set,
-		updateAll: out.update.set && !out.json.set,
+		updateAll: out.update.set && !out.json.set && !format.set,
+		fixAll:    out.update.set,
 		colour:    useColour(out.colour.value, e),
+	}
+	// As in ast-grep, --files-with-matches wins over --format.
+	if format.set && !out.filesWith.set {
+		o.format = format.value
 	}
 	if report.set {
 		o.reportStyle = printer.ReportStyle(report.value)
@@ -218,7 +224,7 @@ type fileResult struct {
 	path, abs string
 	src       []byte
 	findings  []rule.Finding
-	encoded   []encodedFinding // the findings rendered, with JSON output
+	encoded   []encodedFinding // the findings rendered, with an item output
 }
 
 func runScan(ctx context.Context, e *env, args []string) int {
@@ -239,16 +245,14 @@ func runScan(ctx context.Context, e *env, args []string) int {
 	out := bufio.NewWriter(e.stdout)
 	defer out.Flush()
 	p := &scanPrinter{o: o, e: e, out: out, pal: palette(o.colour)}
-	if o.json != "" {
-		p.json = wire.NewWriter(out, o.json)
-	}
+	p.startItems()
 	if o.stdin {
 		err = p.scanStdin(ctx, rs)
 	} else {
 		err = p.scanFiles(ctx, rs)
 	}
-	if p.json != nil {
-		p.json.Close()
+	if p.items != nil {
+		p.items.Close()
 	}
 	if err != nil {
 		out.Flush()
@@ -260,9 +264,9 @@ func runScan(ctx context.Context, e *env, args []string) int {
 	if p.failed {
 		return exitError
 	}
-	// With -U the findings were applied, not reported: like ast-grep, no
-	// error status for them.
-	if p.errors > 0 && !o.updateAll {
+	// With -U the findings are fixes to apply, not errors: like ast-grep,
+	// no error status for them, whatever the output.
+	if p.errors > 0 && !o.fixAll {
 		out.Flush()
 		fmt.Fprintf(e.stderr, "Error: %d error(s) found in code.\nHelp: Scan succeeded and found error level diagnostics in the codebase.\n\n", p.errors)
 		return exitNoMatch
@@ -310,16 +314,17 @@ func (p *scanPrinter) scanFiles(ctx context.Context, rs *scan.Rules) error {
 }
 
 // render prepares a scanned file for printing, on the worker that
-// scanned it. With JSON output it renders the findings there, so that
-// rendering runs on every worker and the file's tree is let go before
-// the printer gets to it; it returns the bytes the result holds.
+// scanned it. With an item output (JSON, GitHub, SARIF) it renders the
+// findings there, so that rendering runs on every worker and the file's
+// tree is let go before the printer gets to it; it returns the bytes the
+// result holds.
 func (p *scanPrinter) render(f scan.File) (fileResult, int64) {
 	r := fileResult{path: f.Path, abs: f.Abs}
-	if p.json != nil {
+	if p.items != nil {
 		r.encoded = p.encodeFindings(r.path, f.Findings)
 		var cost int64
 		for _, e := range r.encoded {
-			cost += int64(len(e.json))
+			cost += int64(len(e.item))
 		}
 		return r, cost
 	}
@@ -327,18 +332,55 @@ func (p *scanPrinter) render(f scan.File) (fileResult, int64) {
 	return r, f.Tree.Bytes()
 }
 
-// encodedFinding is a finding rendered as one JSON item.
+// encodedFinding is a finding rendered as one item of the output.
 type encodedFinding struct {
-	json     string
+	item     string
 	severity rule.Severity
 }
 
-// encodeFindings renders each finding (sorted) as a JSON item.
+// itemWriter writes an output made of one item per finding: ast-grep's
+// JSON, a GitHub workflow command per line, a SARIF log.
+type itemWriter interface {
+	Write(item string)
+	Close()
+}
+
+// lineWriter is an itemWriter of items that are whole lines.
+type lineWriter struct{ w io.Writer }
+
+func (l lineWriter) Write(item string) { io.WriteString(l.w, item) }
+func (l lineWriter) Close()            {}
+
+// startItems sets up the item output the options ask for, if any.
+func (p *scanPrinter) startItems() {
+	switch {
+	case p.o.json != "":
+		p.items = wire.NewWriter(p.out, p.o.json)
+		style := p.o.json
+		p.encode = func(path string, f rule.Finding) string {
+			w := wire.NewFinding(path, f, true, p.o.includeMetadata)
+			return w.Encode(style)
+		}
+	case p.o.format == "github":
+		p.items, p.byRule = lineWriter{p.out}, true
+		p.encode = printer.GitHubLine
+	case p.o.format == "sarif":
+		p.items, p.byRule = wire.NewSARIFWriter(p.out, "loupe", buildVersion()), true
+		p.encode = func(path string, f rule.Finding) string {
+			r := wire.NewSARIFResult(path, f)
+			return r.Encode()
+		}
+	}
+}
+
+// encodeFindings renders each finding (sorted) as an item.
 func (p *scanPrinter) encodeFindings(path string, fs []rule.Finding) []encodedFinding {
+	if p.byRule {
+		fs = printer.ByRule(fs)
+	}
 	out := make([]encodedFinding, len(fs))
 	for i, f := range fs {
-		w := wire.NewFinding(path, f, true, p.o.includeMetadata)
-		out[i] = encodedFinding{w.Encode(p.json.Style()), f.Config.Severity}
+		out[i] = encodedFinding{p.encode(path, f), f.Config.Severity}
 	}
 	return out
 }
@@ -349,7 +391,9 @@ type scanPrinter struct {
 	e        *env
 	out      *bufio.Writer
 	pal      printer.Palette
-	json     *wire.Writer
+	items    itemWriter                        // the item output, nil for text
+	encode   func(string, rule.Finding) string // renders one finding as an item
+	byRule   bool                              // items go rule by rule, as ast-grep's per-rule formats
 	applied  int
 	failed   bool
 	errors   int // findings of error-severity rules
@@ -357,13 +401,15 @@ type scanPrinter struct {
 }
 
 func (p *scanPrinter) file(r fileResult) {
-	if p.json != nil {
+	if p.items != nil {
 		if r.encoded == nil && len(r.findings) > 0 {
 			r.encoded = p.encodeFindings(r.path, r.findings)
 		}
 		n := p.take(len(r.encoded), func(i int) rule.Severity { return r.encoded[i].severity })
 		for _, e := range r.encoded[:n] {
-			p.json.Write(e.json)
+			if e.item != "" {
+				p.items.Write(e.item)
+			}
 		}
 		return
 	}
