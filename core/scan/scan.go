@@ -67,6 +67,30 @@ func (rs *Rules) Languages() []*language.Language {
 // which reports its suppressions as unused, as ast-grep does; otherwise it
 // gets nil and is not scanned.
 func (rs *Rules) ForFile(lang *language.Language, abs, display string) *rule.Scanner {
+	picked, key := rs.pick(lang, abs, display)
+	if len(picked) == 0 && rs.unused == "" {
+		return nil
+	}
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	s, ok := rs.scanners[key]
+	if !ok {
+		s = rule.NewScanner(picked)
+		rs.scanners[key] = s
+	}
+	return s
+}
+
+// Applied returns how many of the rules apply to a file of lang at abs
+// (display is its path as shown): those ForFile scans it with.
+func (rs *Rules) Applied(lang *language.Language, abs, display string) int {
+	picked, _ := rs.pick(lang, abs, display)
+	return len(picked)
+}
+
+// pick returns the rules that apply to a file of lang at abs, and a key
+// naming that set.
+func (rs *Rules) pick(lang *language.Language, abs, display string) ([]*rule.Config, string) {
 	rel := display
 	if a, err := filepath.Abs(abs); err == nil {
 		if rp, err := filepath.Rel(rs.dir, a); err == nil && !strings.HasPrefix(rp, "..") {
@@ -83,17 +107,7 @@ func (rs *Rules) ForFile(lang *language.Language, abs, display string) *rule.Sca
 			key.WriteString(strconv.Itoa(i))
 		}
 	}
-	if len(picked) == 0 && rs.unused == "" {
-		return nil
-	}
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	s, ok := rs.scanners[key.String()]
-	if !ok {
-		s = rule.NewScanner(picked)
-		rs.scanners[key.String()] = s
-	}
-	return s
+	return picked, key.String()
 }
 
 // File is one scanned file's findings.

@@ -95,6 +95,7 @@ func RunFiles[T any](ctx context.Context, opts Options, files []File, job Job[T]
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var fatal, deliverErr error
+	traceFile := fileFuncOf(ctx)
 	work := func(ctx context.Context, i int) (*outcome[T], int64) {
 		o := process(ctx, rd, &opts, &job, files[i])
 		if o.err != nil {
@@ -104,6 +105,7 @@ func RunFiles[T any](ctx context.Context, opts Options, files []File, job Job[T]
 	}
 	deliver := func(i int, o *outcome[T]) bool {
 		o.account(&st)
+		o.report(traceFile, files[i])
 		if o.err != nil && fatal == nil {
 			fatal = o.err
 		}
