@@ -30,8 +30,8 @@ import (
 // A comment line "compat" also runs the real ast-grep (when installed, see
 // package.json) with the same arguments and requires the same stdout and
 // exit status (and stderr, when the archive has a stderr section);
-// "compat sorted" compares stdout with its lines sorted, for
-// multi-file output whose order ast-grep does not fix. A comment line
+// "compat sorted" compares stdout (and stderr) with their lines sorted,
+// for multi-file output whose order ast-grep does not fix. A comment line
 // "compat replace OLD NEW" (shell words) replaces OLD with NEW in
 // ast-grep's output before the comparison, for a documented difference
 // such as the tool's name.
@@ -225,7 +225,11 @@ func runGolden(t *testing.T, file, sg string) {
 	if sgCode != code {
 		t.Errorf("ast-grep exit status %d, loupe %d", sgCode, code)
 	}
-	if ar.has("stderr") && sgStderr != gotErr {
+	sgErrCmp, errCmp := sgStderr, gotErr
+	if compat == "compat sorted" {
+		sgErrCmp, errCmp = sortedLines(sgStderr), sortedLines(gotErr)
+	}
+	if ar.has("stderr") && sgErrCmp != errCmp {
 		t.Errorf("ast-grep disagrees; its stderr:\n%s\nloupe's:\n%s", sgStderr, gotErr)
 	}
 }

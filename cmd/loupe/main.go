@@ -98,7 +98,7 @@ func (e *env) setupError(msg, help, link string) int {
 // noProject reports a missing sgconfig.yml.
 func (e *env) noProject() int {
 	return e.setupError("No ast-grep project configuration is found.",
-		"You need to create an ast-grep project for this command: an sgconfig.yml with ruleDirs, in this folder or a parent.",
+		"You need to create an ast-grep project for this command. Try `loupe new` to create one.",
 		"https://ast-grep.github.io/guide/scan-project.html")
 }
 

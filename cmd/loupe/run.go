@@ -41,6 +41,8 @@ type runOptions struct {
 	colour, heading   bool
 	before, after     int
 	search            search.Options
+	inspect           string           // --inspect granularity
+	proj              *project.Project // the project found, nil without one
 }
 
 func runUsage(fs *flagSet) string {
@@ -120,6 +122,7 @@ func parseRunFlags(e *env, args []string) (*runOptions, bool, error) {
 		o.json = wire.Style(out.json.value)
 	}
 	o.colour = useColour(out.colour.value, e)
+	o.inspect = out.inspect.value
 	o.heading = heading.value == "always" || (heading.value != "never" && e.tty)
 	var err error
 	if o.before, o.after, err = around.lines(); err != nil {
@@ -134,6 +137,7 @@ func parseRunFlags(e *env, args []string) (*runOptions, bool, error) {
 	switch {
 	case err == nil:
 		o.search.LangGlobs = proj.LanguageGlobs
+		o.proj = proj
 	case config.set || !errors.Is(err, project.ErrNotFound):
 		return nil, false, err
 	}
@@ -156,6 +160,8 @@ func runRun(ctx context.Context, e *env, args []string) int {
 	if done {
 		return exitMatch
 	}
+	trace := newTracer(e.stderr, o.inspect)
+	trace.project(o.proj)
 	pal := palette(o.colour)
 	popts := pattern.Options{Strictness: o.strictness}
 	src := o.pattern
@@ -179,7 +185,7 @@ func runRun(ctx context.Context, e *env, args []string) int {
 	}
 	out := bufio.NewWriter(e.stdout)
 	defer out.Flush()
-	r := &runner{o: o, e: e, out: out, pal: pal}
+	r := &runner{o: o, e: e, out: out, pal: pal, trace: trace}
 	if o.stdin {
 		return r.stdin(ctx, patterns)
 	}
@@ -219,6 +225,7 @@ type runner struct {
 	e       *env
 	out     *bufio.Writer
 	pal     printer.Palette
+	trace   *tracer
 	json    *wire.Writer
 	applied int
 	failed  bool
@@ -227,6 +234,10 @@ type runner struct {
 func (r *runner) files(ctx context.Context, patterns *search.Patterns) int {
 	opts := r.o.search
 	opts.Prefilter = patterns.Prefilter
+	// Files of no language are counted in the tracing, as ast-grep counts
+	// every file it walks.
+	opts.AllFiles = r.trace.summary
+	ctx = r.trace.runFiles(ctx)
 	r.begin()
 	st, err := search.Search(ctx, opts, patterns.MatcherFor(ctx), func(fm search.FileMatches) error {
 		r.file(fm.File.Path, fm.File.Abs, fm.File.Lang, fm.Tree, fm.Matches)
@@ -288,6 +299,7 @@ func (r *runner) finish(matched bool, patterns *search.Patterns) int {
 	if r.applied > 0 {
 		fmt.Fprintf(r.e.stderr, "Applied %d changes\n", r.applied)
 	}
+	r.trace.files()
 	if r.failed {
 		return exitError
 	}

@@ -40,6 +40,7 @@ type scanOptions struct {
 	stdin                    bool
 	filesWithMatches         bool
 	colour                   bool
+	inspect                  string // --inspect granularity
 	before, after            int
 	maxResults               int
 	search                   search.Options
@@ -97,7 +98,6 @@ func parseScanFlags(e *env, args []string) (*scanOptions, bool, error) {
 	config := fs.String('c', "config", "CONFIG_FILE", "The project configuration file (default: the sgconfig.yml found upwards)")
 	walk := addWalkFlags(fs, "Scan code read from standard input (the rules' language)")
 	out := addOutputFlags(fs, "finding", "findings", "fix")
-	inspect := fs.String(0, "inspect", "GRANULARITY", "Accepted for compatibility; loupe prints no tracing")
 	around := addContextFlags(fs, "finding")
 	maxResults := fs.String(0, "max-results", "NUM", "Report at most NUM findings")
 	help := fs.Bool('h', "help", "Print help")
@@ -112,7 +112,6 @@ func parseScanFlags(e *env, args []string) (*scanOptions, bool, error) {
 		out.check(),
 		report.oneOf("rich", "medium", "short"),
 		format.oneOf("github", "sarif"),
-		inspect.oneOf("nothing", "summary", "entity"),
 		minSev.oneOf(severityFlags...),
 	} {
 		if check != nil {
@@ -138,6 +137,7 @@ func parseScanFlags(e *env, args []string) (*scanOptions, bool, error) {
 		updateAll: out.update.set && !out.json.set && !format.set,
 		fixAll:    out.update.set,
 		colour:    useColour(out.colour.value, e),
+		inspect:   out.inspect.value,
 	}
 	// As in ast-grep, --files-with-matches wins over --format.
 	if format.set && !out.filesWith.set {
@@ -173,9 +173,11 @@ func parseScanFlags(e *env, args []string) (*scanOptions, bool, error) {
 }
 
 // loadRules loads the scan's rules: a rule file, inline rules or the
-// project's, selected by the flags.
-func (o *scanOptions) loadRules(ctx context.Context, e *env) (*scan.Rules, error) {
+// project's, selected by the flags; trace hears of the project and, for a
+// scan of files, of the rules.
+func (o *scanOptions) loadRules(ctx context.Context, e *env, trace *tracer) (*scan.Rules, error) {
 	proj, projErr := project.Find(o.config, ".")
+	trace.project(proj)
 	if proj != nil {
 		o.search.LangGlobs = proj.LanguageGlobs
 		for _, k := range proj.Unapplied {
@@ -206,8 +208,12 @@ func (o *scanOptions) loadRules(ctx context.Context, e *env) (*scan.Rules, error
 	if err != nil {
 		return nil, err
 	}
+	total := len(cfgs)
 	if cfgs, err = project.Select(cfgs, o.selection); err != nil {
 		return nil, err
+	}
+	if !o.stdin {
+		trace.rules(cfgs, total)
 	}
 	var unused rule.Severity
 	if o.ruleFile == "" && o.inline == "" && o.selection.Filter == nil {
@@ -235,7 +241,8 @@ func runScan(ctx context.Context, e *env, args []string) int {
 	if done {
 		return exitMatch
 	}
-	rs, err := o.loadRules(ctx, e)
+	trace := newTracer(e.stderr, o.inspect)
+	rs, err := o.loadRules(ctx, e, trace)
 	if errors.Is(err, project.ErrNotFound) {
 		return e.noProject()
 	}
@@ -244,7 +251,7 @@ func runScan(ctx context.Context, e *env, args []string) int {
 	}
 	out := bufio.NewWriter(e.stdout)
 	defer out.Flush()
-	p := &scanPrinter{o: o, e: e, out: out, pal: palette(o.colour)}
+	p := &scanPrinter{o: o, e: e, out: out, pal: palette(o.colour), trace: trace}
 	p.startItems()
 	if o.stdin {
 		err = p.scanStdin(ctx, rs)
@@ -260,6 +267,9 @@ func runScan(ctx context.Context, e *env, args []string) int {
 	}
 	if p.applied > 0 {
 		fmt.Fprintf(e.stderr, "Applied %d changes\n", p.applied)
+	}
+	if !o.stdin {
+		trace.scanDone()
 	}
 	if p.failed {
 		return exitError
@@ -295,6 +305,7 @@ func (p *scanPrinter) scanStdin(ctx context.Context, rs *scan.Rules) error {
 // them in path order.
 func (p *scanPrinter) scanFiles(ctx context.Context, rs *scan.Rules) error {
 	stop := false // nothing more is printed
+	ctx = p.trace.scanFiles(ctx, rs)
 	st, err := scan.Scan(ctx, rs, p.o.search, p.render, func(r fileResult) error {
 		p.file(r)
 		if err := p.out.Flush(); err != nil {
@@ -391,6 +402,7 @@ type scanPrinter struct {
 	e        *env
 	out      *bufio.Writer
 	pal      printer.Palette
+	trace    *tracer
 	items    itemWriter                        // the item output, nil for text
 	encode   func(string, rule.Finding) string // renders one finding as an item
 	byRule   bool                              // items go rule by rule, as ast-grep's per-rule formats

@@ -62,9 +62,10 @@ func (w *walkFlags) options(paths []string, lang *language.Language) (search.Opt
 }
 
 // outputFlags are the output flags run and scan share (ast-grep's
-// OutputArgs): -i, -U, --files-with-matches, --json and --color.
+// OutputArgs): -i, -U, --files-with-matches, --json, --color and
+// --inspect.
 type outputFlags struct {
-	interactive, update, filesWith, json, colour *flagSpec
+	interactive, update, filesWith, json, colour, inspect *flagSpec
 }
 
 // addOutputFlags declares the shared output flags; noun and nouns name
@@ -76,6 +77,7 @@ func addOutputFlags(fs *flagSet, noun, nouns, fix string) *outputFlags {
 		filesWith:   fs.Bool(0, "files-with-matches", "Print only the paths of files with a "+noun),
 		json:        fs.Optional("json", "STYLE", "pretty", "Print "+nouns+" as JSON: pretty (default), stream or compact"),
 		colour:      fs.String(0, "color", "WHEN", "When to use colours: auto (default), always, ansi, never"),
+		inspect:     fs.String(0, "inspect", "GRANULARITY", "Trace file and rule discovery on stderr: nothing (default), summary, entity"),
 	}
 }
 
@@ -105,6 +107,7 @@ func (o *outputFlags) check() error {
 	for _, err := range []error{
 		o.json.oneOf("pretty", "stream", "compact"),
 		o.colour.oneOf("auto", "always", "ansi", "never"),
+		o.inspect.oneOf(inspectLevels...),
 	} {
 		if err != nil {
 			return err
