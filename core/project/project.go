@@ -156,11 +156,21 @@ func (p *Project) Rel(path string) string {
 	return path
 }
 
+// Path returns a folder the configuration names (a ruleDirs, utilDirs or
+// testDir entry): the folder itself when absolute (ast-grep's `new
+// project` writes absolute ones), else below the project folder.
+func (p *Project) Path(dir string) string {
+	if filepath.IsAbs(dir) {
+		return dir
+	}
+	return filepath.Join(p.Dir, dir)
+}
+
 // LoadUtils compiles the project's utility rules.
 func (p *Project) LoadUtils(ctx context.Context) (*rule.Globals, error) {
 	var files []rule.File
 	for _, d := range p.UtilDirs {
-		paths, err := YAMLFiles(filepath.Join(p.Dir, d))
+		paths, err := YAMLFiles(p.Path(d))
 		if err != nil {
 			return nil, fmt.Errorf("utilDirs: %w", err)
 		}
@@ -185,7 +195,7 @@ func (p *Project) LoadRules(ctx context.Context) ([]*rule.Config, error) {
 	var out []*rule.Config
 	seen := map[string]string{}
 	for _, d := range p.RuleDirs {
-		paths, err := YAMLFiles(filepath.Join(p.Dir, d))
+		paths, err := YAMLFiles(p.Path(d))
 		if err != nil {
 			return nil, fmt.Errorf("ruleDirs: %w", err)
 		}

@@ -121,7 +121,7 @@ func SnapshotsOnly(ss []Status) bool {
 func Dirs(p *project.Project) []project.TestConfig {
 	var out []project.TestConfig
 	for _, tc := range p.TestConfigs {
-		out = append(out, project.TestConfig{TestDir: filepath.Join(p.Dir, tc.TestDir), SnapshotDir: tc.SnapshotDir})
+		out = append(out, project.TestConfig{TestDir: p.Path(tc.TestDir), SnapshotDir: tc.SnapshotDir})
 	}
 	return out
 }
