@@ -34,13 +34,16 @@ import (
 // for multi-file output whose order ast-grep does not fix. A comment line
 // "compat replace OLD NEW" (shell words) replaces OLD with NEW in
 // ast-grep's output before the comparison, for a documented difference
-// such as the tool's name.
+// such as the tool's name. A comment line "compat tree" also requires
+// the files both commands leave (created, changed or not) to be the same,
+// with the replacements applied to ast-grep's.
 //
 // The command runs in a temporary folder; its path in stdout and stderr
 // is written $WORK (for ast-grep too).
 //
 // Run `go test ./cmd/loupe -run Golden -update` to rewrite the expected
-// stdout, stderr and exit sections from the current output.
+// stdout, stderr and exit sections from the current output (a compat
+// archive's stderr only when it has the section).
 var update = flag.Bool("update", false, "rewrite the golden files' expected output")
 
 func TestGolden(t *testing.T) {
@@ -83,6 +86,7 @@ func runGolden(t *testing.T, file, sg string) {
 	var cmdLine string
 	compat := ""
 	var replace []string // OLD, NEW pairs for ast-grep's output
+	compareTrees := false
 	for _, l := range strings.Split(ar.comment, "\n") {
 		l = strings.TrimSpace(strings.TrimPrefix(l, "#"))
 		switch {
@@ -90,6 +94,8 @@ func runGolden(t *testing.T, file, sg string) {
 			cmdLine = l
 		case l == "compat" || l == "compat sorted":
 			compat = l
+		case l == "compat tree":
+			compareTrees = true
 		case strings.HasPrefix(l, "compat replace "):
 			words, err := splitShell(strings.TrimPrefix(l, "compat replace "))
 			if err != nil || len(words) != 2 {
@@ -135,7 +141,9 @@ func runGolden(t *testing.T, file, sg string) {
 
 	if *update {
 		ar.set("stdout", []byte(gotOut))
-		if ar.has("stderr") || gotErr != "" {
+		// A compat archive pins stderr only when it has the section: then
+		// ast-grep's must be the same.
+		if ar.has("stderr") || (gotErr != "" && compat == "") {
 			ar.set("stderr", []byte(gotErr))
 		}
 		if code != 0 || ar.has("exit") {
@@ -211,9 +219,19 @@ func runGolden(t *testing.T, file, sg string) {
 		t.Fatalf("ast-grep: %v", err)
 	}
 	sgStdout, sgStderr := workPath(sgOut.String(), sgDir), workPath(sgErr.String(), sgDir)
-	if len(replace) > 0 {
-		r := strings.NewReplacer(replace...)
-		sgStdout, sgStderr = r.Replace(sgStdout), r.Replace(sgStderr)
+	r := strings.NewReplacer(replace...)
+	sgStdout, sgStderr = r.Replace(sgStdout), r.Replace(sgStderr)
+	if compareTrees {
+		got, want := readTree(t, dir), readTree(t, sgDir)
+		for name, data := range want {
+			want[name] = r.Replace(workPath(data, sgDir))
+		}
+		for name, data := range got {
+			got[name] = workPath(data, dir)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("the files ast-grep leaves:\n%s\nloupe's:\n%s", formatTree(want), formatTree(got))
+		}
 	}
 	got, want := sgStdout, gotOut
 	if compat == "compat sorted" {
@@ -232,6 +250,43 @@ func runGolden(t *testing.T, file, sg string) {
 	if ar.has("stderr") && sgErrCmp != errCmp {
 		t.Errorf("ast-grep disagrees; its stderr:\n%s\nloupe's:\n%s", sgStderr, gotErr)
 	}
+}
+
+// readTree returns the content of every file below dir, by
+// slash-separated path.
+func readTree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		out[filepath.ToSlash(rel)] = string(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// formatTree lists a tree's files with their contents, by path.
+func formatTree(tree map[string]string) string {
+	var b strings.Builder
+	names := make([]string, 0, len(tree))
+	for n := range tree {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(&b, "-- %s --\n%s\n", n, tree[n])
+	}
+	return b.String()
 }
 
 // workPath writes the folder dir (as given and with its links resolved)

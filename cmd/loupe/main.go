@@ -50,6 +50,14 @@ type command struct {
 	name    string
 	summary string
 	run     func(ctx context.Context, e *env, args []string) int
+	// subcommands are the words the command takes as its first argument
+	// (new's project, rule, test and util), which completions offer.
+	subcommands []subcommand
+}
+
+// subcommand is a word a command takes as its first argument.
+type subcommand struct {
+	name, summary string
 }
 
 var commands = map[string]*command{}
@@ -91,8 +99,18 @@ const (
 // setupError prints an error with its help and link, as ast-grep does,
 // and returns exitSetup.
 func (e *env) setupError(msg, help, link string) int {
-	fmt.Fprintf(e.stderr, "Error: %s\nHelp: %s\nSee also: %s\n\n", msg, help, link)
-	return exitSetup
+	return e.guidedError(exitSetup, msg, help, link)
+}
+
+// guidedError prints an error with its help and, unless link is "", a
+// link to read, as ast-grep prints its errors, and returns code.
+func (e *env) guidedError(code int, msg, help, link string) int {
+	fmt.Fprintf(e.stderr, "Error: %s\nHelp: %s\n", msg, help)
+	if link != "" {
+		fmt.Fprintf(e.stderr, "See also: %s\n", link)
+	}
+	fmt.Fprintln(e.stderr)
+	return code
 }
 
 // noProject reports a missing sgconfig.yml.
