@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // flagSet parses command lines the way ast-grep's (clap) do: `-x VALUE`,
@@ -31,14 +32,34 @@ type flagSpec struct {
 	kind    flagKind
 	metavar string
 	help    string
-	missing string // optionalFlag: the value when given without `=`
+	missing string   // optionalFlag: the value when given without `=`
+	choices []string // the values allowed, when limited (see choose)
 
 	set    bool
 	value  string
 	values []string
 }
 
-func newFlagSet(cmd string) *flagSet { return &flagSet{cmd: cmd} }
+// newFlagSet returns a command's flag set, which declared then remembers
+// under the command's name.
+func newFlagSet(cmd string) *flagSet {
+	fs := &flagSet{cmd: cmd}
+	declared.Store(cmd, fs)
+	return fs
+}
+
+// declared holds the flag set each command created last, by the name it
+// gave newFlagSet: completions learns a command's flags from the command
+// itself, by running it with --help, so that no list of flags is kept
+// apart from the command's own.
+var declared sync.Map // command name → *flagSet
+
+// choose limits the flag's values to choices, which Parse checks and
+// completions offer.
+func (f *flagSpec) choose(choices ...string) *flagSpec {
+	f.choices = choices
+	return f
+}
 
 func (fs *flagSet) add(short byte, long string, kind flagKind, metavar, help string) *flagSpec {
 	f := &flagSpec{short: short, long: long, kind: kind, metavar: metavar, help: help}
@@ -86,8 +107,21 @@ func (fs *flagSet) byShort(c byte) *flagSpec {
 	return nil
 }
 
-// Parse parses args; errors name the offending flag.
+// Parse parses args and checks the values of flags with choices; errors
+// name the offending flag.
 func (fs *flagSet) Parse(args []string) error {
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	for _, f := range fs.flags {
+		if err := f.check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (fs *flagSet) parse(args []string) error {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
@@ -150,12 +184,12 @@ func (fs *flagSet) Parse(args []string) error {
 	return nil
 }
 
+// setValue records a value: the last one in value, all of them in
+// values.
 func (f *flagSpec) setValue(v string) {
 	f.set = true
 	f.value = v
-	if f.kind == listFlag {
-		f.values = append(f.values, v)
-	}
+	f.values = append(f.values, v)
 }
 
 func (f *flagSpec) display() string {
@@ -181,18 +215,15 @@ func (f *flagSpec) Int() (int, error) {
 	return n, nil
 }
 
-// oneOf checks the value against the allowed ones.
-func (f *flagSpec) oneOf(allowed ...string) error {
-	if !f.set {
+// check checks every value given against the flag's choices, if any.
+func (f *flagSpec) check() error {
+	if f.choices == nil {
 		return nil
 	}
 	for _, v := range f.values {
-		if !contains(allowed, v) {
-			return fmt.Errorf("invalid value '%s' for '%s' [possible values: %s]", v, f.display(), strings.Join(allowed, ", "))
+		if !contains(f.choices, v) {
+			return fmt.Errorf("invalid value '%s' for '%s' [possible values: %s]", v, f.display(), strings.Join(f.choices, ", "))
 		}
-	}
-	if f.kind != listFlag && !contains(allowed, f.value) {
-		return fmt.Errorf("invalid value '%s' for '%s' [possible values: %s]", f.value, f.display(), strings.Join(allowed, ", "))
 	}
 	return nil
 }

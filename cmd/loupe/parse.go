@@ -26,7 +26,7 @@ func init() {
 func runParse(ctx context.Context, e *env, args []string) int {
 	fs := newFlagSet("parse")
 	langFlag := fs.String('l', "lang", "LANG", "The language of the file (default: from its extension)")
-	format := fs.String(0, "format", "FORMAT", "Output format: sexp (default), json, ast or cst")
+	format := fs.String(0, "format", "FORMAT", "Output format: sexp (default), json, ast or cst").choose("sexp", "json", "ast", "cst")
 	help := fs.Bool('h', "help", "Print help")
 	if err := fs.Parse(args); err != nil {
 		return e.errorf("%v", err)
@@ -37,9 +37,6 @@ func runParse(ctx context.Context, e *env, args []string) int {
 		fs.usage(&b)
 		fmt.Fprint(e.stdout, b.String())
 		return exitMatch
-	}
-	if err := format.oneOf("sexp", "json", "ast", "cst"); err != nil {
-		return e.errorf("%v", err)
 	}
 	if len(fs.args) != 1 {
 		return e.errorf("loupe parse takes exactly one FILE (\"-\" for standard input with --lang)")

@@ -43,7 +43,7 @@ func parseTestFlags(e *env, args []string) (*testOptions, bool, error) {
 	filter := fs.String('f', "filter", "REGEX", "Test only the rules whose ids match REGEX")
 	includeOff := fs.Bool(0, "include-off", "Also test rules with severity off")
 	fs.Bool(0, "follow", "Follow symbolic links")
-	colour := fs.String(0, "color", "WHEN", "When to use colours: auto (default), always, ansi, never")
+	colour := fs.String(0, "color", "WHEN", "When to use colours: auto (default), always, ansi, never").choose(colourChoices...)
 	help := fs.Bool('h', "help", "Print help")
 	if err := fs.Parse(args); err != nil {
 		return nil, false, err
@@ -59,9 +59,6 @@ func parseTestFlags(e *env, args []string) (*testOptions, bool, error) {
 	}
 	if len(fs.args) > 0 {
 		return nil, false, fmt.Errorf("unexpected argument '%s'", fs.args[0])
-	}
-	if err := colour.oneOf("auto", "always", "ansi", "never"); err != nil {
-		return nil, false, err
 	}
 	switch {
 	case interactive.set:

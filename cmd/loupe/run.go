@@ -58,14 +58,17 @@ func parseRunFlags(e *env, args []string) (*runOptions, bool, error) {
 	fs := newFlagSet("run")
 	pat := fs.String('p', "pattern", "PATTERN", "AST pattern to match")
 	sel := fs.String(0, "selector", "KIND", "AST kind to extract from the pattern, which is then used as context")
-	strict := fs.String(0, "strictness", "STRICTNESS", "Pattern strictness: cst, smart (default), ast, relaxed, signature, template")
+	strict := fs.String(0, "strictness", "STRICTNESS", "Pattern strictness: cst, smart (default), ast, relaxed, signature, template").
+		choose("cst", "smart", "ast", "relaxed", "signature", "template")
 	rw := fs.String('r', "rewrite", "FIX", "String to replace the matched AST node")
 	langF := fs.String('l', "lang", "LANG", "The language of the pattern")
 	config := fs.String('c', "config", "CONFIG_FILE", "The project configuration file for languageGlobs (default: the sgconfig.yml found upwards, if any)")
-	debug := fs.Optional("debug-query", "FORMAT", "pattern", "Print the pattern's tree (pattern, ast, cst, sexp) to stderr; needs --lang")
+	debug := fs.Optional("debug-query", "FORMAT", "pattern", "Print the pattern's tree (pattern, ast, cst, sexp) to stderr; needs --lang").
+		choose("pattern", "ast", "cst", "sexp")
 	walk := addWalkFlags(fs, "Search code read from standard input; needs --lang")
 	out := addOutputFlags(fs, "match", "matches", "rewrite")
-	heading := fs.String(0, "heading", "WHEN", "When to print the file name as a heading: auto (default), always, never")
+	heading := fs.String(0, "heading", "WHEN", "When to print the file name as a heading: auto (default), always, never").
+		choose("auto", "always", "never")
 	around := addContextFlags(fs, "match")
 	help := fs.Bool('h', "help", "Print help")
 	if err := fs.Parse(args); err != nil {
@@ -80,14 +83,8 @@ func parseRunFlags(e *env, args []string) (*runOptions, bool, error) {
 		return nil, false, errors.New("the following required argument was not provided: --pattern <PATTERN>")
 	}
 	o.pattern, o.selector = pat.value, sel.value
-	for _, check := range []error{
-		out.check(),
-		heading.oneOf("auto", "always", "never"),
-		debug.oneOf("pattern", "ast", "cst", "sexp"),
-	} {
-		if check != nil {
-			return nil, false, check
-		}
+	if err := out.check(); err != nil {
+		return nil, false, err
 	}
 	if strict.set {
 		s, err := pattern.ParseStrictness(strict.value)

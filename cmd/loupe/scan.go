@@ -46,30 +46,45 @@ type scanOptions struct {
 	search                   search.Options
 }
 
+// severityFlags are the severities, each also a flag --SEVERITY[=RULE_ID],
+// in the order ast-grep applies those flags: a later one wins.
 var severityFlags = []string{"error", "warning", "info", "hint", "off"}
 
-// extractSeverityFlags takes the repeatable --SEVERITY[=ID] flags out of
-// args (before a "--").
-func extractSeverityFlags(args []string) ([]string, project.Severities) {
-	o := project.Severities{ByID: map[string]rule.Severity{}}
-	var rest []string
-	for i, a := range args {
-		if a == "--" {
-			rest = append(rest, args[i:]...)
-			break
+// addSeverityFlags declares the repeatable --SEVERITY[=RULE_ID] flags.
+func addSeverityFlags(fs *flagSet) map[string]*flagSpec {
+	flags := map[string]*flagSpec{}
+	for _, s := range severityFlags {
+		help := "Set the severity of rule RULE_ID (repeatable; without one, of every rule) to " + s
+		if s == "off" {
+			help = "Turn off rule RULE_ID (repeatable; without one, every rule)"
 		}
-		name, id, hasID := strings.Cut(strings.TrimPrefix(a, "--"), "=")
-		if !strings.HasPrefix(a, "--") || !contains(severityFlags, name) {
-			rest = append(rest, a)
+		flags[s] = fs.Optional(s, "RULE_ID", "", help)
+	}
+	return flags
+}
+
+// severities are the overrides the severity flags give, as ast-grep reads
+// them: the flags in severityFlags order, a later one winning; a flag
+// with rule ids sets those rules, one without sets every rule.
+func severities(flags map[string]*flagSpec) project.Severities {
+	o := project.Severities{ByID: map[string]rule.Severity{}}
+	for _, s := range severityFlags {
+		f := flags[s]
+		if !f.set {
 			continue
 		}
-		if hasID {
-			o.ByID[id] = rule.Severity(name)
-		} else {
-			o.All = rule.Severity(name)
+		all := true
+		for _, id := range f.values {
+			if id != "" {
+				o.ByID[id] = rule.Severity(s)
+				all = false
+			}
+		}
+		if all {
+			o.All = rule.Severity(s)
 		}
 	}
-	return rest, o
+	return o
 }
 
 func scanUsage(fs *flagSet) string {
@@ -77,8 +92,6 @@ func scanUsage(fs *flagSet) string {
 	b.WriteString("Scan and rewrite code by configuration (ast-grep's `scan`)\n\n")
 	b.WriteString("Usage: loupe scan [OPTIONS] [PATHS]...\n\nOptions:\n")
 	fs.usage(&b)
-	fmt.Fprintf(&b, "  %-32s %s\n", "    --error[=<RULE_ID>]", "Set the severity of the rule (of every rule without an id) to error;")
-	fmt.Fprintf(&b, "  %-32s %s\n", "", "likewise --warning, --info, --hint and --off (repeatable)")
 	b.WriteString("\nWithout --rule or --inline-rules the rules come from the sgconfig.yml found in the\n")
 	b.WriteString("current folder or a parent (ruleDirs, utilDirs, languageGlobs).\n")
 	b.WriteString("\nExit status: 0 when no error-severity rule fired, 1 when one did, 2 on errors.\n")
@@ -86,16 +99,18 @@ func scanUsage(fs *flagSet) string {
 }
 
 func parseScanFlags(e *env, args []string) (*scanOptions, bool, error) {
-	args, sev := extractSeverityFlags(args)
 	fs := newFlagSet("scan")
 	ruleF := fs.String('r', "rule", "RULE_FILE", "Scan with the rules of RULE_FILE instead of the project's")
 	inline := fs.String(0, "inline-rules", "RULE_TEXT", "Scan with rules given as YAML text (documents separated by ---)")
-	format := fs.String(0, "format", "FORMAT", "Print findings for a platform: github (workflow commands) or sarif (SARIF 2.1.0)")
-	report := fs.String(0, "report-style", "STYLE", "Diagnostic style: rich (default), medium or short")
+	format := fs.String(0, "format", "FORMAT", "Print findings for a platform: github (workflow commands) or sarif (SARIF 2.1.0)").
+		choose("github", "sarif")
+	report := fs.String(0, "report-style", "STYLE", "Diagnostic style: rich (default), medium or short").choose("rich", "medium", "short")
 	meta := fs.Bool(0, "include-metadata", "Include each rule's metadata in the JSON output (needs --json to show)")
 	filter := fs.String(0, "filter", "REGEX", "Scan only with the rules whose ids match REGEX")
-	minSev := fs.String(0, "min-severity", "SEVERITY", "Skip rules below this severity: off (default), hint, info, warning, error")
+	minSev := fs.String(0, "min-severity", "SEVERITY", "Skip rules below this severity: off (default), hint, info, warning, error").
+		choose(severityFlags...)
 	config := fs.String('c', "config", "CONFIG_FILE", "The project configuration file (default: the sgconfig.yml found upwards)")
+	sevFlags := addSeverityFlags(fs)
 	walk := addWalkFlags(fs, "Scan code read from standard input (the rules' language)")
 	out := addOutputFlags(fs, "finding", "findings", "fix")
 	around := addContextFlags(fs, "finding")
@@ -108,15 +123,8 @@ func parseScanFlags(e *env, args []string) (*scanOptions, bool, error) {
 		fmt.Fprint(e.stdout, scanUsage(fs))
 		return nil, true, nil
 	}
-	for _, check := range []error{
-		out.check(),
-		report.oneOf("rich", "medium", "short"),
-		format.oneOf("github", "sarif"),
-		minSev.oneOf(severityFlags...),
-	} {
-		if check != nil {
-			return nil, false, check
-		}
+	if err := out.check(); err != nil {
+		return nil, false, err
 	}
 	switch {
 	case ruleF.set && inline.set:
@@ -132,7 +140,7 @@ func parseScanFlags(e *env, args []string) (*scanOptions, bool, error) {
 	}
 	o := &scanOptions{
 		ruleFile: ruleF.value, inline: inline.value, config: config.value,
-		includeMetadata: meta.set, reportStyle: printer.Rich, selection: project.Selection{Severities: sev},
+		includeMetadata: meta.set, reportStyle: printer.Rich, selection: project.Selection{Severities: severities(sevFlags)},
 		stdin: walk.stdin.set, filesWithMatches: out.filesWith.set,
 		updateAll: out.update.set && !out.json.set && !format.set,
 		fixAll:    out.update.set,

@@ -43,12 +43,9 @@ func TestFlagSet(t *testing.T) {
 		}
 	}
 	fs3 := newFlagSet("t")
-	c := fs3.String(0, "color", "WHEN", "")
-	if err := fs3.Parse([]string{"--color", "purple"}); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.oneOf("auto", "never"); err == nil {
-		t.Error("oneOf must refuse purple")
+	fs3.String(0, "color", "WHEN", "").choose("auto", "never")
+	if err := fs3.Parse([]string{"--color", "purple"}); err == nil {
+		t.Error("choices must refuse purple")
 	}
 }
 

@@ -18,20 +18,18 @@ type walkFlags struct {
 // what --stdin means for the command.
 func addWalkFlags(fs *flagSet, stdinHelp string) *walkFlags {
 	return &walkFlags{
-		follow:   fs.Bool(0, "follow", "Follow symbolic links"),
-		noIgnore: fs.List(0, "no-ignore", "FILE_TYPE", "Do not respect hidden files or ignore files: hidden, dot, exclude, global, parent, vcs"),
-		stdin:    fs.Bool(0, "stdin", stdinHelp),
-		globs:    fs.List(0, "globs", "GLOBS", "Include or exclude (with !) file paths; repeatable, later globs win"),
-		threads:  fs.String('j', "threads", "NUM", "Number of threads (0: one per CPU)"),
+		follow: fs.Bool(0, "follow", "Follow symbolic links"),
+		noIgnore: fs.List(0, "no-ignore", "FILE_TYPE", "Do not respect hidden files or ignore files: hidden, dot, exclude, global, parent, vcs").
+			choose("hidden", "dot", "exclude", "global", "parent", "vcs"),
+		stdin:   fs.Bool(0, "stdin", stdinHelp),
+		globs:   fs.List(0, "globs", "GLOBS", "Include or exclude (with !) file paths; repeatable, later globs win"),
+		threads: fs.String('j', "threads", "NUM", "Number of threads (0: one per CPU)"),
 	}
 }
 
 // options checks the flags and returns the search options they select over
 // paths, restricted to lang when it is set.
 func (w *walkFlags) options(paths []string, lang *language.Language) (search.Options, error) {
-	if err := w.noIgnore.oneOf("hidden", "dot", "exclude", "global", "parent", "vcs"); err != nil {
-		return search.Options{}, err
-	}
 	n, err := w.threads.Int()
 	if err != nil {
 		return search.Options{}, err
@@ -75,11 +73,14 @@ func addOutputFlags(fs *flagSet, noun, nouns, fix string) *outputFlags {
 		interactive: fs.Bool('i', "interactive", "Start an interactive edit session (not supported)"),
 		update:      fs.Bool('U', "update-all", "Apply every "+fix+" without confirmation"),
 		filesWith:   fs.Bool(0, "files-with-matches", "Print only the paths of files with a "+noun),
-		json:        fs.Optional("json", "STYLE", "pretty", "Print "+nouns+" as JSON: pretty (default), stream or compact"),
-		colour:      fs.String(0, "color", "WHEN", "When to use colours: auto (default), always, ansi, never"),
-		inspect:     fs.String(0, "inspect", "GRANULARITY", "Trace file and rule discovery on stderr: nothing (default), summary, entity"),
+		json:        fs.Optional("json", "STYLE", "pretty", "Print "+nouns+" as JSON: pretty (default), stream or compact").choose("pretty", "stream", "compact"),
+		colour:      fs.String(0, "color", "WHEN", "When to use colours: auto (default), always, ansi, never").choose(colourChoices...),
+		inspect:     fs.String(0, "inspect", "GRANULARITY", "Trace file and rule discovery on stderr: nothing (default), summary, entity").choose(inspectLevels...),
 	}
 }
+
+// colourChoices are the values of --color.
+var colourChoices = []string{"auto", "always", "ansi", "never"}
 
 // useColour decides colour for --color WHEN as ast-grep does: auto means
 // a terminal, TERM set and not "dumb", and NO_COLOR unset.
@@ -102,17 +103,8 @@ func palette(colour bool) printer.Palette {
 	return printer.Palette{}
 }
 
-// check validates the flags' values and the combinations both commands refuse.
+// check refuses the combinations both commands refuse.
 func (o *outputFlags) check() error {
-	for _, err := range []error{
-		o.json.oneOf("pretty", "stream", "compact"),
-		o.colour.oneOf("auto", "always", "ansi", "never"),
-		o.inspect.oneOf(inspectLevels...),
-	} {
-		if err != nil {
-			return err
-		}
-	}
 	if o.filesWith.set && (o.json.set || o.update.set) {
 		return errors.New("--files-with-matches cannot be used with --json or --update-all")
 	}
