@@ -31,7 +31,8 @@ vet:
 
 # Everything, on a fresh machine too: test-deps first installs what is
 # missing (or, when not root, prints one line per suite that is skipped).
-test: test-deps vet js
+# The npm package's tests drive bin/loupe's MCP server too.
+test: test-deps vet build js
 	@if $(HAS) grammars-check; then $(MAKE) grammars-check; fi
 	$(GO) test -count=1 ./...
 	@if $(HAS) cgo; then $(MAKE) race parity; fi
@@ -116,5 +117,5 @@ js-build:
 	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" "$(JS_DIST)/wasm_exec.js"
 	mkdir -p "$(JS_DIST)/grammars" && cp grammars/wasm/*.wasm "$(JS_DIST)/grammars/"
 
-test-js: js
+test-js: build js
 	cd js && node --test test/

@@ -1,206 +1,158 @@
-// Package mcp is a Model Context Protocol server over stdio (JSON-RPC 2.0,
-// one message per line) exposing loupe's tools. It implements the parts of
-// the protocol a tool server needs: initialize, ping, tools/list,
-// tools/call (run concurrently, each cancellable by
-// notifications/cancelled) and the initialized notification.
+// Package mcp serves loupe's tools over the Model Context Protocol, on the
+// official Go SDK (github.com/modelcontextprotocol/go-sdk, the one gopls
+// uses). Every tool comes from the registry (package tools): its name,
+// title, description, input and output schemas, and annotations derived
+// from its permissions (readOnlyHint, destructiveHint, idempotentHint).
+//
+// The SDK gives the protocol: version negotiation (a client gets the
+// revision it asks for when the server speaks it, 2024-11-05 to
+// 2025-11-25), the initialize handshake (tool calls before it are
+// refused), concurrent calls, cancellation by notifications/cancelled,
+// logging/setLevel. This package adds what is loupe's: the instructions
+// sent at initialize, structuredContent in each tool's compact bounded
+// form, progress notifications from the search pipeline when the client
+// sends a progressToken, warnings (files skipped, a time limit hit) as
+// notifications/message, and a stdio transport (NewTransport) that
+// answers a malformed or oversized line with a JSON-RPC error and keeps
+// serving, and never answers a call the client cancelled.
 package mcp
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"sync"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/loupe-dev/loupe/core/search"
 	"github.com/loupe-dev/loupe/tools"
+	"github.com/loupe-dev/loupe/tools/toolspec"
 )
 
-// ProtocolVersion is the MCP revision the server speaks.
-const ProtocolVersion = "2025-06-18"
+// ProtocolVersions are the MCP revisions the server negotiates, newest
+// first: a client asking for one of them gets it, any other client the
+// newest. The SDK's sessionless revision (2026-07-28, no initialize) is
+// not offered: a session starts with initialize.
+var ProtocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 
-// Server serves tools over one connection.
-type Server struct {
-	name, version string
-	tools         []tools.Tool
+// Instructions introduce the tools to the client at initialize, before
+// the tools formatted by category (toolspec.Prompt).
+const Instructions = `loupe searches and analyses the code of one workspace from syntax trees (tree-sitter grammars, ast-grep's pattern semantics). Paths are relative to the workspace root and never leave it. Prefer these tools to text search when the question is about the shape of code or how code relates; each tool's description states its limits.`
 
-	out    *json.Encoder
-	outMu  sync.Mutex
-	mu     sync.Mutex
-	active map[string]context.CancelCauseFunc
-	wg     sync.WaitGroup
+// NewServer returns a server named loupe at version offering ts.
+//
+// A tool's error is a tool result with isError, so the model can correct
+// its call. Calls run with toolspec.AllowAll as their approver: an MCP
+// client asks its user before calling a tool whose annotations say it
+// writes, so a call that arrives is approved (serve only the read-only
+// tools to a client that does not ask).
+func NewServer(version string, ts []*tools.Tool) *sdk.Server {
+	infos := make([]toolspec.Info, len(ts))
+	for i, t := range ts {
+		infos[i] = t.Info
+	}
+	srv := sdk.NewServer(&sdk.Implementation{Name: "loupe", Title: "loupe", Version: version}, &sdk.ServerOptions{
+		Instructions:              Instructions + "\n\n" + toolspec.Prompt(infos),
+		SupportedProtocolVersions: ProtocolVersions,
+		Capabilities: &sdk.ServerCapabilities{
+			Logging: &sdk.LoggingCapabilities{},
+			Tools:   &sdk.ToolCapabilities{},
+		},
+	})
+	for _, t := range ts {
+		srv.AddTool(describe(t), handler(t))
+	}
+	return srv
 }
 
-// NewServer returns a server named name/version offering ts. A tool's
-// error is reported to the client as a tool error (isError), not a
-// protocol error, so the model can correct its call.
-func NewServer(name, version string, ts []tools.Tool) *Server {
-	return &Server{name: name, version: version, tools: ts, active: map[string]context.CancelCauseFunc{}}
+// describe is the tool as tools/list shows it.
+func describe(t *tools.Tool) *sdk.Tool {
+	h := t.Hints()
+	closed := false
+	return &sdk.Tool{
+		Name:         t.Name,
+		Title:        t.Title,
+		Description:  t.Description,
+		InputSchema:  t.InputSchema,
+		OutputSchema: t.OutputSchema,
+		Annotations: &sdk.ToolAnnotations{
+			Title:           t.Title,
+			ReadOnlyHint:    h.ReadOnly,
+			DestructiveHint: &h.Destructive,
+			IdempotentHint:  h.Idempotent,
+			// Tools act on the workspace only.
+			OpenWorldHint: &closed,
+		},
+	}
 }
 
-type request struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id,omitempty"`
-	Method  string          `json:"method"`
-	Params  json.RawMessage `json:"params,omitempty"`
-}
-
-type response struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Result  any             `json:"result,omitempty"`
-	Error   *rpcError       `json:"error,omitempty"`
-}
-
-type rpcError struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
-}
-
-// JSON-RPC error codes.
-const (
-	codeParse          = -32700
-	codeInvalidRequest = -32600
-	codeMethodNotFound = -32601
-	codeInvalidParams  = -32602
-)
-
-// Serve reads requests from r and writes responses to w until r ends (then
-// it lets the calls in flight finish and answer) or ctx is done (then it
-// cancels them and waits for them).
-func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
-	s.out = json.NewEncoder(w)
-	defer s.wg.Wait()
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 64<<20)
-	for sc.Scan() {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
+// handler runs t for a tools/call.
+func handler(t *tools.Tool) sdk.ToolHandler {
+	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		ctx = toolspec.WithApprover(ctx, toolspec.AllowAll)
+		if token := req.Params.GetProgressToken(); token != nil {
+			p := &progress{ctx: ctx, session: req.Session, token: token, tool: t.Name}
+			ctx = search.WithProgress(ctx, p.report)
 		}
-		var req request
-		if err := json.Unmarshal(line, &req); err != nil {
-			s.send(response{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &rpcError{codeParse, "parse error: " + err.Error()}})
-			continue
-		}
-		s.handle(ctx, req)
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-	}
-	return sc.Err()
-}
-
-func (s *Server) send(v any) {
-	s.outMu.Lock()
-	defer s.outMu.Unlock()
-	_ = s.out.Encode(v) // a broken stdout ends the session when stdin closes
-}
-
-func (s *Server) reply(id json.RawMessage, result any, err *rpcError) {
-	if id == nil {
-		return // a notification gets no answer
-	}
-	s.send(response{JSONRPC: "2.0", ID: id, Result: result, Error: err})
-}
-
-func (s *Server) handle(ctx context.Context, req request) {
-	if req.JSONRPC != "2.0" {
-		s.reply(req.ID, nil, &rpcError{codeInvalidRequest, `jsonrpc must be "2.0"`})
-		return
-	}
-	switch req.Method {
-	case "initialize":
-		s.reply(req.ID, map[string]any{
-			"protocolVersion": ProtocolVersion,
-			"capabilities":    map[string]any{"tools": map[string]any{"listChanged": false}},
-			"serverInfo":      map[string]any{"name": s.name, "version": s.version},
-		}, nil)
-	case "notifications/initialized", "notifications/roots/list_changed":
-	case "ping":
-		s.reply(req.ID, map[string]any{}, nil)
-	case "tools/list":
-		list := make([]map[string]any, 0, len(s.tools))
-		for _, t := range s.tools {
-			list = append(list, map[string]any{"name": t.Name, "description": t.Description, "inputSchema": t.Schema})
-		}
-		s.reply(req.ID, map[string]any{"tools": list}, nil)
-	case "tools/call":
-		s.call(ctx, req)
-	case "notifications/cancelled":
-		var p struct {
-			RequestID json.RawMessage `json:"requestId"`
-		}
-		if json.Unmarshal(req.Params, &p) == nil {
-			s.mu.Lock()
-			if c := s.active[string(p.RequestID)]; c != nil {
-				c(errClientCancelled)
-			}
-			s.mu.Unlock()
-		}
-	default:
-		s.reply(req.ID, nil, &rpcError{codeMethodNotFound, "method not found: " + req.Method})
-	}
-}
-
-// errClientCancelled is the cause of a call's cancellation by the
-// client's notifications/cancelled.
-var errClientCancelled = errors.New("cancelled by the client")
-
-func (s *Server) call(ctx context.Context, req request) {
-	var p struct {
-		Name      string          `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-	}
-	if err := json.Unmarshal(req.Params, &p); err != nil {
-		s.reply(req.ID, nil, &rpcError{codeInvalidParams, "tools/call: " + err.Error()})
-		return
-	}
-	var tool *tools.Tool
-	for i := range s.tools {
-		if s.tools[i].Name == p.Name {
-			tool = &s.tools[i]
-		}
-	}
-	if tool == nil {
-		s.reply(req.ID, nil, &rpcError{codeInvalidParams, fmt.Sprintf("unknown tool %q", p.Name)})
-		return
-	}
-	if len(p.Arguments) == 0 {
-		p.Arguments = json.RawMessage("{}")
-	}
-	cctx, cancel := context.WithCancelCause(ctx)
-	key := string(req.ID)
-	s.mu.Lock()
-	s.active[key] = cancel
-	s.mu.Unlock()
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		defer func() {
-			s.mu.Lock()
-			delete(s.active, key)
-			s.mu.Unlock()
-			cancel(nil)
-		}()
-		text, structured, err := tool.Call(cctx, p.Arguments)
-		if errors.Is(context.Cause(cctx), errClientCancelled) {
-			// The client cancelled: it expects no answer, however late
-			// the call noticed (the session may be ending meanwhile).
-			return
-		}
-		result := map[string]any{}
+		out, err := t.Call(ctx, req.Params.Arguments)
 		if err != nil {
-			result["content"] = []map[string]any{{"type": "text", "text": err.Error()}}
-			result["isError"] = true
-		} else {
-			result["content"] = []map[string]any{{"type": "text", "text": text}}
-			if structured != nil {
-				result["structuredContent"] = structured
-			}
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: err.Error()}}, IsError: true}, nil
 		}
-		s.reply(req.ID, result, nil)
-	}()
+		for _, w := range out.Warnings {
+			// A log message the client cannot take is no reason to fail
+			// the call.
+			_ = req.Session.Log(ctx, &sdk.LoggingMessageParams{Level: "warning", Logger: "loupe", Data: w})
+		}
+		return &sdk.CallToolResult{
+			Content:           []sdk.Content{&sdk.TextContent{Text: out.Text}},
+			StructuredContent: out.Structured,
+		}, nil
+	}
+}
+
+// progressSteps is about how many progress notifications a pass over the
+// files sends: at its start, then each time another 1/progressSteps of
+// its files is done.
+const progressSteps = 32
+
+// progress turns the pipeline's passes (search.ProgressFunc, each pass
+// counting from 0) into MCP progress notifications, whose progress must
+// grow: it counts the files of every pass so far.
+type progress struct {
+	ctx     context.Context
+	session *sdk.ServerSession
+	token   any
+	tool    string
+
+	mu         sync.Mutex
+	base       int // files of the passes before the current one
+	total      int // files of the current pass
+	step, sent int // the current pass's last step sent; notifications sent
+	last       int // progress last sent
+}
+
+func (p *progress) report(done, total int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if done == 0 {
+		p.base += p.total
+		p.total, p.step = total, -1
+	}
+	step := 0
+	if total > 0 {
+		step = done * progressSteps / total
+	}
+	at := p.base + done
+	if step == p.step || (at == p.last && p.sent > 0) {
+		return
+	}
+	p.step, p.last = step, at
+	p.sent++
+	// A notification the client cannot take is no reason to fail the call.
+	_ = p.session.NotifyProgress(p.ctx, &sdk.ProgressNotificationParams{
+		ProgressToken: p.token,
+		Progress:      float64(at),
+		Total:         float64(p.base + total),
+		Message:       fmt.Sprintf("%s: %d of %d files", p.tool, at, p.base+total),
+	})
 }

@@ -1,149 +1,250 @@
 package mcp
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/loupe-dev/loupe/tools"
+	"github.com/loupe-dev/loupe/tools/toolspec"
 )
 
-// session runs a server over pipes and returns a function that sends one
-// message and, when wantReply, reads one reply.
-func session(t *testing.T, ts []tools.Tool) (send func(msg string), recv func() map[string]any) {
+// workspace writes the test files: two calls of foo (one in a comment,
+// which a structural search never matches), a binary file every face
+// skips, and a small call chain.
+func workspace(t *testing.T) string {
 	t.Helper()
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- NewServer("loupe", "test", ts).Serve(ctx, inR, outW) }()
-	t.Cleanup(func() {
-		inW.Close()
-		cancel()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			t.Error("server did not stop")
-		}
-		outW.Close()
-	})
-	sc := bufio.NewScanner(outR)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	send = func(msg string) {
-		if _, err := io.WriteString(inW, msg+"\n"); err != nil {
+	root := t.TempDir()
+	for name, src := range map[string]string{
+		"a.ts":     "x.foo(1);\n// x.foo(2)\n",
+		"bin.ts":   "x.foo(3);\x00\n",
+		"calls.ts": "export function top() { mid(); }\nexport function mid() { leaf(); }\nexport function leaf() { return 1; }\n",
+	} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	recv = func() map[string]any {
-		if !sc.Scan() {
-			t.Fatalf("no reply: %v", sc.Err())
-		}
-		var m map[string]any
-		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-			t.Fatalf("reply %q: %v", sc.Text(), err)
-		}
-		return m
-	}
-	return send, recv
+	return root
 }
 
-func astGrepTools(t *testing.T) []tools.Tool {
-	root := t.TempDir()
-	if err := os.WriteFile(filepath.Join(root, "a.ts"), []byte("x.foo(1);\n// x.foo(2)\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	// Screened out as binary, as every face screens files.
-	if err := os.WriteFile(filepath.Join(root, "bin.ts"), []byte("x.foo(3);\x00\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ts, err := tools.New(tools.Config{Workspace: root})
+// registryTools are the registry's tools over a test workspace.
+func registryTools(t *testing.T) []*tools.Tool {
+	t.Helper()
+	ts, err := toolsFor(workspace(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return ts
 }
 
-func TestProtocol(t *testing.T) {
-	send, recv := session(t, astGrepTools(t))
-	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
-	r := recv()
-	if r["result"].(map[string]any)["serverInfo"].(map[string]any)["name"] != "loupe" {
-		t.Errorf("initialize: %v", r)
+func toolsFor(root string) ([]*tools.Tool, error) {
+	return tools.New(tools.Config{Workspace: root})
+}
+
+// blocker is a tool whose calls run until they are cancelled: started
+// receives each call's context as it starts, and ended the cause of its
+// cancellation as it returns.
+type blocker struct {
+	started chan context.Context
+	ended   chan error
+}
+
+func newBlocker() *blocker {
+	return &blocker{started: make(chan context.Context, 4), ended: make(chan error, 4)}
+}
+
+func (b *blocker) tool() *tools.Tool {
+	info := toolspec.Info{
+		Name: "block", Title: "Blocks", Summary: "Runs until cancelled.", Description: "Runs until cancelled.",
+		Category: toolspec.SearchDiscovery, Permissions: toolspec.ReadFiles, Termination: "Never.",
+		InputSchema: map[string]any{"type": "object"},
 	}
-	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	send(`{"jsonrpc":"2.0","id":"two","method":"tools/list"}`)
-	r = recv()
-	if r["id"] != "two" {
-		t.Errorf("id not echoed: %v", r)
+	return tools.NewTool(info, func(ctx context.Context, _ json.RawMessage) (*tools.Output, error) {
+		b.started <- ctx
+		<-ctx.Done()
+		b.ended <- context.Cause(ctx)
+		return nil, ctx.Err()
+	})
+}
+
+// connect serves ts in memory and returns a connected client session.
+func connect(t *testing.T, ts []*tools.Tool, opts *sdk.ClientOptions) *sdk.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	st, ct := sdk.NewInMemoryTransports()
+	ss, err := NewServer("test", ts).Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	tools := r["result"].(map[string]any)["tools"].([]any)
-	if len(tools) != 2 || tools[0].(map[string]any)["name"] != "ast_grep" || tools[1].(map[string]any)["name"] != "structural_analysis" {
-		t.Errorf("tools/list: %v", tools)
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, opts).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, tool := range tools {
-		if tool.(map[string]any)["inputSchema"] == nil {
-			t.Errorf("no inputSchema: %v", tool)
+	t.Cleanup(func() {
+		cs.Close()
+		ss.Wait()
+	})
+	return cs
+}
+
+func TestListTools(t *testing.T) {
+	ts := registryTools(t)
+	cs := connect(t, ts, nil)
+	init := cs.InitializeResult()
+	if init.ServerInfo.Name != "loupe" || !strings.HasPrefix(init.Instructions, Instructions) {
+		t.Errorf("initialize: %+v", init)
+	}
+	for _, want := range []string{"## Search & Discovery", "### ast_grep: Structural code search", "## Code Analysis", "### structural_analysis"} {
+		if !strings.Contains(init.Instructions, want) {
+			t.Errorf("instructions lack %q", want)
 		}
 	}
-	send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"ast_grep","arguments":{"pattern":"$O.foo($A)","language":"typescript"}}}`)
-	r = recv()
-	res := r["result"].(map[string]any)
-	text := res["content"].([]any)[0].(map[string]any)["text"].(string)
-	if res["isError"] != nil || !strings.Contains(text, "a.ts:1:1 [call_expression] x.foo(1)") {
-		t.Errorf("tools/call: %v", r)
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if sc := res["structuredContent"].(map[string]any); sc["totalMatches"].(float64) != 1 || sc["skippedFiles"].(float64) != 1 {
-		t.Errorf("structured: %v", sc)
+	if len(res.Tools) != len(ts) {
+		t.Fatalf("%d tools listed, want %d", len(res.Tools), len(ts))
 	}
-	send(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"ast_grep","arguments":{"pattern":"x","rule":{"kind":"identifier"},"language":"ts"}}}`)
-	r = recv()
-	if res := r["result"].(map[string]any); res["isError"] != true {
-		t.Errorf("tool error not flagged: %v", r)
-	}
-	send(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"ast_grep","arguments":{"patern":"x"}}}`)
-	r = recv()
-	if text := r["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"].(string); !strings.Contains(text, `unknown field "patern"`) {
-		t.Errorf("misspelt argument: %v", r)
-	}
-	send(`{"jsonrpc":"2.0","id":6,"method":"nope"}`)
-	if r = recv(); r["error"].(map[string]any)["code"].(float64) != codeMethodNotFound {
-		t.Errorf("unknown method: %v", r)
-	}
-	send(`not json`)
-	if r = recv(); r["error"].(map[string]any)["code"].(float64) != codeParse {
-		t.Errorf("parse error: %v", r)
-	}
-	send(`{"jsonrpc":"2.0","id":7,"method":"ping"}`)
-	if r = recv(); r["id"].(float64) != 7 {
-		t.Errorf("ping: %v", r)
+	for i, got := range res.Tools {
+		want := ts[i]
+		if got.Name != want.Name || got.Title != want.Title || got.Description != want.Description {
+			t.Errorf("tool %d: %s %q, want %s %q", i, got.Name, got.Title, want.Name, want.Title)
+		}
+		if !sameJSON(t, got.InputSchema, want.InputSchema) || !sameJSON(t, got.OutputSchema, want.OutputSchema) {
+			t.Errorf("%s: schemas differ from the registry's", got.Name)
+		}
+		a, h := got.Annotations, want.Hints()
+		if a == nil || a.Title != want.Title || a.ReadOnlyHint != h.ReadOnly || a.DestructiveHint == nil || *a.DestructiveHint != h.Destructive ||
+			a.IdempotentHint != h.Idempotent || a.OpenWorldHint == nil || *a.OpenWorldHint {
+			t.Errorf("%s: annotations %+v, want hints %+v", got.Name, a, h)
+		}
+		if !a.ReadOnlyHint {
+			t.Errorf("%s: a read-only tool is not annotated readOnlyHint", got.Name)
+		}
 	}
 }
 
-func TestCancelledCall(t *testing.T) {
-	started := make(chan struct{})
-	slow := tools.Tool{Name: "slow", Schema: map[string]any{"type": "object"},
-		Call: func(ctx context.Context, _ json.RawMessage) (string, any, error) {
-			close(started)
-			<-ctx.Done()
-			// Return late, when the session may be ending too: a call the
-			// client cancelled must stay unanswered even then (an answer
-			// nobody reads would block the server's shutdown).
-			time.Sleep(100 * time.Millisecond)
-			return "", nil, ctx.Err()
-		}}
-	send, recv := session(t, []tools.Tool{slow})
-	send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{}}}`)
-	<-started
-	send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`)
-	send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
-	// The cancelled call sends nothing; the next reply is the ping's.
-	if r := recv(); r["id"].(float64) != 2 {
-		t.Errorf("after cancel: %v", r)
+// sameJSON compares two values by their JSON.
+func sameJSON(t *testing.T, a, b any) bool {
+	t.Helper()
+	ja, err := json.Marshal(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jb, err := json.Marshal(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var va, vb any
+	if err := json.Unmarshal(ja, &va); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(jb, &vb); err != nil {
+		t.Fatal(err)
+	}
+	return reflect.DeepEqual(va, vb)
+}
+
+func TestCallTool(t *testing.T) {
+	ts := registryTools(t)
+	cs := connect(t, ts, nil)
+	schemas := map[string]*jsonschema.Resolved{}
+	for _, tool := range ts {
+		var s jsonschema.Schema
+		raw, err := json.Marshal(tool.OutputSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(raw, &s); err != nil {
+			t.Fatal(err)
+		}
+		if schemas[tool.Name], err = s.Resolve(nil); err != nil {
+			t.Fatalf("%s: output schema: %v", tool.Name, err)
+		}
+	}
+	cases := []struct {
+		tool     string
+		args     map[string]any
+		isError  bool
+		wantText string
+	}{
+		{"ast_grep", map[string]any{"pattern": "$O.foo($A)", "language": "typescript"}, false, "a.ts:1:1 [call_expression] x.foo(1)\n  $A = 1\n  $O = x\n1 match.\n1 file skipped: bin.ts (binary)\n"},
+		{"structural_analysis", map[string]any{"mode": "callers", "language": "typescript", "symbol": "leaf", "depth": 2}, false, "← mid()  calls.ts:2"},
+		{"ast_grep", map[string]any{"pattern": "x", "rule": map[string]any{"kind": "identifier"}, "language": "ts"}, true, "exactly one of pattern or rule"},
+		{"ast_grep", map[string]any{"patern": "x"}, true, `unknown field "patern"`},
+		{"structural_analysis", map[string]any{"mode": "nope", "language": "typescript"}, true, "callers"},
+	}
+	for _, c := range cases {
+		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: c.tool, Arguments: c.args})
+		if err != nil {
+			t.Fatalf("%s %v: %v", c.tool, c.args, err)
+		}
+		text := res.Content[0].(*sdk.TextContent).Text
+		if res.IsError != c.isError || !strings.Contains(text, c.wantText) {
+			t.Errorf("%s %v: isError %v, text:\n%s\nwant %q", c.tool, c.args, res.IsError, text, c.wantText)
+		}
+		if c.isError {
+			if res.StructuredContent != nil {
+				t.Errorf("%s %v: an error with structured content", c.tool, c.args)
+			}
+			continue
+		}
+		raw, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v any
+		if err := json.Unmarshal(raw, &v); err != nil {
+			t.Fatal(err)
+		}
+		if err := schemas[c.tool].Validate(v); err != nil {
+			t.Errorf("%s: structuredContent does not match the output schema: %v\n%s", c.tool, err, raw)
+		}
+		if len(raw) > tools.MaxStructuredBytes {
+			t.Errorf("%s: structuredContent of %d bytes", c.tool, len(raw))
+		}
+	}
+	// The unknown tool is a protocol error, not a tool error.
+	if _, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "nope"}); err == nil {
+		t.Error("an unknown tool was called")
+	}
+}
+
+func TestProgress(t *testing.T) {
+	var notes []*sdk.ProgressNotificationParams
+	last := make(chan struct{})
+	cs := connect(t, registryTools(t), &sdk.ClientOptions{
+		// Notifications are handled one at a time, in order.
+		ProgressNotificationHandler: func(_ context.Context, req *sdk.ProgressNotificationClientRequest) {
+			notes = append(notes, req.Params)
+			if req.Params.Progress == req.Params.Total {
+				close(last)
+			}
+		},
+	})
+	params := &sdk.CallToolParams{Name: "ast_grep", Arguments: map[string]any{"pattern": "$O.foo($A)", "language": "typescript"}}
+	params.SetProgressToken("p1")
+	if _, err := cs.CallTool(context.Background(), params); err != nil {
+		t.Fatal(err)
+	}
+	<-last
+	if len(notes) < 2 || notes[0].Progress != 0 || notes[0].Total < 2 {
+		t.Fatalf("progress: %+v", notes)
+	}
+	for i, n := range notes {
+		if n.ProgressToken != "p1" || n.Total != notes[0].Total || !strings.HasPrefix(n.Message, "ast_grep: ") {
+			t.Errorf("notification %d: %+v", i, n)
+		}
+		if i > 0 && n.Progress <= notes[i-1].Progress {
+			t.Errorf("progress does not grow: %v after %v", n.Progress, notes[i-1].Progress)
+		}
 	}
 }

@@ -11,9 +11,9 @@ import (
 	"github.com/loupe-dev/loupe/tools"
 )
 
-// The tools as an agent's registry sees them: a name, a description, a
-// JSON Schema, and a call that takes JSON parameters and returns the text
-// the model reads.
+// The tools as an agent's registry sees them: a name, a category and
+// permissions, JSON Schemas, and a call that takes JSON parameters and
+// returns the text the model reads (and a compact structured form).
 func ExampleNew() {
 	dir, err := os.MkdirTemp("", "loupe-example-")
 	if err != nil {
@@ -29,21 +29,25 @@ func ExampleNew() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	byName := map[string]tools.Tool{}
 	for _, t := range ts {
-		byName[t.Name] = t
-		fmt.Println(t.Name, t.Schema["type"])
+		fmt.Printf("%s (%s; %s; read-only %v)\n", t.Name, t.Category.Name, t.Permissions, t.Hints().ReadOnly)
 	}
 	params := json.RawMessage(`{"pattern": "open($P)", "language": "python"}`)
-	text, _, err := byName["ast_grep"].Call(context.Background(), params)
+	out, err := ts[0].Call(context.Background(), params)
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Print(text)
+	fmt.Print(out.Text)
+	structured, err := json.Marshal(out.Structured)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(string(structured))
 	// Output:
-	// ast_grep object
-	// structural_analysis object
+	// ast_grep (Search & Discovery; ReadFiles; read-only true)
+	// structural_analysis (Code Analysis; ReadFiles; read-only true)
 	// io_util.py:2:12 [call] open(path)
 	//   $P = path
 	// 1 match.
+	// {"matches":[{"file":"io_util.py","startLine":2,"startCol":12,"endLine":2,"endCol":22,"nodeKind":"call","text":"open(path)","captures":{"$P":"path"}}],"totalMatches":1,"truncated":false,"filesSearched":1,"skippedFiles":0}
 }

@@ -1,32 +1,34 @@
-// Package tools assembles loupe's LLM tools — ast_grep and
-// structural_analysis — behind one shape that every face uses: the MCP
-// server, the GOOS=js module and the CLI. A tool takes its parameters as
-// JSON and returns the text an LLM reads plus the structured result.
+// Package tools is loupe's one tool registry: every tool an LLM is given
+// (ast_grep, structural_analysis) is declared here exactly once, with its
+// name, title, summary and description, category, permissions,
+// requires-approval rule, termination guidance, example parameters,
+// handler and compact structured output. The input schema comes from the
+// Go parameter struct and the output schema from the structured output's
+// struct (package schema), the MCP annotations from the permissions
+// (toolspec.Info.Hints). Every face is built from the registry: the MCP
+// server (package mcp), the GOOS=js module behind the npm package (wasm/)
+// and the Go API (New).
+//
+// Adding a tool is one declaration (see declare) in the registry list;
+// the tool's package need not import this one (only toolspec, to ask for
+// approval before a write).
 package tools
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
-	"github.com/loupe-dev/loupe/analysis"
-	"github.com/loupe-dev/loupe/astgrep"
 	"github.com/loupe-dev/loupe/core/search"
+	"github.com/loupe-dev/loupe/schema"
+	"github.com/loupe-dev/loupe/tools/toolspec"
 )
 
-// Tool is one LLM tool.
-type Tool struct {
-	Name        string
-	Description string
-	// Schema is the JSON Schema of the parameters, derived from the Go
-	// parameter struct.
-	Schema map[string]any
-	// Call runs the tool. Invalid parameters and failed calls are errors;
-	// a timeout or cancellation is a partial result, not an error.
-	Call func(ctx context.Context, params json.RawMessage) (text string, structured any, err error)
-}
+// registry lists every tool, in the order faces list them.
+var registry = []entry{astGrep, structuralAnalysis}
 
 // Config sets up the tools for one workspace.
 type Config struct {
@@ -38,33 +40,248 @@ type Config struct {
 	AnalysisTimeout time.Duration
 	// MaxFileSize skips larger files (default 10 MiB).
 	MaxFileSize int64
-	// Shard makes ast_grep search only one shard of the files (see
-	// search.Shard), for a pool of instances that split each call.
-	// structural_analysis follows references across files, so it is never
-	// sharded.
+	// Shard makes the tools that can be split (Tool.Splittable) search
+	// only one shard of the files (see search.Shard), for a pool of
+	// instances that split each call and merge the shards' results with
+	// Tool.Merge.
 	Shard search.Shard
+	// Approver is asked before a tool writes (toolspec.Approve); without
+	// one, tools that write refuse to. A call's context may carry its own
+	// (toolspec.WithApprover), which takes precedence.
+	Approver toolspec.Approver
 }
 
-// New returns the tools for cfg's workspace.
-func New(cfg Config) ([]Tool, error) {
-	ag, err := astgrep.New(astgrep.Config{Workspace: cfg.Workspace, Timeout: cfg.AstGrepTimeout, MaxFileSize: cfg.MaxFileSize, Shard: cfg.Shard})
+// Tool is one tool bound to a workspace.
+type Tool struct {
+	toolspec.Info
+	call          func(context.Context, json.RawMessage) (*Output, error)
+	needsApproval func(json.RawMessage) (bool, error)
+	splittable    bool
+}
+
+// Output is what a call returns.
+type Output struct {
+	// Text is what the model reads: the result rendered compactly.
+	Text string
+	// Result is the tool's whole result (for ast_grep an
+	// *astgrep.Result), for programs in the same process.
+	Result any
+	// Structured is the compact form of Result that Info.OutputSchema
+	// describes, bounded to MaxStructuredBytes of JSON: what the MCP
+	// server sends as structuredContent.
+	Structured any
+	// Warnings say what the call passed over or cut short (skipped
+	// files, a timeout), one sentence each, for a host's log.
+	Warnings []string
+}
+
+// Call runs the tool with its JSON parameters. Unknown parameters, invalid
+// values and failed calls are errors; a timeout or a cancellation is a
+// partial result, not an error. The context's Approver
+// (toolspec.WithApprover), else the Config's, is asked before any write.
+func (t *Tool) Call(ctx context.Context, params json.RawMessage) (*Output, error) {
+	return t.call(ctx, params)
+}
+
+// NeedsApproval reports whether a call with params would ask for approval
+// before it writes, by the tool's requires-approval rule (a preview never
+// does); the tool may still find nothing to write and not ask. It is an
+// error when params are invalid.
+func (t *Tool) NeedsApproval(params json.RawMessage) (bool, error) {
+	return t.needsApproval(params)
+}
+
+// Splittable reports whether calls of the tool may be split between
+// instances configured with Config.Shard and their results merged by
+// Merge.
+func (t *Tool) Splittable() bool { return t.splittable }
+
+// Merge returns the output of one call of the named tool split between
+// instances (Tool.Splittable), given the call's parameters and each
+// shard's Output.Result as JSON, in shard order, exactly as one instance
+// over every file returns it.
+func Merge(name string, params json.RawMessage, shards []json.RawMessage) (*Output, error) {
+	for _, e := range registry {
+		if e.info().Name == name {
+			return e.merge(params, shards)
+		}
+	}
+	return nil, fmt.Errorf("merge: no tool %q", name)
+}
+
+// New returns the tools of the registry for cfg's workspace.
+func New(cfg Config) ([]*Tool, error) {
+	ts := make([]*Tool, 0, len(registry))
+	for _, e := range registry {
+		t, err := e.bind(cfg)
+		if err != nil {
+			return nil, err
+		}
+		ts = append(ts, t)
+	}
+	return ts, nil
+}
+
+// NewTool returns a tool outside the registry, described by info and run
+// by call, for a host that serves its own tools beside loupe's through
+// the same faces (and for tests of those faces). Its calls never ask for
+// approval by rule (NeedsApproval is false) and are not split.
+func NewTool(info toolspec.Info, call func(ctx context.Context, params json.RawMessage) (*Output, error)) *Tool {
+	return &Tool{Info: info, call: call, needsApproval: func(json.RawMessage) (bool, error) { return false, nil }}
+}
+
+// Infos describes every tool of the registry, without a workspace.
+func Infos() []toolspec.Info {
+	infos := make([]toolspec.Info, len(registry))
+	for i, e := range registry {
+		infos[i] = e.info()
+	}
+	return infos
+}
+
+// Prompt is the registry's tools formatted for an agent's system prompt,
+// grouped by category (toolspec.Prompt).
+func Prompt() string { return toolspec.Prompt(Infos()) }
+
+// entry is a declaration with its types erased.
+type entry interface {
+	info() toolspec.Info
+	bind(Config) (*Tool, error)
+	merge(params json.RawMessage, shards []json.RawMessage) (*Output, error)
+}
+
+// A result renders itself for an LLM.
+type result interface{ Text() string }
+
+// decl declares one tool: parameters P, result R, structured output S.
+type decl[P any, R result, S any] struct {
+	Name    string
+	Title   string
+	Summary string
+	// Description is the full text a tool registration carries.
+	Description string
+	Category    toolspec.Category
+	Permissions toolspec.Permission
+	// NeedsApproval is the requires-approval rule: whether a call with
+	// these parameters would write (and so ask the Approver first). nil:
+	// the tool never writes.
+	NeedsApproval func(P) bool
+	Termination   string
+	Examples      []example[P]
+	// Open binds the tool to a workspace and returns its handler.
+	Open func(Config) (func(context.Context, P) (R, error), error)
+	// Structured returns the compact structured output of a result,
+	// within MaxStructuredBytes of JSON.
+	Structured func(R) S
+	// Warnings, when set, lists what a result passed over or cut short.
+	Warnings func(R) []string
+	// Merge, when set, merges the results of a call split between
+	// instances configured with Config.Shard.
+	Merge func(P, []R) R
+}
+
+// example is a typed example call, so examples are checked against the
+// parameters when the code compiles.
+type example[P any] struct {
+	Use    string
+	Params P
+}
+
+// declare checks a declaration and returns its registry entry. It panics
+// on a declaration that is incomplete (a programming error the tests
+// catch, as every declaration runs at package initialisation).
+func declare[P any, R result, S any](d decl[P, R, S]) entry {
+	if d.Name == "" || d.Title == "" || d.Summary == "" || d.Description == "" || d.Category.Name == "" ||
+		d.Permissions == 0 || d.Termination == "" || len(d.Examples) == 0 || d.Open == nil || d.Structured == nil {
+		panic(fmt.Sprintf("tools: incomplete declaration of %q", d.Name))
+	}
+	if d.Permissions&^toolspec.ReadFiles != 0 && d.NeedsApproval == nil {
+		panic(fmt.Sprintf("tools: %s writes (%s) but has no requires-approval rule", d.Name, d.Permissions))
+	}
+	info := toolspec.Info{
+		Name: d.Name, Title: d.Title, Summary: d.Summary, Description: d.Description,
+		Category: d.Category, Permissions: d.Permissions, RequiresApproval: d.NeedsApproval != nil,
+		Termination:  d.Termination,
+		InputSchema:  schema.For(new(P)),
+		OutputSchema: schema.For(new(S)),
+	}
+	for _, e := range d.Examples {
+		raw, err := json.Marshal(e.Params)
+		if err != nil {
+			panic(fmt.Sprintf("tools: %s example %q: %v", d.Name, e.Use, err))
+		}
+		info.Examples = append(info.Examples, toolspec.Example{Use: e.Use, Params: raw})
+	}
+	return &declared[P, R, S]{d, info}
+}
+
+// declared is a checked declaration and its Info.
+type declared[P any, R result, S any] struct {
+	decl[P, R, S]
+	inf toolspec.Info
+}
+
+func (d *declared[P, R, S]) info() toolspec.Info { return d.inf }
+
+func (d *declared[P, R, S]) bind(cfg Config) (*Tool, error) {
+	run, err := d.Open(cfg)
 	if err != nil {
 		return nil, err
 	}
-	sa, err := analysis.New(analysis.Config{Workspace: cfg.Workspace, Timeout: cfg.AnalysisTimeout, MaxFileSize: cfg.MaxFileSize})
-	if err != nil {
+	t := &Tool{Info: d.inf, splittable: d.Merge != nil}
+	t.call = func(ctx context.Context, raw json.RawMessage) (*Output, error) {
+		var p P
+		if err := decodeStrict(raw, &p); err != nil {
+			return nil, err
+		}
+		if cfg.Approver != nil && !toolspec.HasApprover(ctx) {
+			ctx = toolspec.WithApprover(ctx, cfg.Approver)
+		}
+		res, err := run(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return d.output(res), nil
+	}
+	t.needsApproval = func(raw json.RawMessage) (bool, error) {
+		var p P
+		if err := decodeStrict(raw, &p); err != nil {
+			return false, err
+		}
+		return d.NeedsApproval != nil && d.NeedsApproval(p), nil
+	}
+	return t, nil
+}
+
+func (d *declared[P, R, S]) merge(raw json.RawMessage, shards []json.RawMessage) (*Output, error) {
+	if d.Merge == nil {
+		return nil, fmt.Errorf("%s: calls are not split between instances", d.Name)
+	}
+	var p P
+	if err := decodeStrict(raw, &p); err != nil {
 		return nil, err
 	}
-	return []Tool{
-		newTool(astgrep.Name, astgrep.Description, astgrep.Schema(), ag.Run),
-		newTool(analysis.Name, analysis.Description, analysis.Schema(), sa.Run),
-	}, nil
+	rs := make([]R, len(shards))
+	for i, s := range shards {
+		if err := json.Unmarshal(s, &rs[i]); err != nil {
+			return nil, fmt.Errorf("%s: merge: shard %d: %w", d.Name, i, err)
+		}
+	}
+	return d.output(d.Merge(p, rs)), nil
+}
+
+func (d *declared[P, R, S]) output(res R) *Output {
+	out := &Output{Text: res.Text(), Result: res, Structured: d.Structured(res)}
+	if d.Warnings != nil {
+		out.Warnings = d.Warnings(res)
+	}
+	return out
 }
 
 // decodeStrict unmarshals tool parameters, refusing unknown fields so a
 // misspelt parameter is an error the model sees, not silently ignored.
 func decodeStrict(raw json.RawMessage, v any) error {
-	if len(bytes.TrimSpace(raw)) == 0 {
+	if len(bytes.TrimSpace(raw)) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 		raw = json.RawMessage("{}")
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -72,30 +289,8 @@ func decodeStrict(raw json.RawMessage, v any) error {
 	if err := dec.Decode(v); err != nil {
 		return fmt.Errorf("invalid parameters: %w", err)
 	}
-	return nil
-}
-
-// textResult is what a tool's Run returns: a result that renders itself
-// for an LLM.
-type textResult interface{ Text() string }
-
-// newTool adapts a typed Run function: strict JSON decoding of P, the
-// result's text for the model and the result itself as structured output.
-func newTool[P any, R textResult](name, description string, schema map[string]any, run func(context.Context, P) (R, error)) Tool {
-	return Tool{
-		Name:        name,
-		Description: description,
-		Schema:      schema,
-		Call: func(ctx context.Context, raw json.RawMessage) (string, any, error) {
-			var p P
-			if err := decodeStrict(raw, &p); err != nil {
-				return "", nil, err
-			}
-			res, err := run(ctx, p)
-			if err != nil {
-				return "", nil, err
-			}
-			return res.Text(), res, nil
-		},
+	if dec.More() {
+		return errors.New("invalid parameters: more than one JSON value")
 	}
+	return nil
 }

@@ -4,20 +4,30 @@
 // object, loupe, with a handful of methods; each tool invocation is one
 // call into Go with JSON in and JSON out, never a call per node or file:
 //
-//	loupe.init(loader, configJSON) → Promise<JSON {session, languages, tools: [{name, description, parameters}]} | {error}>
+//	loupe.init(loader, configJSON) → Promise<JSON {session, languages, tools: [info], prompt} | {error}>
 //	loupe.call(session, name, paramsJSON, id) → Promise<JSON {text, result} | {error}>
 //	loupe.cancel(id)                 cancels call id (AbortSignal support)
 //	loupe.languageFor(nameOrPath)    → the canonical name of a language name or alias, or of a path's extension; "" if none
 //	loupe.parse(paramsJSON)          → JSON {sexp, nodes} | {error}: {language, source}
 //	loupe.merge(name, paramsJSON, replies) → JSON {text, result} | {error}: replies is an array of call's replies (JSON strings)
 //
-// init's config may carry "shard": {"index": i, "count": n}: ast_grep then
-// searches only that shard of the files, so that n instances (one per
-// worker thread) split each call. merge, given the call's name and
-// parameters and the n shards' replies as call returned them, returns the
-// reply one instance over all the files gives: the first error among the
-// replies (in shard order) if any, otherwise their results merged by
-// astgrep.Merge. The JavaScript side only passes the replies along.
+// Every tool comes from the registry (package tools): init lists the
+// session's tools as the registry describes them (toolspec.Info: name,
+// title, summary, description, category, permissions, requiresApproval,
+// termination, examples, inputSchema, outputSchema) plus split, set for
+// the tools whose calls may be split between instances, and prompt is
+// those tools formatted for a system prompt (toolspec.Prompt). init's
+// config may carry "disabled": [names] to leave tools out of the session.
+// The session has no approver: a tool that would write refuses to.
+//
+// init's config may also carry "shard": {"index": i, "count": n}: the
+// split tools then search only that shard of the files, so that n
+// instances (one per worker thread) split each call. merge, given the
+// call's name and parameters and the n shards' replies as call returned
+// them, returns the reply one instance over all the files gives: the
+// first error among the replies (in shard order) if any, otherwise their
+// results merged by tools.Merge. The JavaScript side only passes the
+// replies along.
 //
 // loader.instantiate(name) must return a WebAssembly.Instance of the named
 // grammar module: grammars run on the JavaScript engine's own WebAssembly
@@ -30,16 +40,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"syscall/js"
 	"time"
 
-	"github.com/loupe-dev/loupe/astgrep"
 	"github.com/loupe-dev/loupe/core/language"
 	"github.com/loupe-dev/loupe/core/search"
 	"github.com/loupe-dev/loupe/host/jshost"
 	"github.com/loupe-dev/loupe/tools"
+	"github.com/loupe-dev/loupe/tools/toolspec"
 )
 
 // config is init's configuration, as the JS shim passes it.
@@ -56,18 +67,19 @@ type config struct {
 		Index int `json:"index"`
 		Count int `json:"count"`
 	} `json:"shard"`
+	Disabled []string `json:"disabled"`
 }
 
+// toolInfo is a tool as init lists it.
 type toolInfo struct {
-	Name        string         `json:"name"`
-	Description string         `json:"description"`
-	Parameters  map[string]any `json:"parameters"`
+	toolspec.Info
+	Split bool `json:"split"`
 }
 
 // Each init opens a session: one workspace and its tools.
 var (
 	mu       sync.Mutex
-	sessions = map[string]map[string]tools.Tool{}
+	sessions = map[string]map[string]*tools.Tool{}
 	cancels  = map[string]context.CancelFunc{}
 )
 
@@ -112,17 +124,22 @@ func openSession(loader js.Value, raw string) string {
 	if err != nil {
 		return reply(nil, err)
 	}
-	infos := make([]toolInfo, 0, len(ts))
-	byName := map[string]tools.Tool{}
+	infos := []toolInfo{}
+	var specs []toolspec.Info
+	byName := map[string]*tools.Tool{}
 	for _, t := range ts {
+		if slices.Contains(cfg.Disabled, t.Name) {
+			continue
+		}
 		byName[t.Name] = t
-		infos = append(infos, toolInfo{t.Name, t.Description, t.Schema})
+		infos = append(infos, toolInfo{t.Info, t.Splittable()})
+		specs = append(specs, t.Info)
 	}
 	mu.Lock()
 	session := strconv.Itoa(len(sessions) + 1)
 	sessions[session] = byName
 	mu.Unlock()
-	return reply(map[string]any{"session": session, "languages": language.Names(), "tools": infos}, nil)
+	return reply(map[string]any{"session": session, "languages": language.Names(), "tools": infos, "prompt": toolspec.Prompt(specs)}, nil)
 }
 
 // promise runs f on its own goroutine and returns a Promise of its result.
@@ -171,8 +188,11 @@ func call(this js.Value, args []js.Value) any {
 		if !ok {
 			return reply(nil, errors.New("unknown tool "+name+" (call init first)"))
 		}
-		text, structured, err := tool.Call(ctx, json.RawMessage(params))
-		return reply(map[string]any{"text": text, "result": structured}, err)
+		out, err := tool.Call(ctx, json.RawMessage(params))
+		if err != nil {
+			return reply(nil, err)
+		}
+		return reply(map[string]any{"text": out.Text, "result": out.Result}, nil)
 	})
 }
 
@@ -208,10 +228,8 @@ func merge(this js.Value, args []js.Value) any {
 	if len(args) != 3 || args[0].Type() != js.TypeString || args[1].Type() != js.TypeString || !args[2].InstanceOf(js.Global().Get("Array")) {
 		return reply(nil, errors.New(usage))
 	}
-	if name := args[0].String(); name != astgrep.Name {
-		return reply(nil, errors.New("merge: tool "+name+" is not split between instances"))
-	}
-	shards := make([]*astgrep.Result, args[2].Length())
+	name := args[0].String()
+	shards := make([]json.RawMessage, args[2].Length())
 	for i := range shards {
 		v := args[2].Index(i)
 		if v.Type() != js.TypeString {
@@ -219,7 +237,7 @@ func merge(this js.Value, args []js.Value) any {
 		}
 		var r struct {
 			Error  *string         `json:"error"`
-			Result *astgrep.Result `json:"result"`
+			Result json.RawMessage `json:"result"`
 		}
 		if err := json.Unmarshal([]byte(v.String()), &r); err != nil {
 			return reply(nil, fmt.Errorf("merge: shard %d: %w", i, err))
@@ -227,19 +245,16 @@ func merge(this js.Value, args []js.Value) any {
 		switch {
 		case r.Error != nil:
 			return reply(nil, errors.New(*r.Error))
-		case r.Result == nil:
+		case len(r.Result) == 0 || string(r.Result) == "null":
 			return reply(nil, fmt.Errorf("merge: shard %d replied with no result", i))
 		}
 		shards[i] = r.Result
 	}
-	var p struct {
-		MaxResults int `json:"maxResults"`
+	out, err := tools.Merge(name, json.RawMessage(args[1].String()), shards)
+	if err != nil {
+		return reply(nil, err)
 	}
-	if err := json.Unmarshal([]byte(args[1].String()), &p); err != nil {
-		return reply(nil, fmt.Errorf("merge: %w", err))
-	}
-	res := astgrep.Merge(shards, p.MaxResults)
-	return reply(map[string]any{"text": res.Text(), "result": res}, nil)
+	return reply(map[string]any{"text": out.Text, "result": out.Result}, nil)
 }
 
 func parse(this js.Value, args []js.Value) any {

@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -14,7 +17,7 @@ import (
 func init() {
 	register(&command{
 		name:    "mcp",
-		summary: "Serve the ast_grep and structural_analysis tools over MCP (stdio)",
+		summary: "Serve loupe's tools over MCP (stdio)",
 		run:     runMCP,
 	})
 }
@@ -24,13 +27,14 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	root := fs.String('w', "workspace", "DIR", "The workspace root no path may leave (default: the current directory)")
 	agTimeout := fs.String(0, "ast-grep-timeout", "DURATION", "Time limit of one ast_grep call (default 30s)")
 	saTimeout := fs.String(0, "analysis-timeout", "DURATION", "Time limit of one structural_analysis call (default 60s)")
+	readOnly := fs.Bool(0, "read-only", "Serve only the tools that change nothing (for a client that does not ask its user before a write)")
 	help := fs.Bool('h', "help", "Print help")
 	if err := fs.Parse(args); err != nil {
 		return e.errorf("%v", err)
 	}
 	if help.set {
 		var b strings.Builder
-		b.WriteString("Serve the ast_grep and structural_analysis tools over MCP on stdin/stdout\n\nUsage: loupe mcp [OPTIONS]\n\nOptions:\n")
+		b.WriteString("Serve loupe's tools over MCP on stdin/stdout; the server stops when stdin closes\n\nUsage: loupe mcp [OPTIONS]\n\nOptions:\n")
 		fs.usage(&b)
 		fmt.Fprint(e.stdout, b.String())
 		return exitMatch
@@ -63,7 +67,11 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return e.errorf("%v", err)
 	}
-	if err := mcp.NewServer("loupe", buildVersion(), ts).Serve(ctx, e.stdin, e.stdout); err != nil && ctx.Err() == nil {
+	if readOnly.set {
+		ts = slices.DeleteFunc(ts, func(t *tools.Tool) bool { return !t.Hints().ReadOnly })
+	}
+	err = mcp.NewServer(buildVersion(), ts).Run(ctx, mcp.NewTransport(e.stdin, e.stdout, 0))
+	if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
 		return e.errorf("%v", err)
 	}
 	return exitMatch

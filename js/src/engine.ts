@@ -18,6 +18,8 @@ export interface Engine {
 export interface EngineSession {
   /** The tools, as Go describes them. */
   tools: ToolInfo[];
+  /** The tools formatted for a system prompt, by Go. */
+  prompt: string;
   /**
    * Runs a tool call and resolves to Go's reply (JSON {text, result} or
    * {error}); after signal aborts, to the partial result Go returns when
@@ -55,6 +57,7 @@ export async function localEngine(env: Env): Promise<Engine> {
       const first = await current;
       return {
         tools: first.tools,
+        prompt: first.prompt,
         async call(name, params, signal) {
           if (signal?.aborted) throw abortError(signal);
           let c: { runtime: Runtime; session: string };

@@ -27,9 +27,6 @@ import { compileGoModule, compileGrammar } from './node.js';
 import { InstanceDiedError, type Files, type SessionConfig, type ToolInfo } from './runtime.js';
 import type { GrammarReply, GrammarRequest, Reply, Request, WorkerConfig } from './worker.js';
 
-/** The tools whose calls are split across the pool's instances (the Go side's merge knows them). */
-const SPLIT = new Set(['ast_grep']);
-
 /**
  * How long an aborted call's workers get to stop by themselves (Go notices
  * a cancel between files, and only when its event loop delivers it) before
@@ -52,6 +49,7 @@ interface SessionSpec {
 interface Opened {
   session: string;
   tools: ToolInfo[];
+  prompt: string;
 }
 
 /** One worker thread and its outstanding requests. */
@@ -218,9 +216,9 @@ class Pool {
     return { config, files, home: this.sessions++ % this.size };
   }
 
-  /** The slots a call of tool name runs on. */
-  slots(name: string, spec: SessionSpec): number[] {
-    return SPLIT.has(name) && this.size > 1 ? this.members.map((_, i) => i) : [spec.home];
+  /** The slots a call of a tool runs on: every slot for a tool Go says may be split. */
+  slots(tool: ToolInfo | undefined, spec: SessionSpec): number[] {
+    return tool?.split && this.size > 1 ? this.members.map((_, i) => i) : [spec.home];
   }
 
   /** The member in slot, replaced first if it died. */
@@ -301,10 +299,14 @@ interface Part {
 
 /** A session over every worker of a pool. */
 class PoolSession implements EngineSession {
-  constructor(private readonly pool: Pool, private readonly spec: SessionSpec, readonly tools: ToolInfo[]) {}
+  constructor(private readonly pool: Pool, private readonly spec: SessionSpec, readonly tools: ToolInfo[], readonly prompt: string) {}
+
+  private tool(name: string): ToolInfo | undefined {
+    return this.tools.find((t) => t.name === name);
+  }
 
   call(name: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<string> {
-    const slots = this.pool.slots(name, this.spec);
+    const slots = this.pool.slots(this.tool(name), this.spec);
     return this.run(slots, name, params, signal, (r) => (slots.length > 1 ? this.merge(name, params, r) : Promise.resolve(r[0])));
   }
 
@@ -313,7 +315,7 @@ class PoolSession implements EngineSession {
    * shard order, unmerged (what call merges).
    */
   shards(name: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<string[]> {
-    return this.run(this.pool.slots(name, this.spec), name, params, signal, (r) => Promise.resolve(r));
+    return this.run(this.pool.slots(this.tool(name), this.spec), name, params, signal, (r) => Promise.resolve(r));
   }
 
   private async merge(name: string, params: Record<string, unknown>, replies: string[]): Promise<string> {
@@ -430,7 +432,7 @@ export async function poolEngine(opts: PoolOptions): Promise<Engine> {
     async open(config, files) {
       const spec = pool.spec(config, files);
       const opened = await Promise.all(Array.from({ length: pool.size }, (_, slot) => pool.session(pool.at(slot), slot, spec)));
-      return new PoolSession(pool, spec, opened[0].tools);
+      return new PoolSession(pool, spec, opened[0].tools, opened[0].prompt);
     },
   };
 }

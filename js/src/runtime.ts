@@ -52,11 +52,21 @@ export type SessionConfig = Record<string, unknown> & { workspaceRoot: string };
 /** Files searched in memory: slash-separated paths and their contents. */
 export type Files = Record<string, string | Uint8Array>;
 
-/** A tool as Go describes it. */
+/** A tool as Go's registry describes it (toolspec.Info, package tools). */
 export interface ToolInfo {
   name: string;
+  title: string;
+  summary: string;
   description: string;
-  parameters: Record<string, unknown>;
+  category: { name: string; description: string };
+  permissions: string[];
+  requiresApproval: boolean;
+  termination: string;
+  examples: { use: string; params: Record<string, unknown> }[];
+  inputSchema: Record<string, unknown>;
+  outputSchema: Record<string, unknown>;
+  /** Its calls may be split between instances searching shards of the files (pool.ts). */
+  split: boolean;
 }
 
 /**
@@ -123,14 +133,14 @@ export function loadRuntime(env: Env): Promise<Runtime> {
  * Opens a session in runtime: mounts files when given (as the workspace),
  * compiles their languages' grammars, and inits the session.
  */
-export async function openSession(runtime: Runtime, config: SessionConfig, files?: Files): Promise<{ session: string; tools: ToolInfo[] }> {
+export async function openSession(runtime: Runtime, config: SessionConfig, files?: Files): Promise<{ session: string; tools: ToolInfo[]; prompt: string }> {
   let cfg = config;
   if (files) {
     cfg = { ...config, workspaceRoot: runtime.mount(files) };
     await runtime.prepare([...new Set(Object.keys(files).map((f) => runtime.languageFor(f)))]);
   }
   const out = await runtime.init(cfg);
-  return { session: String(out.session), tools: out.tools as ToolInfo[] };
+  return { session: String(out.session), tools: out.tools as ToolInfo[], prompt: String(out.prompt ?? '') };
 }
 
 /**

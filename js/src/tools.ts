@@ -1,4 +1,9 @@
-/** The tool objects an agent registers, over an engine's session (engine.ts). */
+/**
+ * The tool objects an agent registers, over an engine's session (engine.ts).
+ * Everything about a tool comes from Go's registry (package tools): its
+ * name, title, description, JSON Schema, category, permissions, approval
+ * rule, termination guidance and examples, and the system prompt.
+ */
 import type { Engine, EngineSession, ToolInfo } from './engine.js';
 
 /** A JSON Schema object, as tool registries accept it. */
@@ -17,8 +22,21 @@ export interface ToolResult {
 /** One tool, ready to register. */
 export interface LoupeTool {
   name: string;
+  /** A short human-readable name. */
+  title: string;
   description: string;
+  /** The JSON Schema of the parameters. */
   parameters: JSONSchema;
+  /** The category a system prompt lists it under (Search & Discovery, Code Analysis, ...). */
+  category: { name: string; description: string };
+  /** What it needs: ReadFiles, WriteFiles, CreateFiles, DeleteFiles. */
+  permissions: string[];
+  /** Some calls write, and those ask for approval first. */
+  requiresApproval: boolean;
+  /** When a call's result should end the agent's turn (terminate=true) and when it feeds further steps. */
+  termination: string;
+  /** Example calls: what each is for and its parameters. */
+  examples: { use: string; params: Record<string, unknown> }[];
   execute(params: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<ToolResult>;
 }
 
@@ -35,6 +53,11 @@ export interface ToolsOptions {
 /** The tools, or none and the reason they could not be loaded. */
 export interface CreateToolsResult {
   tools: LoupeTool[];
+  /**
+   * The tools formatted for an agent's system prompt, grouped by category,
+   * with examples and termination guidance (Markdown; "" with no tools).
+   */
+  prompt: string;
   reason?: string;
 }
 
@@ -48,23 +71,31 @@ export async function createToolsWith(
   files?: Record<string, string | Uint8Array>,
 ): Promise<CreateToolsResult> {
   const settings = options.tools ?? {};
-  const config = { workspaceRoot: options.workspaceRoot ?? '', timeouts: options.timeouts ?? {}, limits: options.limits ?? {} };
+  // Disabled tools are left out by Go, from the tools and the prompt alike.
+  const disabled = Object.keys(settings).filter((name) => settings[name]?.enabled === false);
+  const config = { workspaceRoot: options.workspaceRoot ?? '', timeouts: options.timeouts ?? {}, limits: options.limits ?? {}, disabled };
   let engine: Engine;
   try {
     engine = await load();
   } catch (err) {
-    return { tools: [], reason: `loupe could not load: ${errorText(err)}` };
+    return { tools: [], prompt: '', reason: `loupe could not load: ${errorText(err)}` };
   }
   let session: EngineSession;
   try {
     session = await engine.open(config, files);
   } catch (err) {
-    return { tools: [], reason: `loupe could not start: ${errorText(err)}` };
+    return { tools: [], prompt: '', reason: `loupe could not start: ${errorText(err)}` };
   }
-  const tools = session.tools.filter((info: ToolInfo) => settings[info.name]?.enabled !== false).map((info): LoupeTool => ({
+  const tools = session.tools.map((info: ToolInfo): LoupeTool => ({
     name: info.name,
+    title: info.title,
     description: settings[info.name]?.description ?? info.description,
-    parameters: info.parameters,
+    parameters: info.inputSchema,
+    category: info.category,
+    permissions: info.permissions,
+    requiresApproval: info.requiresApproval,
+    termination: info.termination,
+    examples: info.examples,
     async execute(params, opts) {
       const signal = opts?.signal;
       if (signal?.aborted) return cancelledResult('Cancelled before it started: no results.');
@@ -80,7 +111,7 @@ export async function createToolsWith(
       }
     },
   }));
-  return { tools };
+  return { tools, prompt: session.prompt };
 }
 
 function errorResult(message: string): ToolResult {

@@ -1,0 +1,150 @@
+// The loupe binary's MCP server (loupe mcp, Go) driven by the official
+// TypeScript client: every tool listed and called, progress and logging,
+// and an older client negotiating protocol 2024-11-05. make test builds
+// bin/loupe before it runs these tests.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { createTools } from '../dist/index.js';
+
+const loupe = join(dirname(fileURLToPath(import.meta.url)), '../../bin/loupe');
+
+let root;
+before(() => {
+  assert.ok(existsSync(loupe), `${loupe} is missing: run make build (make test does)`);
+  root = mkdtempSync(join(tmpdir(), 'loupe-mcp-'));
+  writeFileSync(join(root, 'a.ts'), 'x.foo(1);\n// x.foo(2)\n');
+  writeFileSync(join(root, 'bin.ts'), Buffer.from('x.foo(3);\x00\n'));
+  writeFileSync(join(root, 'calls.ts'), 'export function top() { mid(); }\nexport function mid() { leaf(); }\nexport function leaf() { return 1; }\n');
+});
+
+/**
+ * A stdio transport that records the negotiated protocol version and the
+ * messages received, and, given protocolVersion, asks for it in
+ * initialize instead of the client's latest: an older client.
+ */
+class Transport extends StdioClientTransport {
+  constructor(options, protocolVersion) {
+    super(options);
+    this.protocolVersion = protocolVersion;
+    this.received = [];
+  }
+
+  send(message, options) {
+    if (message.method === 'initialize' && this.protocolVersion) {
+      message = { ...message, params: { ...message.params, protocolVersion: this.protocolVersion } };
+    }
+    return super.send(message, options);
+  }
+
+  setProtocolVersion(version) {
+    this.negotiated = version;
+  }
+}
+
+async function connect(protocolVersion) {
+  const client = new Client({ name: 'loupe-test', version: '1.0.0' });
+  const transport = new Transport({ command: loupe, args: ['mcp', '--workspace', root], stderr: 'pipe' }, protocolVersion);
+  await client.connect(transport);
+  // The client's own progress callbacks miss the notifications read in the
+  // same chunk as the response (it handles notifications a tick later), so
+  // the tests read the messages off the wire.
+  const handle = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    transport.received.push(message);
+    handle(message, extra);
+  };
+  return { client, transport };
+}
+
+/** A call of every tool, by name: a test fails when a tool has none. */
+const calls = {
+  ast_grep: { args: { pattern: '$O.foo($A)', language: 'typescript' }, text: /a\.ts:1:1 \[call_expression\] x\.foo\(1\)/ },
+  structural_analysis: { args: { mode: 'callers', language: 'typescript', symbol: 'leaf', depth: 2 }, text: /← top\(\)  calls\.ts:1/ },
+};
+
+test('the MCP server lists every tool of the registry, as the npm package does', async () => {
+  const { client, transport } = await connect();
+  try {
+    assert.equal(transport.negotiated, '2025-11-25');
+    assert.equal(client.getServerVersion().name, 'loupe');
+    assert.match(client.getInstructions(), /## Search & Discovery/);
+    const { tools } = await client.listTools();
+    const npm = await createTools({ workspaceRoot: root, workers: 0 });
+    assert.equal(npm.reason, undefined);
+    // One registry behind both faces: names, descriptions, schemas, prompt.
+    assert.deepEqual(tools.map((t) => t.name), npm.tools.map((t) => t.name));
+    for (const t of tools) {
+      const js = npm.tools.find((x) => x.name === t.name);
+      assert.equal(t.description, js.description, t.name);
+      assert.equal(t.title, js.title, t.name);
+      assert.deepEqual(t.inputSchema, js.parameters, t.name);
+      assert.equal(t.outputSchema.type, 'object', t.name);
+      const readOnly = js.permissions.every((p) => p === 'ReadFiles');
+      assert.equal(t.annotations.readOnlyHint, readOnly, t.name);
+      assert.equal(t.annotations.title, t.title, t.name);
+      assert.ok(client.getInstructions().includes(`### ${t.name}: ${t.title}`), t.name);
+    }
+    assert.ok(client.getInstructions().endsWith(npm.prompt));
+  } finally {
+    await client.close();
+  }
+});
+
+test('every tool is called, with progress, structured content and logged warnings', async () => {
+  const { client, transport } = await connect();
+  const logs = [];
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => logs.push(n.params));
+  try {
+    await client.setLoggingLevel('warning');
+    const { tools } = await client.listTools();
+    for (const t of tools) {
+      const c = calls[t.name];
+      assert.ok(c, `no test call of ${t.name}`);
+      transport.received = [];
+      // The client validates structuredContent against the tool's
+      // outputSchema; onprogress makes it send a progress token.
+      const r = await client.callTool({ name: t.name, arguments: c.args }, undefined, { onprogress: () => {} });
+      assert.equal(r.isError, undefined, `${t.name}: ${JSON.stringify(r.content)}`);
+      assert.match(r.content[0].text, c.text);
+      assert.ok(r.structuredContent, t.name);
+      const progress = transport.received.filter((m) => m.method === 'notifications/progress').map((m) => m.params);
+      assert.ok(progress.length >= 2, `${t.name}: progress ${JSON.stringify(progress)}`);
+      assert.equal(progress[0].progress, 0, t.name);
+      assert.equal(progress.at(-1).progress, progress.at(-1).total, t.name);
+      assert.ok(progress.every((p, i) => i === 0 || p.progress > progress[i - 1].progress), t.name);
+    }
+    const bad = await client.callTool({ name: 'ast_grep', arguments: { patern: 'x' } });
+    assert.equal(bad.isError, true);
+    assert.match(bad.content[0].text, /unknown field "patern"/);
+    // Warnings at the level set, from the calls that skipped a file.
+    assert.deepEqual(logs.map((l) => `${l.level} ${l.data}`), [
+      'warning ast_grep skipped bin.ts (binary)',
+      'warning structural_analysis skipped 1 file (binary, too large or unreadable)',
+    ]);
+  } finally {
+    await client.close();
+  }
+});
+
+test('an older client negotiates protocol 2024-11-05 and calls every tool', async () => {
+  const { client, transport } = await connect('2024-11-05');
+  try {
+    assert.equal(transport.negotiated, '2024-11-05');
+    const { tools } = await client.listTools();
+    assert.ok(tools.length >= 2);
+    for (const t of tools) {
+      const r = await client.callTool({ name: t.name, arguments: calls[t.name].args });
+      assert.equal(r.isError, undefined, t.name);
+      assert.match(r.content[0].text, calls[t.name].text);
+    }
+  } finally {
+    await client.close();
+  }
+});

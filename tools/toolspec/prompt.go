@@ -1,0 +1,59 @@
+package toolspec
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Prompt formats tools for an agent's system prompt, grouped by category
+// in the order of Categories (then any other category, in the order its
+// first tool comes): a heading and the description of each category that
+// has tools, then for each tool its name and title, summary, permissions
+// and approval, example calls with their JSON parameters, and its
+// termination guidance. The text is Markdown.
+func Prompt(tools []Info) string {
+	order := append([]Category(nil), Categories...)
+	byCategory := map[string][]Info{}
+	for _, t := range tools {
+		if _, ok := byCategory[t.Category.Name]; !ok && !known(t.Category) {
+			order = append(order, t.Category)
+		}
+		byCategory[t.Category.Name] = append(byCategory[t.Category.Name], t)
+	}
+	var b strings.Builder
+	for _, c := range order {
+		ts := byCategory[c.Name]
+		if len(ts) == 0 {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "## %s\n%s\n", c.Name, c.Description)
+		for _, t := range ts {
+			fmt.Fprintf(&b, "\n### %s: %s\n%s\n", t.Name, t.Title, t.Summary)
+			approval := "not needed"
+			if t.RequiresApproval {
+				approval = "asked before a call writes"
+			}
+			fmt.Fprintf(&b, "Permissions: %s. Approval: %s.\n", t.Permissions, approval)
+			if len(t.Examples) > 0 {
+				b.WriteString("Examples:\n")
+				for _, e := range t.Examples {
+					fmt.Fprintf(&b, "- %s: `%s`\n", e.Use, e.Params)
+				}
+			}
+			fmt.Fprintf(&b, "When to stop: %s\n", t.Termination)
+		}
+	}
+	return b.String()
+}
+
+func known(c Category) bool {
+	for _, k := range Categories {
+		if k.Name == c.Name {
+			return true
+		}
+	}
+	return false
+}
