@@ -14,6 +14,9 @@ var structuralAnalysis = declare(decl[analysis.Params, *analysis.Result, analysi
 	Title:       "Structural code analysis",
 	Summary:     "Answers multi-hop questions about code from syntax trees (who calls a function and who calls those, what it calls, where a symbol is defined, what extends a type, where a symbol is used, what a file imports or exports), matching names as written, not resolving types.",
 	Description: analysis.Description,
+	Guide: "Use structural_analysis for relationship questions before reading files one by one: callers of a function before changing its signature, what a function calls, where a symbol is defined, what a class extends and what extends it, every use of a symbol, a file's imports and importers. " +
+		"mode and language are required; symbol names a function, method or type as written (no qualifier), target a file or directory for dependencies and exports. " +
+		"depth (1-5) follows callers of callers; maxNodes (default 50) bounds the answer; path narrows the scope and makes name matches more precise.",
 	Category:    toolspec.CodeAnalysis,
 	Permissions: toolspec.ReadFiles,
 	Termination: "Set terminate=false when the answer leads to further steps (reading the callers, following a definition, an edit); set terminate=true when the call tree, definitions or references are themselves the answer to present to the user.",

@@ -16,6 +16,9 @@ var astGrep = declare(decl[astgrep.Params, *astgrep.Result, astGrepOutput]{
 	Title:       "Structural code search",
 	Summary:     "Finds code by its syntactic shape with ast-grep patterns (code with $METAVARIABLES) or YAML rules, returning each match's location, node kind and captures; never matches comments or strings.",
 	Description: astgrep.Description,
+	Guide: "Use ast_grep to find code by shape rather than text: calls of a function or method, classes extending a base, imports of a module, error handling written a certain way. " +
+		"Write the pattern as the code looks, with $NAME for one node and $$$NAME for any number; language is required unless path is one file. " +
+		"Use rule for what a pattern cannot say (a node kind, a name by regex, has/inside relations); path and globs narrow the files; maxResults (default 100) caps the matches while totalMatches counts them all.",
 	Category:    toolspec.SearchDiscovery,
 	Permissions: toolspec.ReadFiles,
 	Termination: "Set terminate=false when the matches feed further steps (reading the files around them, a narrower search, an edit); set terminate=true when the list of matches is itself the answer to present to the user.",

@@ -160,6 +160,8 @@ type decl[P any, R result, S any] struct {
 	Summary string
 	// Description is the full text a tool registration carries.
 	Description string
+	// Guide is the system prompt's prose: common uses, important options.
+	Guide       string
 	Category    toolspec.Category
 	Permissions toolspec.Permission
 	// NeedsApproval is the requires-approval rule: whether a call with
@@ -191,7 +193,7 @@ type example[P any] struct {
 // on a declaration that is incomplete (a programming error the tests
 // catch, as every declaration runs at package initialisation).
 func declare[P any, R result, S any](d decl[P, R, S]) entry {
-	if d.Name == "" || d.Title == "" || d.Summary == "" || d.Description == "" || d.Category.Name == "" ||
+	if d.Name == "" || d.Title == "" || d.Summary == "" || d.Description == "" || d.Guide == "" || d.Category.Name == "" ||
 		d.Permissions == 0 || d.Termination == "" || len(d.Examples) == 0 || d.Open == nil || d.Structured == nil {
 		panic(fmt.Sprintf("tools: incomplete declaration of %q", d.Name))
 	}
@@ -199,7 +201,7 @@ func declare[P any, R result, S any](d decl[P, R, S]) entry {
 		panic(fmt.Sprintf("tools: %s writes (%s) but has no requires-approval rule", d.Name, d.Permissions))
 	}
 	info := toolspec.Info{
-		Name: d.Name, Title: d.Title, Summary: d.Summary, Description: d.Description,
+		Name: d.Name, Title: d.Title, Summary: d.Summary, Description: d.Description, Guide: d.Guide,
 		Category: d.Category, Permissions: d.Permissions, RequiresApproval: d.NeedsApproval != nil,
 		Termination:  d.Termination,
 		InputSchema:  schema.For(new(P)),

@@ -68,7 +68,7 @@ func TestRegistry(t *testing.T) {
 		if ts[i].Name != info.Name {
 			t.Errorf("New and Infos disagree on tool %d: %s, %s", i, ts[i].Name, info.Name)
 		}
-		if info.Title == "" || info.Summary == "" || info.Description == "" || info.Termination == "" || info.Category.Description == "" {
+		if info.Title == "" || info.Summary == "" || info.Description == "" || info.Guide == "" || info.Termination == "" || info.Category.Description == "" {
 			t.Errorf("%s: incomplete info %+v", info.Name, info)
 		}
 		if info.Permissions != toolspec.ReadFiles || info.RequiresApproval {
@@ -268,7 +268,7 @@ type writerResult struct{ msg string }
 func (r *writerResult) Text() string { return r.msg }
 
 var writer = declare(decl[writerParams, *writerResult, struct{}]{
-	Name: "write_test", Title: "Write", Summary: "Writes a file.", Description: "Writes a file.",
+	Name: "write_test", Title: "Write", Summary: "Writes a file.", Description: "Writes a file.", Guide: "Write files with it.",
 	Category: toolspec.FileWriting, Permissions: toolspec.ReadFiles | toolspec.WriteFiles,
 	NeedsApproval: func(p writerParams) bool { return !p.Preview },
 	Termination:   "After the write.",
@@ -357,7 +357,7 @@ func TestDeclareRejectsIncomplete(t *testing.T) {
 	for name, d := range map[string]decl[writerParams, *writerResult, struct{}]{
 		"no title": {Name: "x"},
 		"writes without a rule": {
-			Name: "x", Title: "X", Summary: "x", Description: "x", Category: toolspec.FileWriting,
+			Name: "x", Title: "X", Summary: "x", Description: "x", Guide: "x", Category: toolspec.FileWriting,
 			Permissions: toolspec.WriteFiles, Termination: "x", Examples: []example[writerParams]{{"x", writerParams{}}},
 			Open:       func(Config) (func(context.Context, writerParams) (*writerResult, error), error) { return nil, nil },
 			Structured: func(*writerResult) struct{} { return struct{}{} },

@@ -58,6 +58,7 @@ export interface ToolInfo {
   title: string;
   summary: string;
   description: string;
+  guide: string;
   category: { name: string; description: string };
   permissions: string[];
   requiresApproval: boolean;

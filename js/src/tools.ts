@@ -27,6 +27,8 @@ export interface LoupeTool {
   description: string;
   /** The JSON Schema of the parameters. */
   parameters: JSONSchema;
+  /** A system prompt's prose about it: common uses and the options that matter. */
+  guide: string;
   /** The category a system prompt lists it under (Search & Discovery, Code Analysis, ...). */
   category: { name: string; description: string };
   /** What it needs: ReadFiles, WriteFiles, CreateFiles, DeleteFiles. */
@@ -91,6 +93,7 @@ export async function createToolsWith(
     title: info.title,
     description: settings[info.name]?.description ?? info.description,
     parameters: info.inputSchema,
+    guide: info.guide,
     category: info.category,
     permissions: info.permissions,
     requiresApproval: info.requiresApproval,

@@ -28,12 +28,36 @@ before(async () => {
   analysis = tools.find((t) => t.name === 'structural_analysis');
 });
 
-test('tools carry name, description and JSON schema', () => {
+test('tools carry what the Go registry declares: name, description, schema, category, permissions, examples', () => {
   assert.ok(astGrep, 'ast_grep registered');
   assert.match(astGrep.description, /not text search/);
   assert.equal(astGrep.parameters.type, 'object');
   assert.ok(astGrep.parameters.properties.pattern);
   assert.ok(astGrep.parameters.properties.rule);
+  assert.equal(astGrep.title, 'Structural code search');
+  assert.equal(astGrep.category.name, 'Search & Discovery');
+  assert.equal(analysis.category.name, 'Code Analysis');
+  for (const t of tools) {
+    assert.deepEqual(t.permissions, ['ReadFiles'], t.name);
+    assert.equal(t.requiresApproval, false, t.name);
+    assert.match(t.termination, /terminate=true/, t.name);
+    assert.ok(t.guide && t.examples.length > 0, t.name);
+    for (const e of t.examples) {
+      for (const k of Object.keys(e.params)) assert.ok(t.parameters.properties[k], `${t.name} example ${e.use}: ${k}`);
+    }
+  }
+});
+
+test('the system prompt lists the tools by category, from Go', async () => {
+  const created = await createTools({ workspaceRoot: root, workers: 0 });
+  assert.match(created.prompt, /^## Search & Discovery\n/);
+  assert.match(created.prompt, /### ast_grep: Structural code search\n/);
+  assert.match(created.prompt, /## Code Analysis\n[^]*### structural_analysis: /);
+  assert.match(created.prompt, /When to stop: /);
+  // A disabled tool is left out of the tools and the prompt alike.
+  const fewer = await createTools({ workspaceRoot: root, workers: 0, tools: { structural_analysis: { enabled: false } } });
+  assert.deepEqual(fewer.tools.map((t) => t.name), ['ast_grep']);
+  assert.doesNotMatch(fewer.prompt, /structural_analysis|Code Analysis/);
 });
 
 test('pattern search returns matches with captures (REQ-ASTGREP-002/007)', async () => {

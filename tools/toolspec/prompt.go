@@ -8,9 +8,10 @@ import (
 // Prompt formats tools for an agent's system prompt, grouped by category
 // in the order of Categories (then any other category, in the order its
 // first tool comes): a heading and the description of each category that
-// has tools, then for each tool its name and title, summary, permissions
-// and approval, example calls with their JSON parameters, and its
-// termination guidance. The text is Markdown.
+// has tools, then for each tool its name and title, summary and guide
+// (common uses, the options that matter), permissions and approval,
+// example calls with their JSON parameters, and its termination
+// guidance. The text is Markdown.
 func Prompt(tools []Info) string {
 	order := append([]Category(nil), Categories...)
 	byCategory := map[string][]Info{}
@@ -32,6 +33,9 @@ func Prompt(tools []Info) string {
 		fmt.Fprintf(&b, "## %s\n%s\n", c.Name, c.Description)
 		for _, t := range ts {
 			fmt.Fprintf(&b, "\n### %s: %s\n%s\n", t.Name, t.Title, t.Summary)
+			if t.Guide != "" {
+				fmt.Fprintf(&b, "%s\n", t.Guide)
+			}
 			approval := "not needed"
 			if t.RequiresApproval {
 				approval = "asked before a call writes"

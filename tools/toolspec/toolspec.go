@@ -49,8 +49,11 @@ type Info struct {
 	Title string `json:"title"`
 	// Summary is one sentence for the system prompt; Description is the
 	// full text a tool registration carries.
-	Summary     string     `json:"summary"`
-	Description string     `json:"description"`
+	Summary     string `json:"summary"`
+	Description string `json:"description"`
+	// Guide is the prompt's prose about the tool: its common uses and the
+	// options that matter.
+	Guide       string     `json:"guide"`
 	Category    Category   `json:"category"`
 	Permissions Permission `json:"permissions"`
 	// RequiresApproval: some calls of the tool write, and those ask the

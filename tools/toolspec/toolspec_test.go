@@ -72,7 +72,7 @@ func TestPrompt(t *testing.T) {
 			Permissions: DeleteFiles, RequiresApproval: true, Termination: "Stop after it.",
 			Examples: []Example{{Use: "Delete a scratch file", Params: json.RawMessage(`{"path":"tmp.txt"}`)}}},
 		{Name: "x", Title: "X", Summary: "Does x.", Category: other, Permissions: ReadFiles, Termination: "Go on."},
-		{Name: "grep", Title: "Search contents", Summary: "Searches file contents.", Category: SearchDiscovery,
+		{Name: "grep", Title: "Search contents", Summary: "Searches file contents.", Guide: "Use it for text.", Category: SearchDiscovery,
 			Permissions: ReadFiles, Termination: "Go on.",
 			Examples: []Example{{Use: "Find TODOs", Params: json.RawMessage(`{"pattern":"TODO"}`)}}},
 	}
@@ -81,6 +81,7 @@ func TestPrompt(t *testing.T) {
 
 ### grep: Search contents
 Searches file contents.
+Use it for text.
 Permissions: ReadFiles. Approval: not needed.
 Examples:
 - Find TODOs: ` + "`" + `{"pattern":"TODO"}` + "`" + `
