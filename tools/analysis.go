@@ -60,7 +60,7 @@ type analysisOutput struct {
 	Path          string         `json:"path,omitempty"`
 	Truncated     bool           `json:"truncated" desc:"A limit (maxNodes, the time limit) or a cancellation cut the answer."`
 	Partial       bool           `json:"partial" desc:"The time limit or a cancellation stopped the call."`
-	Reason        string         `json:"reason,omitempty" enum:"timeout,cancelled,maxNodes"`
+	Reason        string         `json:"reason,omitempty" desc:"Why the answer is cut (timeout, cancelled, maxNodes: analysis's Reason constants)."`
 	FilesInScope  int            `json:"filesInScope"`
 	FilesAnalyzed int            `json:"filesAnalyzed"`
 	SkippedFiles  int            `json:"skippedFiles"`

@@ -58,7 +58,7 @@ type astGrepOutput struct {
 	Matches       []compactMatch `json:"matches" desc:"The matches, in file order, as many as fit the size bound (omitted counts the rest; the text lists every match)."`
 	TotalMatches  int            `json:"totalMatches" desc:"Every match found, including those cut by maxResults."`
 	Truncated     bool           `json:"truncated" desc:"The search stopped early: see reason."`
-	Reason        string         `json:"reason,omitempty" enum:"maxResults,timeout,cancelled" desc:"Why the search is truncated."`
+	Reason        string         `json:"reason,omitempty" desc:"Why the search is truncated (maxResults, maxBytes, timeout, cancelled: astgrep's Reason constants)."`
 	Omitted       int            `json:"omitted,omitempty" desc:"Matches returned by the search but left out of this structured form by its size bound."`
 	FilesSearched int            `json:"filesSearched"`
 	SkippedFiles  int            `json:"skippedFiles" desc:"Files not searched (binary, too large, unreadable)."`
