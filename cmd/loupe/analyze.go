@@ -24,7 +24,8 @@ func init() {
 // same text an LLM reads (or, with --json, the structured result).
 func runAnalyze(ctx context.Context, e *env, args []string) int {
 	fs := newFlagSet("analyze")
-	lang := fs.String('l', "lang", "LANG", "Language of the code (required): "+strings.Join(analysis.SupportedLanguages(), ", "))
+	lang := fs.String('l', "lang", "LANG", "Language of the code (required): "+strings.Join(analysis.SupportedLanguages(), ", ")).
+		suggest(analysis.SupportedLanguages()...)
 	pathF := fs.String('p', "path", "PATH", "File or directory to search (default: the workspace root)")
 	depth := fs.String('d', "depth", "N", "Levels for callers, callees and hierarchy (default 1, max 5)")
 	maxNodes := fs.String(0, "max-nodes", "N", "Maximum symbols visited, or items per reference category (default 50)")

@@ -34,6 +34,7 @@ type flagSpec struct {
 	help    string
 	missing string   // optionalFlag: the value when given without `=`
 	choices []string // the values allowed, when limited (see choose)
+	hints   []string // values completions suggest, not limited to (see suggest)
 
 	set    bool
 	value  string
@@ -58,6 +59,13 @@ var declared sync.Map // command name → *flagSet
 // completions offer.
 func (f *flagSpec) choose(choices ...string) *flagSpec {
 	f.choices = choices
+	return f
+}
+
+// suggest gives values for completions to offer, which the flag is not
+// limited to (a language's aliases are accepted too).
+func (f *flagSpec) suggest(hints ...string) *flagSpec {
+	f.hints = hints
 	return f
 }
 

@@ -210,6 +210,15 @@ func dispatch(ctx context.Context, e *env, args []string) int {
 	return c.run(ctx, e, rest)
 }
 
+// rootFlags are the flags loupe takes before a command (dispatch reads
+// them), for the usage and completions.
+func rootFlags() *flagSet {
+	fs := &flagSet{cmd: "loupe"}
+	fs.Bool('h', "help", "Print help")
+	fs.Bool('V', "version", "Print version")
+	return fs
+}
+
 func usage(w io.Writer) {
 	var b strings.Builder
 	b.WriteString("loupe: structural code search, compatible with ast-grep\n\nUsage: loupe <COMMAND> [ARGS]\n\nCommands:\n")
@@ -219,8 +228,10 @@ func usage(w io.Writer) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(&b, "  %-10s %s\n", n, commands[n].summary)
+		fmt.Fprintf(&b, "  %-12s %s\n", n, commands[n].summary)
 	}
+	b.WriteString("\nOptions:\n")
+	rootFlags().usage(&b)
 	b.WriteString("\nRun `loupe <COMMAND> --help` for a command's flags.\n")
 	io.WriteString(w, b.String())
 }

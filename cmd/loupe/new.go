@@ -54,7 +54,7 @@ func newUsage(fs *flagSet) string {
 
 func parseNewFlags(e *env, args []string) (*newOptions, bool, error) {
 	fs := newFlagSet("new")
-	lang := fs.String('l', "lang", "LANG", "The language of the rule or utility to create")
+	lang := fs.String('l', "lang", "LANG", "The language of the rule or utility to create").suggest(languageNames()...)
 	yes := fs.Bool('y', "yes", "Accept every default without asking (give NAME and --lang as needed)")
 	config := fs.String('c', "config", "CONFIG_FILE", "The project configuration file (default: the sgconfig.yml found upwards)")
 	help := fs.Bool('h', "help", "Print help")

@@ -25,7 +25,7 @@ func init() {
 
 func runParse(ctx context.Context, e *env, args []string) int {
 	fs := newFlagSet("parse")
-	langFlag := fs.String('l', "lang", "LANG", "The language of the file (default: from its extension)")
+	langFlag := fs.String('l', "lang", "LANG", "The language of the file (default: from its extension)").suggest(languageNames()...)
 	format := fs.String(0, "format", "FORMAT", "Output format: sexp (default), json, ast or cst").choose("sexp", "json", "ast", "cst")
 	help := fs.Bool('h', "help", "Print help")
 	if err := fs.Parse(args); err != nil {

@@ -61,7 +61,7 @@ func parseRunFlags(e *env, args []string) (*runOptions, bool, error) {
 	strict := fs.String(0, "strictness", "STRICTNESS", "Pattern strictness: cst, smart (default), ast, relaxed, signature, template").
 		choose("cst", "smart", "ast", "relaxed", "signature", "template")
 	rw := fs.String('r', "rewrite", "FIX", "String to replace the matched AST node")
-	langF := fs.String('l', "lang", "LANG", "The language of the pattern")
+	langF := fs.String('l', "lang", "LANG", "The language of the pattern").suggest(languageNames()...)
 	config := fs.String('c', "config", "CONFIG_FILE", "The project configuration file for languageGlobs (default: the sgconfig.yml found upwards, if any)")
 	debug := fs.Optional("debug-query", "FORMAT", "pattern", "Print the pattern's tree (pattern, ast, cst, sexp) to stderr; needs --lang").
 		choose("pattern", "ast", "cst", "sexp")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/loupe-dev/loupe/core/language"
 	"github.com/loupe-dev/loupe/core/search"
@@ -14,16 +15,18 @@ type walkFlags struct {
 	follow, noIgnore, stdin, globs, threads *flagSpec
 }
 
+// ignoreKinds are the values of --no-ignore.
+var ignoreKinds = []string{"hidden", "dot", "exclude", "global", "parent", "vcs"}
+
 // addWalkFlags declares the shared file-selection flags; stdinHelp says
 // what --stdin means for the command.
 func addWalkFlags(fs *flagSet, stdinHelp string) *walkFlags {
 	return &walkFlags{
-		follow: fs.Bool(0, "follow", "Follow symbolic links"),
-		noIgnore: fs.List(0, "no-ignore", "FILE_TYPE", "Do not respect hidden files or ignore files: hidden, dot, exclude, global, parent, vcs").
-			choose("hidden", "dot", "exclude", "global", "parent", "vcs"),
-		stdin:   fs.Bool(0, "stdin", stdinHelp),
-		globs:   fs.List(0, "globs", "GLOBS", "Include or exclude (with !) file paths; repeatable, later globs win"),
-		threads: fs.String('j', "threads", "NUM", "Number of threads (0: one per CPU)"),
+		follow:   fs.Bool(0, "follow", "Follow symbolic links"),
+		noIgnore: fs.List(0, "no-ignore", "FILE_TYPE", "Do not respect hidden files or ignore files: "+strings.Join(ignoreKinds, ", ")).choose(ignoreKinds...),
+		stdin:    fs.Bool(0, "stdin", stdinHelp),
+		globs:    fs.List(0, "globs", "GLOBS", "Include or exclude (with !) file paths; repeatable, later globs win"),
+		threads:  fs.String('j', "threads", "NUM", "Number of threads (0: one per CPU)"),
 	}
 }
 
