@@ -111,3 +111,16 @@ func TestResultBytesBounded(t *testing.T) {
 		t.Errorf("the text does not say why it is truncated:\n%s", res.Text()[len(res.Text())-300:])
 	}
 }
+
+// The nodes a relational rule relates a match to are not reported as a
+// capture of the rule's author.
+func TestNoInternalCaptures(t *testing.T) {
+	root := workspace(t, map[string]string{"a.ts": "class A { getTool() { return 1; } }\n"})
+	res, err := newTool(t, root).Run(context.Background(), Params{Rule: map[string]any{"kind": "method_definition", "has": map[string]any{"field": "name", "regex": "^get"}}, Language: "typescript"})
+	if err != nil || res.TotalMatches != 1 {
+		t.Fatalf("%v %+v", err, res)
+	}
+	if len(res.Matches[0].MetaVariables.Multi) != 0 || strings.Contains(res.Text(), "secondary") {
+		t.Errorf("internal captures shown: %+v\n%s", res.Matches[0].MetaVariables, res.Text())
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/loupe-dev/loupe/core/match"
+	"github.com/loupe-dev/loupe/core/rule"
 	"github.com/loupe-dev/loupe/core/tree"
 )
 
@@ -165,6 +166,9 @@ func newMatch(file string, n tree.Node, env *match.Env) Match {
 		m.MetaVariables.Single[name] = elide(v.Text())
 	})
 	env.Multis(func(name string, nodes []tree.Node) {
+		if name == rule.SecondaryLabel {
+			return // the related nodes of a relational rule, not a capture
+		}
 		texts := make([]string, 0, len(nodes))
 		for _, v := range nodes {
 			if v.IsNamed() {

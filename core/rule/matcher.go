@@ -31,7 +31,12 @@ type frame struct {
 
 // secondaryLabel is the multi-variable under which relational rules record
 // the nodes they related the match to, as ast-grep does.
-const secondaryLabel = "secondary"
+const secondaryLabel = SecondaryLabel
+
+// SecondaryLabel is the multi-metavariable under which relational rules
+// record the nodes they related a match to. ast-grep's JSON shows it among
+// the metavariables; it is not one a rule's author wrote.
+const SecondaryLabel = "secondary"
 
 // addLabel appends n to the secondary labels of env.
 func addLabel(env *match.Env, n tree.Node) {
