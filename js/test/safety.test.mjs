@@ -145,12 +145,19 @@ test('an abort stops no other call: a worker running another one is left to fini
 
 test('a call its workers cannot stop rejects with an AbortError in the engine; the next call succeeds', { timeout: 120000 }, async () => {
   // A pool of its own (another memory limit), idle: no earlier call's work
-  // ahead of these in its workers.
+  // ahead of these in its workers. The rule nests has … stopBy: end
+  // fourteen deep over a call nested sixty deep: its match of one node
+  // runs for seconds, and Go under js cannot look at a cancel before it
+  // yields to the event loop, which it does not do inside one match. So
+  // however the machine is loaded, the worker must be stopped by force.
   const engine = await poolEngine({ size: 2, memoryLimitMiB: DEFAULT_MEMORY_LIMIT_MIB / 2 });
-  const session = await engine.open({ workspaceRoot: '', timeouts: {}, limits: {} }, heavy);
-  for (const [name, params] of Object.entries(calls)) {
+  const files = { 'small.js': 'beta.call(1);\n', 'deep.js': 'f('.repeat(60) + '1' + ')'.repeat(60) + ';\n' };
+  const session = await engine.open({ workspaceRoot: '', timeouts: {}, limits: {} }, files);
+  let rule = '{kind: string}';
+  for (let i = 0; i < 14; i++) rule = `{has: {stopBy: end, all: [${rule}]}}`;
+  for (let round = 0; round < 2; round++) {
     const ac = new AbortController();
-    const pending = session.call(name, params, ac.signal);
+    const pending = session.call('ast_grep', { rule: `kind: call_expression\nall: [${rule}]\n`, language: 'javascript', path: 'deep.js' }, ac.signal);
     await new Promise((r) => setTimeout(r, 200));
     ac.abort();
     await assert.rejects(pending, { name: 'AbortError' });
