@@ -10,6 +10,7 @@ require (
 	github.com/tree-sitter/go-tree-sitter v0.25.0
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/sys v0.44.0
+	golang.org/x/tools v0.42.0
 )
 
 require (

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -9,6 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/loupe-dev/loupe/internal/golden"
+	"golang.org/x/tools/txtar"
 )
 
 // The golden tests are txtar archives in testdata/, in the style of
@@ -46,9 +48,9 @@ func runGolden(t *testing.T, file string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ar := parseArchive(data)
+	ar := txtar.Parse(data)
 	var name, params string
-	for _, l := range strings.Split(ar.comment, "\n") {
+	for _, l := range strings.Split(string(ar.Comment), "\n") {
 		if rest, ok := strings.CutPrefix(strings.TrimSpace(strings.TrimPrefix(l, "#")), "call "); ok {
 			name, params, _ = strings.Cut(rest, " ")
 		}
@@ -57,9 +59,9 @@ func runGolden(t *testing.T, file string) {
 		t.Fatalf("%s: no call line (\"call TOOL PARAMS\")", file)
 	}
 	ws := map[string]string{}
-	for _, f := range ar.files {
-		if !isOutput(f.name) {
-			ws[f.name] = string(f.data)
+	for _, f := range ar.Files {
+		if !isOutput(f.Name) {
+			ws[f.Name] = string(f.Data)
 		}
 	}
 	ts, err := New(Config{Workspace: writeFiles(t, ws)})
@@ -92,15 +94,19 @@ func runGolden(t *testing.T, file string) {
 	}
 	if *update {
 		for _, s := range outputSections {
-			ar.set(s, got[s])
+			if got[s] == "" {
+				golden.Remove(ar, s)
+			} else {
+				golden.Set(ar, s, []byte(got[s]))
+			}
 		}
-		if err := os.WriteFile(file, ar.format(), 0o644); err != nil {
+		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
 	for _, s := range outputSections {
-		if want := ar.get(s); got[s] != want {
+		if want, _ := golden.Get(ar, s); got[s] != string(want) {
 			t.Errorf("%s:\n%s\nwant:\n%s", s, got[s], want)
 		}
 	}
@@ -113,85 +119,4 @@ func isOutput(name string) bool {
 		}
 	}
 	return false
-}
-
-// archive is a txtar archive: a comment, then "-- name --" sections.
-type archive struct {
-	comment string
-	files   []archiveFile
-}
-
-type archiveFile struct {
-	name string
-	data []byte
-}
-
-func parseArchive(data []byte) *archive {
-	a := &archive{}
-	var cur *archiveFile
-	var buf bytes.Buffer
-	flush := func() {
-		if cur == nil {
-			a.comment = buf.String()
-		} else {
-			cur.data = append([]byte(nil), buf.Bytes()...)
-			a.files = append(a.files, *cur)
-		}
-		buf.Reset()
-	}
-	for len(data) > 0 {
-		line := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i+1], data[i+1:]
-		} else {
-			data = nil
-		}
-		s := strings.TrimRight(string(line), "\r\n")
-		if strings.HasPrefix(s, "-- ") && strings.HasSuffix(s, " --") && len(s) > 6 {
-			flush()
-			cur = &archiveFile{name: strings.TrimSpace(s[3 : len(s)-3])}
-			continue
-		}
-		buf.Write(line)
-	}
-	flush()
-	return a
-}
-
-// get is a section's content, "" when absent.
-func (a *archive) get(name string) string {
-	for _, f := range a.files {
-		if f.name == name {
-			return string(f.data)
-		}
-	}
-	return ""
-}
-
-// set replaces a section's content, adding it at the end or removing it
-// when content is empty.
-func (a *archive) set(name, content string) {
-	for i, f := range a.files {
-		if f.name == name {
-			if content == "" {
-				a.files = append(a.files[:i], a.files[i+1:]...)
-			} else {
-				a.files[i].data = []byte(content)
-			}
-			return
-		}
-	}
-	if content != "" {
-		a.files = append(a.files, archiveFile{name, []byte(content)})
-	}
-}
-
-func (a *archive) format() []byte {
-	var b bytes.Buffer
-	b.WriteString(a.comment)
-	for _, f := range a.files {
-		b.WriteString("-- " + f.name + " --\n")
-		b.Write(f.data)
-	}
-	return b.Bytes()
 }

@@ -15,6 +15,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/loupe-dev/loupe/internal/golden"
+	"golang.org/x/tools/txtar"
 )
 
 // The golden tests are txtar archives in testdata/, in the style of gopls:
@@ -82,12 +85,12 @@ func runGolden(t *testing.T, file, sg string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ar := parseTxtar(data)
+	ar := txtar.Parse(data)
 	var cmdLine string
 	compat := ""
 	var replace []string // OLD, NEW pairs for ast-grep's output
 	compareTrees := false
-	for _, l := range strings.Split(ar.comment, "\n") {
+	for _, l := range strings.Split(string(ar.Comment), "\n") {
 		l = strings.TrimSpace(strings.TrimPrefix(l, "#"))
 		switch {
 		case strings.HasPrefix(l, "loupe "):
@@ -113,17 +116,17 @@ func runGolden(t *testing.T, file, sg string) {
 	}
 	dir := t.TempDir()
 	var stdin []byte
-	for _, f := range ar.files {
+	for _, f := range ar.Files {
 		switch {
-		case f.name == "stdin":
-			stdin = f.data
-		case f.name == "stdout" || f.name == "stderr" || f.name == "exit" || strings.HasPrefix(f.name, "want/"):
+		case f.Name == "stdin":
+			stdin = f.Data
+		case f.Name == "stdout" || f.Name == "stderr" || f.Name == "exit" || strings.HasPrefix(f.Name, "want/"):
 		default:
-			p := filepath.Join(dir, filepath.FromSlash(f.name))
+			p := filepath.Join(dir, filepath.FromSlash(f.Name))
 			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.WriteFile(p, f.data, 0o644); err != nil {
+			if err := os.WriteFile(p, f.Data, 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -140,31 +143,31 @@ func runGolden(t *testing.T, file, sg string) {
 	gotOut, gotErr := workPath(stdout.String(), dir), workPath(stderr.String(), dir)
 
 	if *update {
-		ar.set("stdout", []byte(gotOut))
+		golden.Set(ar, "stdout", []byte(gotOut))
 		// A compat archive pins stderr only when it has the section: then
 		// ast-grep's must be the same.
-		if ar.has("stderr") || (gotErr != "" && compat == "") {
-			ar.set("stderr", []byte(gotErr))
+		if has(ar, "stderr") || (gotErr != "" && compat == "") {
+			golden.Set(ar, "stderr", []byte(gotErr))
 		}
-		if code != 0 || ar.has("exit") {
-			ar.set("exit", []byte(strconv.Itoa(code)+"\n"))
+		if code != 0 || has(ar, "exit") {
+			golden.Set(ar, "exit", []byte(strconv.Itoa(code)+"\n"))
 		}
-		if err := os.WriteFile(file, ar.format(), 0o644); err != nil {
+		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	if want := ar.get("stdout"); gotOut != string(want) {
+	if want := get(ar, "stdout"); gotOut != string(want) {
 		t.Errorf("stdout:\n%s\nwant:\n%s", gotOut, want)
 	}
-	if ar.has("stderr") {
-		if want := ar.get("stderr"); gotErr != string(want) {
+	if has(ar, "stderr") {
+		if want := get(ar, "stderr"); gotErr != string(want) {
 			t.Errorf("stderr:\n%s\nwant:\n%s", gotErr, want)
 		}
 	}
 	wantCode := 0
-	if ar.has("exit") {
-		wantCode, err = strconv.Atoi(strings.TrimSpace(string(ar.get("exit"))))
+	if has(ar, "exit") {
+		wantCode, err = strconv.Atoi(strings.TrimSpace(string(get(ar, "exit"))))
 		if err != nil {
 			t.Fatalf("exit section: %v", err)
 		}
@@ -172,16 +175,16 @@ func runGolden(t *testing.T, file, sg string) {
 	if code != wantCode {
 		t.Errorf("exit status %d, want %d (stderr: %s)", code, wantCode, gotErr)
 	}
-	for _, f := range ar.files {
-		name, ok := strings.CutPrefix(f.name, "want/")
+	for _, f := range ar.Files {
+		name, ok := strings.CutPrefix(f.Name, "want/")
 		if !ok {
 			continue
 		}
 		got, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
 		if err != nil {
 			t.Errorf("want/%s: %v", name, err)
-		} else if !bytes.Equal(got, f.data) {
-			t.Errorf("%s after the command:\n%s\nwant:\n%s", name, got, f.data)
+		} else if !bytes.Equal(got, f.Data) {
+			t.Errorf("%s after the command:\n%s\nwant:\n%s", name, got, f.Data)
 		}
 	}
 	if compat == "" {
@@ -193,15 +196,15 @@ func runGolden(t *testing.T, file, sg string) {
 	}
 	// ast-grep runs on a fresh copy: the command may have changed files.
 	sgDir := t.TempDir()
-	for _, f := range ar.files {
-		if f.name == "stdin" || f.name == "stdout" || f.name == "stderr" || f.name == "exit" || strings.HasPrefix(f.name, "want/") {
+	for _, f := range ar.Files {
+		if f.Name == "stdin" || f.Name == "stdout" || f.Name == "stderr" || f.Name == "exit" || strings.HasPrefix(f.Name, "want/") {
 			continue
 		}
-		p := filepath.Join(sgDir, filepath.FromSlash(f.name))
+		p := filepath.Join(sgDir, filepath.FromSlash(f.Name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(p, f.data, 0o644); err != nil {
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -247,7 +250,7 @@ func runGolden(t *testing.T, file, sg string) {
 	if compat == "compat sorted" {
 		sgErrCmp, errCmp = sortedLines(sgStderr), sortedLines(gotErr)
 	}
-	if ar.has("stderr") && sgErrCmp != errCmp {
+	if has(ar, "stderr") && sgErrCmp != errCmp {
 		t.Errorf("ast-grep disagrees; its stderr:\n%s\nloupe's:\n%s", sgStderr, gotErr)
 	}
 }
@@ -326,88 +329,16 @@ func sortedLines(s string) string {
 	return strings.Join(lines, "\n")
 }
 
-// archive is a txtar archive: a comment, then "-- name --" sections.
-type archive struct {
-	comment string
-	files   []archiveFile
+// has reports whether the archive has the section name.
+func has(a *txtar.Archive, name string) bool {
+	_, ok := golden.Get(a, name)
+	return ok
 }
 
-type archiveFile struct {
-	name string
-	data []byte
-}
-
-func parseTxtar(data []byte) *archive {
-	a := &archive{}
-	var cur *archiveFile
-	var buf bytes.Buffer
-	flush := func() {
-		if cur == nil {
-			a.comment = buf.String()
-		} else {
-			cur.data = append([]byte(nil), buf.Bytes()...)
-			a.files = append(a.files, *cur)
-		}
-		buf.Reset()
-	}
-	for len(data) > 0 {
-		line := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i+1], data[i+1:]
-		} else {
-			data = nil
-		}
-		s := strings.TrimRight(string(line), "\r\n")
-		if strings.HasPrefix(s, "-- ") && strings.HasSuffix(s, " --") && len(s) > 6 {
-			flush()
-			cur = &archiveFile{name: strings.TrimSpace(s[3 : len(s)-3])}
-			continue
-		}
-		buf.Write(line)
-	}
-	flush()
-	return a
-}
-
-func (a *archive) has(name string) bool {
-	for _, f := range a.files {
-		if f.name == name {
-			return true
-		}
-	}
-	return false
-}
-
-func (a *archive) get(name string) []byte {
-	for _, f := range a.files {
-		if f.name == name {
-			return f.data
-		}
-	}
-	return nil
-}
-
-func (a *archive) set(name string, data []byte) {
-	for i := range a.files {
-		if a.files[i].name == name {
-			a.files[i].data = data
-			return
-		}
-	}
-	a.files = append(a.files, archiveFile{name, data})
-}
-
-func (a *archive) format() []byte {
-	var b bytes.Buffer
-	b.WriteString(a.comment)
-	for _, f := range a.files {
-		fmt.Fprintf(&b, "-- %s --\n", f.name)
-		b.Write(f.data)
-		if len(f.data) > 0 && f.data[len(f.data)-1] != '\n' {
-			b.WriteByte('\n')
-		}
-	}
-	return b.Bytes()
+// get returns the section name's data (nil when absent).
+func get(a *txtar.Archive, name string) []byte {
+	data, _ := golden.Get(a, name)
+	return data
 }
 
 // splitShell splits a command line like a POSIX shell: words separated by

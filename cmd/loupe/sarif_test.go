@@ -9,6 +9,8 @@ import (
 
 	"github.com/loupe-dev/loupe/internal/difftest"
 	"github.com/loupe-dev/loupe/internal/jsonschema"
+
+	"golang.org/x/tools/txtar"
 )
 
 // sarifSchema is the SARIF 2.1.0 JSON schema (its final text, rtm.5, the
@@ -46,7 +48,7 @@ func TestSARIFSchema(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out := string(parseTxtar(data).get("stdout"))
+		out := string(get(txtar.Parse(data), "stdout"))
 		if err := s.Validate([]byte(out)); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
