@@ -9,19 +9,10 @@
 //     idle pool is printed beside it).
 //   node js/bench/abort.mjs [runs per tool, default 24] [workers, default the package's]
 // VERBOSE=1 prints every run.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { repo, typescriptLib } from './corpus.mjs';
 
-const repo = resolve(new URL('../..', import.meta.url).pathname);
-const cache = process.env.LOUPE_CACHE ?? join(repo, '.cache');
-const corpusDir = join(cache, 'corpus', 'typescript@5.9.3');
-const lib = join(corpusDir, 'package', 'lib');
-if (!existsSync(lib)) {
-  mkdirSync(corpusDir, { recursive: true });
-  const tgz = execFileSync('npm', ['pack', '--silent', 'typescript@5.9.3'], { cwd: corpusDir, encoding: 'utf8' }).trim().split('\n').pop();
-  execFileSync('tar', ['xzf', tgz], { cwd: corpusDir });
-}
+const lib = typescriptLib();
 
 const runs = Number(process.argv[2] ?? 24);
 const workers = process.argv[3] === undefined ? undefined : Number(process.argv[3]);

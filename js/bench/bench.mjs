@@ -2,20 +2,12 @@
 // queries, in one run: cold start (load + first query) and warm query wall
 // time. Match counts must agree.
 //   node js/bench/bench.mjs            (run from the repo root after `make js`)
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, statSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { statSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repo, typescriptLib } from './corpus.mjs';
 import { createRequire } from 'node:module';
 
-const repo = resolve(new URL('../..', import.meta.url).pathname);
-const cache = process.env.LOUPE_CACHE ?? join(repo, '.cache');
-const corpusDir = join(cache, 'corpus', 'typescript@5.9.3');
-const lib = join(corpusDir, 'package', 'lib');
-if (!existsSync(lib)) {
-  mkdirSync(corpusDir, { recursive: true });
-  const tgz = execFileSync('npm', ['pack', '--silent', 'typescript@5.9.3'], { cwd: corpusDir, encoding: 'utf8' }).trim().split('\n').pop();
-  execFileSync('tar', ['xzf', tgz], { cwd: corpusDir });
-}
+const lib = typescriptLib();
 
 const queries = [
   { name: 'console.log($$$A)', pattern: 'console.log($$$A)', lang: 'javascript' },

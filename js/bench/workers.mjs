@@ -6,11 +6,11 @@
 // and warmed up first).
 //   node js/bench/workers.mjs [N]
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { cpus } from 'node:os';
+import { repo, typescriptLib } from './corpus.mjs';
 
-const repo = resolve(new URL('../..', import.meta.url).pathname);
-const lib = join(process.env.LOUPE_CACHE ?? join(repo, '.cache'), 'corpus', 'typescript@5.9.3', 'package', 'lib');
+const lib = typescriptLib();
 const query = { rule: { kind: 'interface_declaration' }, language: 'typescript', maxResults: 1 };
 const { createTools } = await import(join(repo, 'js/dist/index.js'));
 
