@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 
 	"github.com/loupe-dev/loupe/filetools"
+
+	"github.com/loupe-dev/loupe/tools/toolspec"
 )
 
 // exampleWorkspace creates a small project and returns its directory.
@@ -82,7 +84,7 @@ func ExampleTools_Glob() {
 func ExampleTools_ReplaceInFile() {
 	dir := exampleWorkspace()
 	defer os.RemoveAll(dir)
-	approve := func(_ context.Context, r filetools.Request) (bool, error) {
+	approve := func(_ context.Context, r toolspec.Request) (bool, error) {
 		fmt.Println("approve?", r.Summary)
 		return true, nil
 	}
@@ -130,15 +132,4 @@ func ExampleTools_EditLines() {
 	fmt.Println(err)
 	// Output:
 	// edit_lines: not written: approval is unavailable (no approver is configured), so this tool cannot change files: src/engine.rs. Show the user the change instead, or use preview_only=true where the tool has it
-}
-
-// Each tool's spec gives a registry what to declare: name, category,
-// permissions, the approval rule and the custom prompt with examples.
-func ExampleSpec() {
-	s := filetools.EditLinesSpec
-	fmt.Println(s.Name, "|", s.Category, "|", s.Permissions, "| approval:", s.RequiresApproval)
-	fmt.Println(s.Examples[1].Use)
-	// Output:
-	// edit_lines | File Writing | [ReadFiles WriteFiles] | approval: true
-	// delete lines 5 to 8
 }

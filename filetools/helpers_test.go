@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/loupe-dev/loupe/tools/toolspec"
 )
 
 // writeTree creates files under dir; a name ending in "/" is a directory,
@@ -50,11 +52,11 @@ func workspace(t *testing.T, files map[string]string) string {
 // approvals records what an approver was asked and answers yes (or no).
 type approvals struct {
 	mu   sync.Mutex
-	reqs []Request
+	reqs []toolspec.Request
 	deny bool
 }
 
-func (a *approvals) approve(_ context.Context, r Request) (bool, error) {
+func (a *approvals) approve(_ context.Context, r toolspec.Request) (bool, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.reqs = append(a.reqs, r)

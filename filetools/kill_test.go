@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/loupe-dev/loupe/core/rewrite"
+
+	"github.com/loupe-dev/loupe/tools/toolspec"
 )
 
 // killEnv names the workspace a re-executed test binary writes in a loop
@@ -39,7 +41,7 @@ func TestKillHelper(t *testing.T) {
 	if dir == "" {
 		t.Skip("only run re-executed by TestKillDuringWrites")
 	}
-	tl, err := New(Config{Workspace: dir, Approver: func(context.Context, Request) (bool, error) { return true, nil }})
+	tl, err := New(Config{Workspace: dir, Approver: func(context.Context, toolspec.Request) (bool, error) { return true, nil }})
 	if err != nil {
 		t.Fatal(err)
 	}

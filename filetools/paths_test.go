@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/loupe-dev/loupe/core/search"
+
+	"github.com/loupe-dev/loupe/tools/toolspec"
 )
 
 // escapeFixture is a workspace next to a directory outside it, with links
@@ -257,7 +259,7 @@ func TestSwappedLinks(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			f := newEscapeFixture(t)
 			swap := c.swap(f)
-			cfg := Config{Workspace: f.ws, Approver: func(context.Context, Request) (bool, error) {
+			cfg := Config{Workspace: f.ws, Approver: func(context.Context, toolspec.Request) (bool, error) {
 				if c.atApproval {
 					swap()
 				}

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/loupe-dev/loupe/tools/toolspec"
 )
 
 var grepTree = map[string]string{
@@ -472,89 +474,10 @@ func TestEnhancedSimpleSearch(t *testing.T) {
 	}
 }
 
-// Requirement: Tool Categorization for System Prompt.
-func TestToolCategorizationForSystemPrompt(t *testing.T) {
-	byCategory := map[string][]string{}
-	for _, s := range Specs {
-		byCategory[s.Category] = append(byCategory[s.Category], s.Name)
-	}
-	descriptions := map[string]string{}
-	var order []string
-	for _, c := range Categories {
-		descriptions[c.Name] = c.Description
-		order = append(order, c.Name)
-	}
-	if !reflect.DeepEqual(order, []string{CategorySearch, CategoryReading, CategoryWriting, CategoryManagement}) {
-		t.Errorf("categories %q", order)
-	}
-	cases := []struct {
-		scenario, category string
-		tools              []string
-		explains           []string
-	}{
-		{"Search & Discovery category", "Search & Discovery", []string{"grep", "glob", "search", "list_directory"}, []string{"Find files and text", "read-only"}},
-		{"File Reading category", "File Reading", []string{"read_file"}, []string{"Read-only access"}},
-		{"File Writing category", "File Writing", []string{"create_file", "update_file", "append_file", "replace_in_file", "edit_lines"}, []string{"approval"}},
-		{"File Management category", "File Management", []string{"delete_file"}, []string{"Destructive"}},
-	}
-	for _, c := range cases {
-		t.Run(c.scenario, func(t *testing.T) {
-			if got := byCategory[c.category]; !reflect.DeepEqual(got, c.tools) {
-				t.Errorf("tools %q, want %q", got, c.tools)
-			}
-			for _, e := range c.explains {
-				if !strings.Contains(descriptions[c.category], e) {
-					t.Errorf("description %q lacks %q", descriptions[c.category], e)
-				}
-			}
-		})
-	}
-}
-
-// Requirement: Tool Permission Declarations.
-func TestToolPermissionDeclarations(t *testing.T) {
-	specs := map[string]Spec{}
-	for _, s := range Specs {
-		specs[s.Name] = s
-	}
-	cases := []struct {
-		scenario string
-		tools    []string
-		perms    []string // exactly, or at least with atLeast
-		atLeast  bool
-		approval bool
-	}{
-		{"Read-only search tools", []string{"grep", "glob", "search", "list_directory", "read_file"}, []string{PermissionReadFiles}, false, false},
-		{"Write-access editing tools", []string{"replace_in_file", "edit_lines"}, []string{PermissionReadFiles, PermissionWriteFiles}, false, true},
-		{"Create/delete operations (create_file)", []string{"create_file"}, []string{PermissionCreateFiles}, true, true},
-		{"Create/delete operations (delete_file)", []string{"delete_file"}, []string{PermissionDeleteFiles}, true, true},
-	}
-	for _, c := range cases {
-		t.Run(c.scenario, func(t *testing.T) {
-			for _, name := range c.tools {
-				s := specs[name]
-				ok := reflect.DeepEqual(s.Permissions, c.perms)
-				if c.atLeast {
-					ok = true
-					for _, p := range c.perms {
-						ok = ok && slices.Contains(s.Permissions, p)
-					}
-				}
-				if !ok {
-					t.Errorf("%s: permissions %q, want %q", name, s.Permissions, c.perms)
-				}
-				if s.RequiresApproval != c.approval {
-					t.Errorf("%s: requires approval %v, want %v", name, s.RequiresApproval, c.approval)
-				}
-				if s.RequiresApproval && s.Approval == "" {
-					t.Errorf("%s: no approval rule", name)
-				}
-			}
-		})
-	}
-
-	// What the declarations say holds: without an approver every writing
-	// tool refuses a write, and the read-only tools need none.
+// Requirement: Tool Permission Declarations (the declarations are tested
+// in package tools): without an approver every writing tool refuses a
+// write, and the read-only tools need none.
+func TestWritesNeedAnApprover(t *testing.T) {
 	dir := workspace(t, map[string]string{"a.txt": "one\ntwo\n"})
 	tl, err := New(Config{Workspace: dir})
 	if err != nil {
@@ -577,7 +500,7 @@ func TestToolPermissionDeclarations(t *testing.T) {
 	}
 	for name, call := range writes {
 		err := call()
-		if !errors.Is(err, ErrApprovalUnavailable) || !strings.Contains(err.Error(), "approval is unavailable") || !strings.HasPrefix(err.Error(), name+":") {
+		if !errors.Is(err, toolspec.ErrNoApprover) || !strings.Contains(err.Error(), "approval is unavailable") || !strings.HasPrefix(err.Error(), name+":") {
 			t.Errorf("%s without an approver: %v", name, err)
 		}
 	}
@@ -732,45 +655,6 @@ func TestSearchPerformanceAndSafety(t *testing.T) {
 		want := "1 file was abandoned after the time limit of 5s per file, matches in it not reported (a_slow.txt)"
 		if len(r.Warnings) != 1 || r.Warnings[0] != want {
 			t.Errorf("warnings %q, want %q", r.Warnings, want)
-		}
-	})
-}
-
-// Requirement: Tool Documentation for LLM Guidance.
-func TestToolDocumentationForLLMGuidance(t *testing.T) {
-	t.Run("Search tool guidance", func(t *testing.T) {
-		for _, s := range []Spec{GrepSpec, GlobSpec} {
-			for _, want := range []string{"terminate=false when the results need further processing", "terminate=true only when the results themselves answer the user"} {
-				if !strings.Contains(s.Termination, want) {
-					t.Errorf("%s: termination doc lacks %q", s.Name, want)
-				}
-			}
-		}
-	})
-	t.Run("Edit tool guidance", func(t *testing.T) {
-		for _, s := range []Spec{ReplaceInFileSpec, EditLinesSpec} {
-			for _, want := range []string{"preview_only=true first", "terminate=true if it completes", "terminate=false if it needs verifying"} {
-				if !strings.Contains(s.Termination, want) {
-					t.Errorf("%s: termination doc lacks %q", s.Name, want)
-				}
-			}
-		}
-	})
-	t.Run("Parameter examples", func(t *testing.T) {
-		for _, s := range Specs {
-			if s.Termination == "" || s.Description == "" || len(s.Examples) == 0 {
-				t.Errorf("%s: incomplete spec", s.Name)
-			}
-			p := s.Prompt()
-			if !strings.HasPrefix(p, "Use ") {
-				t.Errorf("%s: the prompt does not open with use cases: %q", s.Name, p)
-			}
-			if !strings.Contains(p, "\n\nExamples:\n- ") || !strings.Contains(p, `{"`) {
-				t.Errorf("%s: the prompt has no JSON examples: %q", s.Name, p)
-			}
-		}
-		if p := GrepSpec.Prompt(); !strings.Contains(p, `{"pattern":"async fn.*execute","file_type":"rs"}`) || !strings.Contains(p, "Important options") {
-			t.Errorf("grep prompt: %s", p)
 		}
 	})
 }

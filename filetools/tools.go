@@ -19,8 +19,8 @@
 // the search pipeline's Reader: its size cap, then the binary and
 // encoding screen (search.Screen).
 //
-// Writing tools ask the Config's Approver before a file changes, and only
-// then: a preview, a replace that matches nothing and a write that would
+// Writing tools ask for approval (toolspec.Approve: the call context's
+// Approver, else the Config's) before a file changes, and only then: a preview, a replace that matches nothing and a write that would
 // not change the file ask nothing. Without an Approver they refuse. Every
 // write is atomic (a temporary file in the same directory, renamed over
 // the target: core/rewrite's ReplaceFileIn and CreateFileIn), so a crash
@@ -31,9 +31,10 @@
 //
 // Each tool is a method of Tools taking its Params and returning its
 // Result, whose Text is what the model reads and whose JSON is the
-// structured output; Specs describes each tool (name, description,
-// category, permissions, approval rule, termination guidance, examples)
-// for a tool registry. Failures the model can act on are *Error values.
+// whole result. Package tools declares each of them once in loupe's tool
+// registry (description, category, permissions, approval rule,
+// termination guidance, examples), from which the MCP server and the npm
+// package serve them. Failures the model can act on are *Error values.
 package filetools
 
 import (
@@ -44,6 +45,22 @@ import (
 	"time"
 
 	"github.com/loupe-dev/loupe/core/search"
+	"github.com/loupe-dev/loupe/tools/toolspec"
+)
+
+// Tool names.
+const (
+	GrepName          = "grep"
+	GlobName          = "glob"
+	SearchName        = "search"
+	ListDirectoryName = "list_directory"
+	ReadFileName      = "read_file"
+	CreateFileName    = "create_file"
+	UpdateFileName    = "update_file"
+	AppendFileName    = "append_file"
+	ReplaceInFileName = "replace_in_file"
+	EditLinesName     = "edit_lines"
+	DeleteFileName    = "delete_file"
 )
 
 // Limits and defaults.
@@ -103,9 +120,10 @@ var DefaultExcludes = []string{
 type Config struct {
 	// Workspace is the root directory no path may leave (required).
 	Workspace string
-	// Approver is asked before any write; nil makes every writing tool
-	// refuse a call that would change a file (previews still work).
-	Approver Approver
+	// Approver is asked before any write, unless the call's context
+	// carries its own (toolspec.WithApprover); with neither, every writing
+	// tool refuses a call that would change a file (previews still work).
+	Approver toolspec.Approver
 	// MaxGrepFileSize is the largest file grep reads (default 1 MiB).
 	MaxGrepFileSize int64
 	// MaxFileSize is the largest file read_file and the editing tools
@@ -188,7 +206,8 @@ type Error struct {
 	// Hint suggests a valid call.
 	Hint string
 	// Err is the underlying error, if any: fs.ErrNotExist,
-	// search.ErrOutsideWorkspace, ErrApprovalUnavailable, ErrDenied, ...
+	// search.ErrOutsideWorkspace, toolspec.ErrNoApprover,
+	// toolspec.ErrDenied, ...
 	Err error
 }
 
@@ -207,53 +226,27 @@ func (e *Error) Error() string {
 // Unwrap returns the underlying error.
 func (e *Error) Unwrap() error { return e.Err }
 
-// Approval errors, wrapped in an *Error.
-var (
-	// ErrApprovalUnavailable is a write refused because no Approver is
-	// configured.
-	ErrApprovalUnavailable = errors.New("approval is unavailable")
-	// ErrDenied is a write the Approver declined.
-	ErrDenied = errors.New("the change was not approved")
-)
-
-// Request is what an Approver is asked about one write.
-type Request struct {
-	// Tool is the writing tool's name.
-	Tool string `json:"tool"`
-	// Permission is what the write needs: PermissionWriteFiles to change
-	// a file, PermissionCreateFiles to create one, PermissionDeleteFiles
-	// to delete one.
-	Permission string `json:"permission"`
-	// Path is the file, relative to the workspace root.
-	Path string `json:"path"`
-	// Summary says what the write does, in one line.
-	Summary string `json:"summary"`
-	// Diff is the change as a unified diff (for delete_file, the removal
-	// of every line).
-	Diff string `json:"diff,omitempty"`
-}
-
-// Approver decides whether a write may happen. It is called only when a
-// call would change a file, before anything is written; false declines
-// (the tool returns an error wrapping ErrDenied and writes nothing), an
-// error fails the call. Concurrent calls may ask at the same time.
-type Approver func(ctx context.Context, req Request) (bool, error)
-
-// approve asks the approver about a write.
-func (t *Tools) approve(ctx context.Context, req Request) error {
-	if t.cfg.Approver == nil {
-		return &Error{Tool: req.Tool, Path: req.Path, Msg: "not written: approval is unavailable (no approver is configured), so this tool cannot change files",
-			Hint: "Show the user the change instead, or use preview_only=true where the tool has it", Err: ErrApprovalUnavailable}
+// approve asks for approval of a write: the context's Approver
+// (toolspec.WithApprover), else the Config's. Without either the write is
+// refused with an error wrapping toolspec.ErrNoApprover; a refusal wraps
+// toolspec.ErrDenied.
+func (t *Tools) approve(ctx context.Context, req toolspec.Request) error {
+	if !toolspec.HasApprover(ctx) {
+		if t.cfg.Approver == nil {
+			return &Error{Tool: req.Tool, Path: req.Path, Msg: "not written: approval is unavailable (no approver is configured), so this tool cannot change files",
+				Hint: "Show the user the change instead, or use preview_only=true where the tool has it", Err: toolspec.ErrNoApprover}
+		}
+		ctx = toolspec.WithApprover(ctx, t.cfg.Approver)
 	}
-	ok, err := t.cfg.Approver(ctx, req)
-	if err != nil {
-		return &Error{Tool: req.Tool, Path: req.Path, Msg: "approval failed, nothing was written", Err: err}
-	}
-	if !ok {
+	err := toolspec.Approve(ctx, req)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, toolspec.ErrDenied):
 		return &Error{Tool: req.Tool, Path: req.Path, Msg: "the user did not approve the change, nothing was written",
-			Hint: "Ask the user how to proceed instead of retrying the same change", Err: ErrDenied}
+			Hint: "Ask the user how to proceed instead of retrying the same change", Err: toolspec.ErrDenied}
 	}
-	return nil
+	return &Error{Tool: req.Tool, Path: req.Path, Msg: "approval failed, nothing was written", Err: err}
 }
 
 // Bool returns a pointer to b, for optional boolean parameters such as

@@ -13,6 +13,8 @@ import (
 
 	"github.com/loupe-dev/loupe/core/rewrite"
 	"github.com/loupe-dev/loupe/core/search"
+
+	"github.com/loupe-dev/loupe/tools/toolspec"
 )
 
 // newFilePerm is the mode a created file asks for (the umask applies).
@@ -34,7 +36,7 @@ func (t *Tools) loadText(root *os.Root, tool string, g target) ([]byte, textFile
 // data. A file that changed meanwhile (while the approver decided) is
 // left alone.
 func (t *Tools) commit(ctx context.Context, root *os.Root, tool string, g target, old, data []byte, summary, diff string) error {
-	if err := t.approve(ctx, Request{Tool: tool, Permission: PermissionWriteFiles, Path: g.display(), Summary: summary, Diff: diff}); err != nil {
+	if err := t.approve(ctx, toolspec.Request{Tool: tool, Permission: toolspec.WriteFiles, Path: g.display(), Summary: summary, Diff: diff}); err != nil {
 		return err
 	}
 	now, _, err := readFile(root, tool, g, t.cfg.MaxFileSize)
@@ -110,7 +112,7 @@ func (t *Tools) CreateFile(ctx context.Context, p CreateFileParams) (*CreateFile
 	diff := unifiedDiff(g.display(), "", p.Content, true, false)
 	lines := countLines(p.Content)
 	summary := fmt.Sprintf("create %s (%d %s, %s)", g.display(), lines, plural(lines, "line", "lines"), byteSize(int64(len(p.Content))))
-	if err := t.approve(ctx, Request{Tool: tool, Permission: PermissionCreateFiles, Path: g.display(), Summary: summary, Diff: diff}); err != nil {
+	if err := t.approve(ctx, toolspec.Request{Tool: tool, Permission: toolspec.CreateFiles, Path: g.display(), Summary: summary, Diff: diff}); err != nil {
 		return nil, err
 	}
 	if dir := path.Dir(g.rel); dir != "." {
@@ -321,7 +323,7 @@ func (t *Tools) DeleteFile(ctx context.Context, p DeleteFileParams) (*DeleteFile
 	default:
 		return nil, &Error{Tool: tool, Path: p.Path, Msg: "not a regular file, not deleted"}
 	}
-	if err := t.approve(ctx, Request{Tool: tool, Permission: PermissionDeleteFiles, Path: g.display(), Summary: summary, Diff: diff}); err != nil {
+	if err := t.approve(ctx, toolspec.Request{Tool: tool, Permission: toolspec.DeleteFiles, Path: g.display(), Summary: summary, Diff: diff}); err != nil {
 		return nil, err
 	}
 	if err := root.Remove(g.os()); err != nil {

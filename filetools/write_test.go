@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/loupe-dev/loupe/tools/toolspec"
 )
 
 // TestApproval checks when approval is asked, what the approver is told,
@@ -34,12 +36,12 @@ func TestApproval(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		want := []Request{
-			{Tool: CreateFileName, Permission: PermissionCreateFiles, Path: "new/b.txt", Summary: "create new/b.txt (1 line, 2 bytes)",
+		want := []toolspec.Request{
+			{Tool: CreateFileName, Permission: toolspec.CreateFiles, Path: "new/b.txt", Summary: "create new/b.txt (1 line, 2 bytes)",
 				Diff: "--- /dev/null\n+++ b/new/b.txt\n@@ -0,0 +1 @@\n+b\n"},
-			{Tool: ReplaceInFileName, Permission: PermissionWriteFiles, Path: "a.txt", Summary: `replace 1 occurrence of "beta" in a.txt`,
+			{Tool: ReplaceInFileName, Permission: toolspec.WriteFiles, Path: "a.txt", Summary: `replace 1 occurrence of "beta" in a.txt`,
 				Diff: "--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n alpha\n-beta\n+gamma\n"},
-			{Tool: DeleteFileName, Permission: PermissionDeleteFiles, Path: "new/b.txt", Summary: "delete new/b.txt (1 line)",
+			{Tool: DeleteFileName, Permission: toolspec.DeleteFiles, Path: "new/b.txt", Summary: "delete new/b.txt (1 line)",
 				Diff: "--- a/new/b.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-b\n"},
 		}
 		if len(asked.reqs) != len(want) {
@@ -56,11 +58,11 @@ func TestApproval(t *testing.T) {
 		tl, asked := newTools(t, dir)
 		asked.deny = true
 		_, err := tl.EditLines(ctx, EditLinesParams{Path: "a.txt", Operation: OpDelete, StartLine: 1})
-		if !errors.Is(err, ErrDenied) || !strings.Contains(err.Error(), "did not approve") {
+		if !errors.Is(err, toolspec.ErrDenied) || !strings.Contains(err.Error(), "did not approve") {
 			t.Errorf("declined edit: %v", err)
 		}
 		_, err = tl.CreateFile(ctx, CreateFileParams{Path: "dir/b.txt", Content: "b"})
-		if !errors.Is(err, ErrDenied) {
+		if !errors.Is(err, toolspec.ErrDenied) {
 			t.Errorf("declined create: %v", err)
 		}
 		if readBack(t, dir, "a.txt") != text {
@@ -73,7 +75,7 @@ func TestApproval(t *testing.T) {
 	t.Run("approver error", func(t *testing.T) {
 		dir := workspace(t, map[string]string{"a.txt": text})
 		boom := errors.New("host went away")
-		tl, err := New(Config{Workspace: dir, Approver: func(context.Context, Request) (bool, error) { return true, boom }})
+		tl, err := New(Config{Workspace: dir, Approver: func(context.Context, toolspec.Request) (bool, error) { return true, boom }})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,7 +110,7 @@ func TestApproval(t *testing.T) {
 	})
 	t.Run("a file changed while approval was pending is left alone", func(t *testing.T) {
 		dir := workspace(t, map[string]string{"a.txt": text})
-		tl, err := New(Config{Workspace: dir, Approver: func(context.Context, Request) (bool, error) {
+		tl, err := New(Config{Workspace: dir, Approver: func(context.Context, toolspec.Request) (bool, error) {
 			return true, os.WriteFile(filepath.Join(dir, "a.txt"), []byte("someone else's\n"), 0o644)
 		}})
 		if err != nil {

@@ -46,6 +46,17 @@ func ExampleNew() {
 	// Output:
 	// ast_grep (Search & Discovery; ReadFiles; read-only true)
 	// structural_analysis (Code Analysis; ReadFiles; read-only true)
+	// grep (Search & Discovery; ReadFiles; read-only true)
+	// glob (Search & Discovery; ReadFiles; read-only true)
+	// search (Search & Discovery; ReadFiles; read-only true)
+	// list_directory (Search & Discovery; ReadFiles; read-only true)
+	// read_file (File Reading; ReadFiles; read-only true)
+	// create_file (File Writing; WriteFiles, CreateFiles; read-only false)
+	// update_file (File Writing; ReadFiles, WriteFiles; read-only false)
+	// append_file (File Writing; ReadFiles, WriteFiles; read-only false)
+	// replace_in_file (File Writing; ReadFiles, WriteFiles; read-only false)
+	// edit_lines (File Writing; ReadFiles, WriteFiles; read-only false)
+	// delete_file (File Management; DeleteFiles; read-only false)
 	// io_util.py:2:12 [call] open(path)
 	//   $P = path
 	// 1 match.

@@ -28,7 +28,11 @@ import (
 )
 
 // registry lists every tool, in the order faces list them.
-var registry = []entry{astGrep, structuralAnalysis}
+var registry = []entry{
+	astGrep, structuralAnalysis,
+	grepTool, globTool, searchTool, listDirectoryTool, readFileTool,
+	createFileTool, updateFileTool, appendFileTool, replaceInFileTool, editLinesTool, deleteFileTool,
+}
 
 // Config sets up the tools for one workspace.
 type Config struct {

@@ -71,11 +71,8 @@ func TestRegistry(t *testing.T) {
 		if info.Title == "" || info.Summary == "" || info.Description == "" || info.Guide == "" || info.Termination == "" || info.Category.Description == "" {
 			t.Errorf("%s: incomplete info %+v", info.Name, info)
 		}
-		if info.Permissions != toolspec.ReadFiles || info.RequiresApproval {
-			t.Errorf("%s: permissions %s, approval %v", info.Name, info.Permissions, info.RequiresApproval)
-		}
-		if h := info.Hints(); !h.ReadOnly || h.Destructive || !h.Idempotent {
-			t.Errorf("%s: hints %+v", info.Name, h)
+		if h := info.Hints(); h.ReadOnly != (info.Permissions == toolspec.ReadFiles) || h.ReadOnly == info.RequiresApproval || h.Idempotent != h.ReadOnly {
+			t.Errorf("%s: permissions %s, approval %v, hints %+v", info.Name, info.Permissions, info.RequiresApproval, h)
 		}
 		if info.InputSchema["type"] != "object" || info.OutputSchema["type"] != "object" {
 			t.Errorf("%s: schemas are not objects", info.Name)
@@ -93,7 +90,9 @@ func TestRegistry(t *testing.T) {
 			if err := in.Validate(v); err != nil {
 				t.Errorf("%s example %q does not match the input schema: %v", info.Name, e.Use, err)
 			}
-			if needs, err := ts[i].NeedsApproval(e.Params); err != nil || needs {
+			// A write's examples would write, but a preview's.
+			preview := strings.Contains(string(e.Params), `"preview_only":true`)
+			if needs, err := ts[i].NeedsApproval(e.Params); err != nil || needs != (info.RequiresApproval && !preview) {
 				t.Errorf("%s example %q: NeedsApproval %v, %v", info.Name, e.Use, needs, err)
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -93,7 +94,7 @@ func TestMCPBinary(t *testing.T) {
 	for _, info := range tools.Infos() {
 		want = append(want, info.Name)
 	}
-	if strings.Join(names, " ") != strings.Join(want, " ") {
+	if strings.Join(names, " ") != strings.Join(slices.Sorted(slices.Values(want)), " ") {
 		t.Errorf("tools %v, want %v", names, want)
 	}
 	if err := cs.SetLoggingLevel(ctx, &sdk.SetLoggingLevelParams{Level: "warning"}); err != nil {
@@ -105,6 +106,20 @@ func TestMCPBinary(t *testing.T) {
 	}{
 		"ast_grep":            {map[string]any{"pattern": "$O.foo($A)", "language": "typescript"}, "a.ts:1:1 [call_expression] x.foo(1)"},
 		"structural_analysis": {map[string]any{"mode": "callers", "language": "typescript", "symbol": "leaf", "depth": 2}, "← top()  calls.ts:1"},
+		// The file tools, in registry order: the writes (approved by the
+		// client, which asks its user by the annotations) make, change
+		// and remove new.txt.
+		"grep":            {map[string]any{"pattern": `foo\(\d\)`}, "a.ts"},
+		"glob":            {map[string]any{"pattern": "*.ts"}, "calls.ts"},
+		"search":          {map[string]any{"query": "calls"}, "calls.ts"},
+		"list_directory":  {map[string]any{}, "a.ts"},
+		"read_file":       {map[string]any{"path": "calls.ts", "start_line": 2, "end_line": 2}, "export function mid()"},
+		"create_file":     {map[string]any{"path": "new.txt", "content": "one\n"}, "new.txt"},
+		"update_file":     {map[string]any{"path": "new.txt", "content": "one\ntwo\n"}, "new.txt"},
+		"append_file":     {map[string]any{"path": "new.txt", "content": "three"}, "3 lines"},
+		"replace_in_file": {map[string]any{"path": "new.txt", "find": "two", "replace": "2"}, "1 occurrence"},
+		"edit_lines":      {map[string]any{"path": "new.txt", "operation": "delete", "start_line": 1, "end_line": 1}, "2 lines"},
+		"delete_file":     {map[string]any{"path": "new.txt"}, "new.txt"},
 	}
 	for _, name := range want {
 		c, ok := calls[name]
@@ -121,6 +136,9 @@ func TestMCPBinary(t *testing.T) {
 		if text := res.Content[0].(*sdk.TextContent).Text; res.IsError || !strings.Contains(text, c.text) || res.StructuredContent == nil {
 			t.Errorf("%s: %v\n%s", name, res.IsError, text)
 		}
+	}
+	if _, err := os.Stat(filepath.Join(root, "new.txt")); !os.IsNotExist(err) {
+		t.Errorf("new.txt after delete_file: %v", err)
 	}
 	<-logged // bin.ts skipped
 	mu.Lock()

@@ -82,9 +82,9 @@ func TestPrompt(t *testing.T) {
 ### grep: Search contents
 Searches file contents.
 Use it for text.
-Permissions: ReadFiles. Approval: not needed.
 Examples:
 - Find TODOs: ` + "`" + `{"pattern":"TODO"}` + "`" + `
+Permissions: ReadFiles. Approval: not needed.
 When to stop: Go on.
 
 ## File Management
@@ -92,9 +92,9 @@ When to stop: Go on.
 
 ### delete_file: Delete a file
 Deletes one file.
-Permissions: DeleteFiles. Approval: asked before a call writes.
 Examples:
 - Delete a scratch file: ` + "`" + `{"path":"tmp.txt"}` + "`" + `
+Permissions: DeleteFiles. Approval: asked before a call writes.
 When to stop: Stop after it.
 
 ## Other
