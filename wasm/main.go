@@ -8,7 +8,7 @@
 //	loupe.call(session, name, paramsJSON, id) → Promise<JSON {text, result} | {error}>
 //	loupe.cancel(id)                 cancels call id (AbortSignal support)
 //	loupe.languageFor(nameOrPath)    → the canonical name of a language name or alias, or of a path's extension; "" if none
-//	loupe.parse(paramsJSON)          → JSON {sexp, nodes} | {error}: {language, source}
+//	loupe.parse(paramsJSON)          → Promise<JSON {sexp, nodes} | {error}>: {language, source}
 //	loupe.merge(name, paramsJSON, replies) → JSON {text, result} | {error}: replies is an array of call's replies (JSON strings)
 //
 // Every tool comes from the registry (package tools): init lists the
@@ -257,26 +257,31 @@ func merge(this js.Value, args []js.Value) any {
 	return reply(map[string]any{"text": out.Text, "result": out.Result}, nil)
 }
 
+// parse answers through a Promise: the grammar may have to be loaded
+// first, which waits for the JavaScript loader.
 func parse(this js.Value, args []js.Value) any {
 	if len(args) != 1 || args[0].Type() != js.TypeString {
-		return reply(nil, errors.New("parse(paramsJSON) expects a JSON string"))
+		return resolved(reply(nil, errors.New("parse(paramsJSON) expects a JSON string")))
 	}
-	var p struct {
-		Language string `json:"language"`
-		Source   string `json:"source"`
-	}
-	if err := json.Unmarshal([]byte(args[0].String()), &p); err != nil {
-		return reply(nil, err)
-	}
-	lang, err := language.Lookup(p.Language)
-	if err != nil {
-		return reply(nil, err)
-	}
-	t, err := lang.Parse(context.Background(), []byte(p.Source))
-	if err != nil {
-		return reply(nil, err)
-	}
-	return reply(map[string]any{"sexp": t.Root().SExp(), "nodes": t.Len()}, nil)
+	raw := args[0].String()
+	return promise(func() string {
+		var p struct {
+			Language string `json:"language"`
+			Source   string `json:"source"`
+		}
+		if err := json.Unmarshal([]byte(raw), &p); err != nil {
+			return reply(nil, err)
+		}
+		lang, err := language.Lookup(p.Language)
+		if err != nil {
+			return reply(nil, err)
+		}
+		t, err := lang.Parse(context.Background(), []byte(p.Source))
+		if err != nil {
+			return reply(nil, err)
+		}
+		return reply(map[string]any{"sexp": t.Root().SExp(), "nodes": t.Len()}, nil)
+	})
 }
 
 func reply(v any, err error) string {

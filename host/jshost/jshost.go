@@ -82,6 +82,9 @@ func (e *Engine) Load(ctx context.Context, name string, wasm []byte) (host.Gramm
 	if g := e.grammars[name]; g != nil {
 		return g, nil
 	}
+	if err := await(ctx, e.loader.Call("load", name)); err != nil {
+		return nil, fmt.Errorf("jshost: load %s: %w", name, err)
+	}
 	g := &grammar{name: name, loader: e.loader}
 	// The name table is read from an instance of its own, left at the
 	// module's initial size so that the rest of its memory, copied along
@@ -103,6 +106,38 @@ func (e *Engine) Load(ctx context.Context, name string, wasm []byte) (host.Gramm
 	}
 	e.grammars[name] = g
 	return g, nil
+}
+
+// await blocks until the promise p settles and returns its rejection as
+// an error, or ctx's error if ctx ends first (the promise's callbacks then
+// release themselves when it settles).
+func await(ctx context.Context, p js.Value) error {
+	done := make(chan error, 1)
+	var onResolve, onReject js.Func
+	settle := func(err error) {
+		onResolve.Release()
+		onReject.Release()
+		done <- err
+	}
+	onResolve = js.FuncOf(func(js.Value, []js.Value) any {
+		settle(nil)
+		return nil
+	})
+	onReject = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		reason := "rejected"
+		if len(args) > 0 {
+			reason = js.Global().Get("String").Invoke(args[0]).String()
+		}
+		settle(fmt.Errorf("%s", reason))
+		return nil
+	})
+	js.Global().Get("Promise").Call("resolve", p).Call("then", onResolve, onReject)
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // Close drops every instance; the JS garbage collector frees them.

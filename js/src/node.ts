@@ -1,6 +1,5 @@
 /** The Node environment: files are read from this package's dist/. */
 import * as fs from 'node:fs';
-import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -75,7 +74,6 @@ export function nodeEnv(dir?: string, opts: NodeEnvOptions = {}): Env {
       return limit > 0 ? limitMemory(bytes, limit) : bytes;
     },
     grammar: opts.grammar ?? ((name) => compileGrammar(base, name)),
-    grammarSync: (name) => new WebAssembly.Module(readFileSync(join(base, 'grammars', `${name}.wasm`))),
     nodeFs: fs as unknown as Env['nodeFs'],
   };
 }

@@ -21,8 +21,6 @@ export interface Env {
   goModule(): Promise<BufferSource | WebAssembly.Module>;
   /** Compiles a grammar module asynchronously. */
   grammar(name: string): Promise<WebAssembly.Module>;
-  /** Compiles a grammar module synchronously, where the environment can. */
-  grammarSync?(name: string): WebAssembly.Module;
   /** Node's callback fs, when there is one. */
   nodeFs?: Record<string, unknown> & { constants: Record<string, number> };
   /**
@@ -42,7 +40,13 @@ interface LoupeGlobal {
   merge(name: string, params: string, replies: string[]): string;
 }
 
+/**
+ * How Go gets grammar modules (host/jshost): it calls load the first time
+ * it needs a language, whichever call needs it and for whatever reason,
+ * then instantiate for each instance.
+ */
 interface GrammarLoader {
+  load(name: string): Promise<void>;
   instantiate(name: string): WebAssembly.Instance;
 }
 
@@ -384,13 +388,12 @@ async function bootNow(env: Env, forget: () => void): Promise<Runtime> {
   });
   const compiled = new Map<string, WebAssembly.Module>();
   const loader: GrammarLoader = {
+    async load(name: string) {
+      if (!compiled.has(name)) compiled.set(name, await env.grammar(name));
+    },
     instantiate(name: string) {
-      let m = compiled.get(name);
-      if (!m) {
-        if (!env.grammarSync) throw new Error(`grammar ${name} was not prepared`);
-        m = env.grammarSync(name);
-        compiled.set(name, m);
-      }
+      const m = compiled.get(name);
+      if (!m) throw new Error(`grammar ${name} was not loaded`); // Go calls load first
       return new WebAssembly.Instance(m, {});
     },
   };

@@ -1,31 +1,47 @@
 // The browser build in a real browser (Debian's Chromium, driven by
 // playwright-core): files passed in memory, modules fetched over HTTP.
+// Every language goes through both tools, and the browser's answers must
+// be Node's for the same files and calls.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, dirname, extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { createTools } from '../dist/index.js';
+import { launchChromium, noChromium as skip } from '../scripts/chromium.mjs';
 
-const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
-const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const here = dirname(fileURLToPath(import.meta.url));
+const dist = join(here, '..', 'dist');
+const samples = join(here, '..', '..', 'testdata', 'parse');
 const types = { '.js': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html' };
 
-const page = `<!doctype html><script type="module">
-import { createTools } from '/loupe/browser.js';
-const files = {
-  'src/app.ts': 'export class App extends Base {\\n  run() { this.log("x"); helper.log(1, 2); }\\n}\\n',
-  'src/util.py': 'def f():\\n    return log(3)\\n',
-};
-const { tools, reason } = await createTools({ files, baseUrl: '/loupe/' });
-const ag = tools.find((t) => t.name === 'ast_grep');
-const ts = await ag.execute({ pattern: '$O.log($$$A)', language: 'typescript' });
-const py = await ag.execute({ pattern: 'log($A)', path: 'src/util.py' });
-const bad = await ag.execute({ pattern: 'x', path: '../../etc/passwd' });
-window.result = { reason, names: tools.map((t) => t.name), ts: ts.metadata, py: py.metadata, bad: bad.metadata };
-</script>`;
+/** Each language's sample (testdata/parse/LANG/sample.*), as LANG/sample.EXT → content. */
+function sampleFiles() {
+  const files = {};
+  for (const lang of readdirSync(samples).sort()) {
+    const name = readdirSync(join(samples, lang)).find((f) => f.startsWith('sample.'));
+    files[`${lang}/${name}`] = readFileSync(join(samples, lang, name), 'utf8');
+  }
+  return files;
+}
+
+/**
+ * The calls each language goes through: ast_grep with a rule any grammar
+ * can match (every leaf token), and structural_analysis's exports of the
+ * sample (an error naming the supported languages where there is no
+ * analysis for the language).
+ */
+function callsFor(files) {
+  const calls = [];
+  for (const path of Object.keys(files)) {
+    const language = path.split('/')[0];
+    calls.push({ tool: 'ast_grep', params: { rule: { regex: '\\S', not: { has: { regex: '\\S' } } }, path, maxResults: 3 } });
+    calls.push({ tool: 'structural_analysis', params: { mode: 'exports', language, target: path } });
+  }
+  return calls;
+}
 
 let server;
 let base;
@@ -34,7 +50,7 @@ before(async () => {
     const url = new URL(req.url, 'http://x');
     try {
       if (url.pathname === '/') {
-        res.writeHead(200, { 'content-type': 'text/html' }).end(page);
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>loupe</title>');
         return;
       }
       if (!url.pathname.startsWith('/loupe/') || url.pathname.includes('..')) throw new Error('not found');
@@ -49,29 +65,107 @@ before(async () => {
 });
 after(() => server.close());
 
-// Without a browser the test is skipped with one line saying what to install.
-const skip = existsSync(chromiumPath) ? false : `no Chromium at ${chromiumPath}: apt-get install -y chromium, or set CHROMIUM to a Chromium binary`;
+/** Runs fn(page) on a blank page of base in a fresh Chromium; page errors fail the test. */
+async function inChromium(fn) {
+  const chromium = await launchChromium();
+  try {
+    const page = await chromium.context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(base);
+    const out = await fn(page);
+    assert.deepEqual(errors, []);
+    return out;
+  } finally {
+    await chromium.close();
+  }
+}
 
 test('ast_grep over in-memory files in Chromium', { timeout: 120000, skip }, async () => {
-  const browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  const r = await inChromium((page) => page.evaluate(async () => {
+    const { createTools } = await import('/loupe/browser.js');
+    const files = {
+      'src/app.ts': 'export class App extends Base {\n  run() { this.log("x"); helper.log(1, 2); }\n}\n',
+      'src/util.py': 'def f():\n    return log(3)\n',
+    };
+    const { tools, reason } = await createTools({ files, baseUrl: '/loupe/' });
+    const ag = tools.find((t) => t.name === 'ast_grep');
+    const ts = await ag.execute({ pattern: '$O.log($$$A)', language: 'typescript' });
+    const py = await ag.execute({ pattern: 'log($A)', path: 'src/util.py' });
+    const bad = await ag.execute({ pattern: 'x', path: '../../etc/passwd' });
+    return { reason, names: tools.map((t) => t.name), ts: ts.metadata, py: py.metadata, bad: bad.metadata };
+  }));
+  assert.equal(r.reason, undefined);
+  assert.deepEqual(r.names, ['ast_grep', 'structural_analysis']);
+  assert.deepEqual(r.ts.matches.map((m) => m.text), ['this.log("x")', 'helper.log(1, 2)']);
+  assert.deepEqual(r.py.matches.map((m) => `${m.file}:${m.startLine}`), ['src/util.py:2']);
+  assert.match(String(r.bad.error), /outside the workspace/);
+});
+
+// The languages structural analysis covers beside the one asked for
+// (typescript's include tsx, tsx's typescript) are loaded by Go when it
+// needs them, even when no file of the workspace is in them: a browser
+// cannot compile a grammar behind Go's back.
+for (const [language, files] of Object.entries({
+  typescript: {
+    'src/base.ts': 'export class Base {\n  log(m: string) { console.log(m); }\n}\n',
+    'src/app.ts': 'import { Base } from "./base";\nexport class App extends Base {\n  run() { this.log("x"); }\n}\n',
+  },
+  tsx: {
+    'src/base.tsx': 'export class Base {\n  log(m: string) { console.log(m); return <b>{m}</b>; }\n}\n',
+    'src/app.tsx': 'import { Base } from "./base";\nexport class App extends Base {\n  run() { return this.log("x"); }\n}\n',
+  },
+})) {
+  test(`structural_analysis for ${language} in Chromium`, { timeout: 120000, skip }, async () => {
+    const r = await inChromium((page) => page.evaluate(async ({ language, files }) => {
+      const { createTools } = await import('/loupe/browser.js');
+      const { tools } = await createTools({ files, baseUrl: '/loupe/' });
+      const sa = tools.find((t) => t.name === 'structural_analysis');
+      const ag = tools.find((t) => t.name === 'ast_grep');
+      const hierarchy = (await sa.execute({ mode: 'hierarchy', language, symbol: 'App' })).metadata;
+      const callers = (await sa.execute({ mode: 'callers', language, symbol: 'log' })).metadata;
+      const search = (await ag.execute({ pattern: 'this.log($A)', language })).metadata;
+      return { hierarchy, callers, search };
+    }, { language, files }));
+    const ext = language === 'tsx' ? 'tsx' : 'ts';
+    assert.equal(r.hierarchy.error, undefined);
+    assert.deepEqual(r.hierarchy.hierarchy.supertypes.map((t) => `${t.name} ${t.file}`), [`Base src/base.${ext}`]);
+    assert.equal(r.callers.error, undefined);
+    // Name-based: Base.log's console.log is a call of a log too.
+    assert.deepEqual(r.callers.callers.map((c) => `${c.name} ${c.file}:${c.viaLine}`), [`run src/app.${ext}:3`, `log src/base.${ext}:2`]);
+    assert.deepEqual(r.search.matches.map((m) => m.text), ['this.log("x")']);
   });
-  try {
-    const p = await browser.newPage();
-    const errors = [];
-    p.on('pageerror', (e) => errors.push(String(e)));
-    await p.goto(base);
-    await p.waitForFunction(() => window.result || false, null, { timeout: 90000 });
-    const r = await p.evaluate(() => window.result);
-    if (!r.ts.matches) console.log(JSON.stringify(r));
-    assert.deepEqual(errors, []);
-    assert.equal(r.reason, undefined);
-    assert.ok(r.names.includes('ast_grep'));
-    assert.deepEqual(r.ts.matches.map((m) => m.text), ['this.log("x")', 'helper.log(1, 2)']);
-    assert.deepEqual(r.py.matches.map((m) => `${m.file}:${m.startLine}`), ['src/util.py:2']);
-    assert.match(String(r.bad.error), /outside the workspace/);
-  } finally {
-    await browser.close();
+}
+
+test('every language through ast_grep and structural_analysis in Chromium, as in Node', { timeout: 300000, skip }, async () => {
+  const files = sampleFiles();
+  assert.equal(Object.keys(files).length, 28);
+  const calls = callsFor(files);
+  const inBrowser = await inChromium((page) => page.evaluate(async ({ files, calls }) => {
+    const { createTools } = await import('/loupe/browser.js');
+    const { tools, reason } = await createTools({ files, baseUrl: '/loupe/' });
+    if (reason) return { reason };
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    const out = [];
+    for (const c of calls) out.push((await byName[c.tool].execute(c.params)).metadata);
+    return { out };
+  }, { files, calls }));
+  assert.equal(inBrowser.reason, undefined);
+
+  const { tools } = await createTools({ workspaceRoot: '/', files, workers: 0 });
+  const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+  for (const [i, c] of calls.entries()) {
+    const got = inBrowser.out[i];
+    const what = `${c.tool} ${c.params.path ?? c.params.target}`;
+    assert.deepEqual(got, (await byName[c.tool].execute(c.params)).metadata, what);
+    if (c.tool === 'ast_grep') {
+      assert.ok(got.totalMatches > 0, `${what}: ${JSON.stringify(got)}`);
+    } else if (got.error) {
+      assert.match(got.error, /^structural analysis does not support /, what);
+    } else {
+      assert.ok(got.exports.length > 0, `${what}: ${JSON.stringify(got)}`);
+    }
   }
+  const analysed = calls.filter((c, i) => c.tool === 'structural_analysis' && !inBrowser.out[i].error).map((c) => c.params.language);
+  assert.deepEqual(analysed, ['c', 'cpp', 'csharp', 'go', 'java', 'javascript', 'kotlin', 'php', 'python', 'ruby', 'rust', 'tsx', 'typescript']);
 });
