@@ -1,0 +1,61 @@
+// The package's types as a TypeScript user gets them from the built
+// package: under a bundler's resolution with the browser condition, "."
+// is the browser entry with its types (createTools takes files and
+// baseUrl); without it, "." is the Node entry with its own.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const pkgDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+const tsc = join(pkgDir, 'node_modules', 'typescript', 'bin', 'tsc');
+
+const browserApp = `import { createTools, type LoupeTool } from '@loupe-dev/loupe';
+import { createTools as fromSubpath } from '@loupe-dev/loupe/browser';
+
+const files = { 'src/a.ts': 'export const a = foo(1);\\n' };
+const { tools, reason } = await createTools({ files, baseUrl: new URL('/loupe/', location.href) });
+const same: typeof fromSubpath = createTools;
+const ast: LoupeTool | undefined = tools.find((t) => t.name === 'ast_grep');
+document.body.textContent = reason ?? String(ast && (await ast.execute({ pattern: 'foo($A)', language: 'typescript' })).llmContent);
+void same;
+`;
+
+const nodeApp = `import { createTools } from '@loupe-dev/loupe';
+const { tools } = await createTools({ workspaceRoot: process.cwd(), workers: 2 });
+console.log(tools.length);
+`;
+
+/** Type-checks app in a project that depends on this package (its dist/), with the given compiler options; returns tsc's output. */
+function typecheck(t, app, options) {
+  const dir = mkdtempSync(join(tmpdir(), 'loupe-types-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  mkdirSync(join(dir, 'node_modules', '@loupe-dev'), { recursive: true });
+  symlinkSync(pkgDir, join(dir, 'node_modules', '@loupe-dev', 'loupe'), 'dir');
+  writeFileSync(join(dir, 'package.json'), '{"name":"app","private":true,"type":"module"}');
+  writeFileSync(join(dir, 'app.ts'), app);
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: { target: 'ES2022', module: 'ESNext', strict: true, noEmit: true, skipLibCheck: false, ...options },
+    files: ['app.ts'],
+  }));
+  try {
+    execFileSync(process.execPath, [tsc, '-p', dir], { cwd: dir, encoding: 'utf8', stdio: 'pipe' });
+    return '';
+  } catch (err) {
+    return String(err.stdout || err.message);
+  }
+}
+
+test('a browser program type-checks under --moduleResolution bundler with the browser condition', (t) => {
+  const out = typecheck(t, browserApp, { moduleResolution: 'bundler', customConditions: ['browser'], lib: ['ES2022', 'DOM'], types: [] });
+  assert.equal(out, '');
+});
+
+test('without the browser condition, "." keeps the Node entry and its types', (t) => {
+  assert.equal(typecheck(t, nodeApp, { moduleResolution: 'bundler', lib: ['ES2022', 'DOM'], types: ['node'], typeRoots: [join(pkgDir, 'node_modules', '@types')] }), '');
+  // The browser program is not a Node program: workspaceRoot is required there, and baseUrl unknown.
+  assert.match(typecheck(t, browserApp, { moduleResolution: 'bundler', lib: ['ES2022', 'DOM'], types: ['node'], typeRoots: [join(pkgDir, 'node_modules', '@types')] }), /'baseUrl' does not exist/);
+});
