@@ -246,7 +246,12 @@ func (t *Tools) approve(ctx context.Context, req toolspec.Request) error {
 		return &Error{Tool: req.Tool, Path: req.Path, Msg: "the user did not approve the change, nothing was written",
 			Hint: "Ask the user how to proceed instead of retrying the same change", Err: toolspec.ErrDenied}
 	}
-	return &Error{Tool: req.Tool, Path: req.Path, Msg: "approval failed, nothing was written", Err: err}
+	// The approver's own error says why (toolspec.Approve wraps it).
+	cause := err
+	if u := errors.Unwrap(err); u != nil {
+		cause = u
+	}
+	return &Error{Tool: req.Tool, Path: req.Path, Msg: fmt.Sprintf("approval failed (%v), nothing was written", cause), Err: err}
 }
 
 // Bool returns a pointer to b, for optional boolean parameters such as

@@ -92,6 +92,7 @@ func handler(t *tools.Tool) sdk.ToolHandler {
 		ctx = toolspec.WithApprover(ctx, toolspec.AllowAll)
 		if token := req.Params.GetProgressToken(); token != nil {
 			p := &progress{ctx: ctx, session: req.Session, token: token, tool: t.Name}
+			defer p.finish()
 			ctx = search.WithProgress(ctx, p.report)
 		}
 		out, err := t.Call(ctx, req.Params.Arguments)
@@ -131,6 +132,18 @@ type progress struct {
 	last       int // progress last sent
 }
 
+// finish says the call is done, unless its last pass said so already: a
+// tool that does not run the pipeline (the file tools), or whose pass
+// had no files, sends this one notification.
+func (p *progress) finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.total > 0 && p.last == p.base+p.total {
+		return
+	}
+	p.notify(p.last+1, p.last+1, p.tool+": done")
+}
+
 func (p *progress) report(done, total int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -146,13 +159,19 @@ func (p *progress) report(done, total int) {
 	if step == p.step || (at == p.last && p.sent > 0) {
 		return
 	}
-	p.step, p.last = step, at
+	p.step = step
+	p.notify(at, p.base+total, fmt.Sprintf("%s: %d of %d files", p.tool, at, p.base+total))
+}
+
+// notify sends one notification.
+func (p *progress) notify(at, total int, msg string) {
+	p.last = at
 	p.sent++
 	// A notification the client cannot take is no reason to fail the call.
 	_ = p.session.NotifyProgress(p.ctx, &sdk.ProgressNotificationParams{
 		ProgressToken: p.token,
 		Progress:      float64(at),
-		Total:         float64(p.base + total),
-		Message:       fmt.Sprintf("%s: %d of %d files", p.tool, at, p.base+total),
+		Total:         float64(total),
+		Message:       msg,
 	})
 }

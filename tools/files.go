@@ -35,12 +35,22 @@ const writeApproval = "Needs the user's approval only when the call would change
 // filetools method m.
 func openFiles[P, R any](m func(*filetools.Tools, context.Context, P) (R, error)) func(Config) (func(context.Context, P) (R, error), error) {
 	return func(cfg Config) (func(context.Context, P) (R, error), error) {
-		ft, err := filetools.New(filetools.Config{Workspace: cfg.Workspace, Approver: cfg.Approver})
+		ft, err := filetools.New(filetools.Config{Workspace: cfg.Workspace, Approver: cfg.Approver, FileTimeout: cfg.GrepFileTimeout})
 		if err != nil {
 			return nil, err
 		}
 		return func(ctx context.Context, p P) (R, error) { return m(ft, ctx, p) }, nil
 	}
+}
+
+// named prefixes each of a tool's warnings with its name, for a host's
+// log.
+func named(tool string, warnings []string) []string {
+	out := make([]string, len(warnings))
+	for i, w := range warnings {
+		out[i] = tool + ": " + w
+	}
+	return out
 }
 
 // always is the requires-approval rule of a tool whose every call writes.
@@ -67,7 +77,7 @@ var grepTool = declare(decl[filetools.GrepParams, *filetools.GrepResult, grepOut
 	},
 	Open:       openFiles((*filetools.Tools).Grep),
 	Structured: compactGrep,
-	Warnings:   func(r *filetools.GrepResult) []string { return r.Warnings },
+	Warnings:   func(r *filetools.GrepResult) []string { return named(filetools.GrepName, r.Warnings) },
 })
 
 var globTool = declare(decl[filetools.GlobParams, *filetools.GlobResult, globOutput]{
@@ -95,7 +105,7 @@ var globTool = declare(decl[filetools.GlobParams, *filetools.GlobResult, globOut
 		out.Files, out.Omitted = bound(out, r.Files)
 		return out
 	},
-	Warnings: func(r *filetools.GlobResult) []string { return r.Warnings },
+	Warnings: func(r *filetools.GlobResult) []string { return named(filetools.GlobName, r.Warnings) },
 })
 
 var searchTool = declare(decl[filetools.SearchParams, *filetools.SearchResult, searchOutput]{
@@ -121,7 +131,7 @@ var searchTool = declare(decl[filetools.SearchParams, *filetools.SearchResult, s
 		out.Results, out.Omitted = bound(out, r.Results)
 		return out
 	},
-	Warnings: func(r *filetools.SearchResult) []string { return r.Warnings },
+	Warnings: func(r *filetools.SearchResult) []string { return named(filetools.SearchName, r.Warnings) },
 })
 
 var listDirectoryTool = declare(decl[filetools.ListDirectoryParams, *filetools.ListDirectoryResult, listOutput]{
@@ -145,7 +155,7 @@ var listDirectoryTool = declare(decl[filetools.ListDirectoryParams, *filetools.L
 		out.Entries, out.Omitted = bound(out, r.Entries)
 		return out
 	},
-	Warnings: func(r *filetools.ListDirectoryResult) []string { return r.Warnings },
+	Warnings: func(r *filetools.ListDirectoryResult) []string { return named(filetools.ListDirectoryName, r.Warnings) },
 })
 
 var readFileTool = declare(decl[filetools.ReadFileParams, *filetools.ReadFileResult, readOutput]{
@@ -165,7 +175,7 @@ var readFileTool = declare(decl[filetools.ReadFileParams, *filetools.ReadFileRes
 	},
 	Open:       openFiles((*filetools.Tools).ReadFile),
 	Structured: compactRead,
-	Warnings:   func(r *filetools.ReadFileResult) []string { return r.Warnings },
+	Warnings:   func(r *filetools.ReadFileResult) []string { return named(filetools.ReadFileName, r.Warnings) },
 })
 
 var createFileTool = declare(decl[filetools.CreateFileParams, *filetools.CreateFileResult, filetools.CreateFileResult]{

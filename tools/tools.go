@@ -44,6 +44,9 @@ type Config struct {
 	AnalysisTimeout time.Duration
 	// MaxFileSize skips larger files (default 10 MiB).
 	MaxFileSize int64
+	// GrepFileTimeout is grep's time limit per file (default 5 s): a file
+	// that takes longer is abandoned with a warning.
+	GrepFileTimeout time.Duration
 	// Shard makes the tools that can be split (Tool.Splittable) search
 	// only one shard of the files (see search.Shard), for a pool of
 	// instances that split each call and merge the shards' results with

@@ -4,7 +4,7 @@
 // object, loupe, with a handful of methods; each tool invocation is one
 // call into Go with JSON in and JSON out, never a call per node or file:
 //
-//	loupe.init(loader, configJSON) → Promise<JSON {session, languages, tools: [info], prompt} | {error}>
+//	loupe.init(loader, configJSON, approve?) → Promise<JSON {session, languages, tools: [info], prompt} | {error}>
 //	loupe.call(session, name, paramsJSON, id) → Promise<JSON {text, result} | {error}>
 //	loupe.cancel(id)                 cancels call id (AbortSignal support)
 //	loupe.languageFor(nameOrPath)    → the canonical name of a language name or alias, or of a path's extension; "" if none
@@ -18,7 +18,10 @@
 // the tools whose calls may be split between instances, and prompt is
 // those tools formatted for a system prompt (toolspec.Prompt). init's
 // config may carry "disabled": [names] to leave tools out of the session.
-// The session has no approver: a tool that would write refuses to.
+// approve, when given, is the session's approver: a function that takes a
+// write's toolspec.Request as JSON and returns a boolean, or a Promise of
+// one (true allows the write; false, a rejection or a throw refuses it).
+// Without it a tool that would write refuses to (toolspec.ErrNoApprover).
 //
 // init's config may also carry "shard": {"index": i, "count": n}: the
 // split tools then search only that shard of the files, so that n
@@ -59,6 +62,7 @@ type config struct {
 	Timeouts      struct {
 		AstGrepMs            int `json:"astGrepMs"`
 		StructuralAnalysisMs int `json:"structuralAnalysisMs"`
+		GrepFileMs           int `json:"grepFileMs"`
 	} `json:"timeouts"`
 	Limits struct {
 		MaxFileSize int64 `json:"maxFileSize"`
@@ -101,14 +105,82 @@ func main() {
 // initTools opens a session. It touches the file system (the workspace
 // root is resolved), so it answers through a Promise like call.
 func initTools(this js.Value, args []js.Value) any {
-	if len(args) != 2 || args[0].Type() != js.TypeObject || args[1].Type() != js.TypeString {
-		return resolved(reply(nil, errors.New("init(loader, configJSON) expects a loader object and a JSON string")))
+	if len(args) < 2 || len(args) > 3 || args[0].Type() != js.TypeObject || args[1].Type() != js.TypeString ||
+		len(args) == 3 && args[2].Type() != js.TypeFunction && !args[2].IsUndefined() {
+		return resolved(reply(nil, errors.New("init(loader, configJSON, approve?) expects a loader object, a JSON string and an optional function")))
 	}
 	loader, raw := args[0], args[1].String()
-	return promise(func() string { return openSession(loader, raw) })
+	var approver toolspec.Approver
+	if len(args) == 3 && args[2].Type() == js.TypeFunction {
+		approver = jsApprover(args[2])
+	}
+	return promise(func() string { return openSession(loader, raw, approver) })
 }
 
-func openSession(loader js.Value, raw string) string {
+// jsApprover asks the JavaScript function approve about each write and
+// waits for its answer (the call runs on its own goroutine, so the event
+// loop goes on meanwhile) or for the call's context to end.
+func jsApprover(approve js.Value) toolspec.Approver {
+	return func(ctx context.Context, r toolspec.Request) (bool, error) {
+		req, err := json.Marshal(r)
+		if err != nil {
+			return false, err
+		}
+		type answer struct {
+			ok  bool
+			err error
+		}
+		res, err := invoke(approve, string(req))
+		if err != nil {
+			return false, err
+		}
+		// approve's answer is a boolean or a Promise of one. The callbacks
+		// release themselves when it settles, which may be after the call
+		// gave up waiting.
+		done := make(chan answer, 1)
+		var onOK, onErr js.Func
+		settle := func(a answer) {
+			onOK.Release()
+			onErr.Release()
+			done <- a
+		}
+		onOK = js.FuncOf(func(_ js.Value, a []js.Value) any {
+			settle(answer{ok: len(a) > 0 && a[0].Type() == js.TypeBoolean && a[0].Bool()})
+			return nil
+		})
+		onErr = js.FuncOf(func(_ js.Value, a []js.Value) any {
+			msg := "the approver rejected"
+			if len(a) > 0 {
+				msg = js.Global().Get("String").Invoke(a[0]).String()
+			}
+			settle(answer{err: errors.New(msg)})
+			return nil
+		})
+		js.Global().Get("Promise").Call("resolve", res).Call("then", onOK, onErr)
+		select {
+		case a := <-done:
+			return a.ok, a.err
+		case <-ctx.Done():
+			return false, ctx.Err()
+		}
+	}
+}
+
+// invoke calls the JavaScript function f; what it throws is an error.
+func invoke(f js.Value, args ...any) (v js.Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			jsErr, ok := r.(js.Error)
+			if !ok {
+				panic(r)
+			}
+			err = jsErr
+		}
+	}()
+	return f.Invoke(args...), nil
+}
+
+func openSession(loader js.Value, raw string, approver toolspec.Approver) string {
 	var cfg config
 	if err := json.Unmarshal([]byte(raw), &cfg); err != nil {
 		return reply(nil, err)
@@ -118,8 +190,10 @@ func openSession(loader js.Value, raw string) string {
 		Workspace:       cfg.WorkspaceRoot,
 		AstGrepTimeout:  time.Duration(cfg.Timeouts.AstGrepMs) * time.Millisecond,
 		AnalysisTimeout: time.Duration(cfg.Timeouts.StructuralAnalysisMs) * time.Millisecond,
+		GrepFileTimeout: time.Duration(cfg.Timeouts.GrepFileMs) * time.Millisecond,
 		MaxFileSize:     cfg.Limits.MaxFileSize,
 		Shard:           search.Shard{Index: cfg.Shard.Index, Count: cfg.Shard.Count},
+		Approver:        approver,
 	})
 	if err != nil {
 		return reply(nil, err)

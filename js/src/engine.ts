@@ -4,14 +4,18 @@
  * browsers (and with workers: 0) on one Go instance in this thread
  * (localEngine, below). tools.ts turns a session into tool objects.
  */
-import { loadRuntime, openSession, runTool, type Env, type Files, type Runtime, type SessionConfig, type ToolInfo } from './runtime.js';
+import { loadRuntime, openSession, runTool, type Approve, type Env, type Files, type Runtime, type SessionConfig, type ToolInfo } from './runtime.js';
 
-export type { Files, SessionConfig, ToolInfo } from './runtime.js';
+export type { Approve, Files, SessionConfig, ToolInfo } from './runtime.js';
 
 /** Opens sessions. */
 export interface Engine {
-  /** Opens a session over config.workspaceRoot, or over files in memory; rejects if it cannot. */
-  open(config: SessionConfig, files?: Files): Promise<EngineSession>;
+  /**
+   * Opens a session over config.workspaceRoot, or over files in memory,
+   * whose writes approve is asked about (without it they are refused);
+   * rejects if it cannot.
+   */
+  open(config: SessionConfig, files?: Files, approve?: Approve): Promise<EngineSession>;
 }
 
 /** One workspace's tools and a way to call them. */
@@ -48,10 +52,10 @@ let nextCall = 0;
 export async function localEngine(env: Env): Promise<Engine> {
   await loadRuntime(env);
   return {
-    async open(config, files) {
+    async open(config, files, approve) {
       const connect = async () => {
         const runtime = await loadRuntime(env);
-        return { runtime, ...await openSession(runtime, config, files) };
+        return { runtime, ...await openSession(runtime, config, files, approve) };
       };
       let current = connect();
       const first = await current;

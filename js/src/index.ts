@@ -15,7 +15,7 @@ import { DEFAULT_MEMORY_LIMIT_MIB, nodeEnv } from './node.js';
 import { poolEngine } from './pool.js';
 import { createToolsWith, type CreateToolsResult, type ToolsOptions } from './tools.js';
 
-export type { CreateToolsResult, LoupeTool, ToolResult, JSONSchema, ToolsOptions } from './tools.js';
+export type { ApprovalRequest, CreateToolsResult, LoupeTool, ToolResult, JSONSchema, ToolsOptions } from './tools.js';
 
 export interface CreateToolsOptions extends ToolsOptions {
   /** The directory no path may leave. */

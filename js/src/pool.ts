@@ -24,8 +24,8 @@
 import { Worker } from 'node:worker_threads';
 import { abortError, type Engine, type EngineSession } from './engine.js';
 import { compileGoModule, compileGrammar } from './node.js';
-import { InstanceDiedError, type Files, type SessionConfig, type ToolInfo } from './runtime.js';
-import type { GrammarReply, GrammarRequest, Reply, Request, WorkerConfig } from './worker.js';
+import { InstanceDiedError, type Approve, type Files, type SessionConfig, type ToolInfo } from './runtime.js';
+import type { ApprovalReply, ApprovalRequest, GrammarReply, GrammarRequest, Reply, Request, WorkerConfig } from './worker.js';
 
 /**
  * How long an aborted call's workers get to stop by themselves (Go notices
@@ -41,6 +41,8 @@ type Unsent = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'
 interface SessionSpec {
   config: SessionConfig;
   files?: Files;
+  /** The host's approver of the session's writes, asked from whichever worker writes. */
+  approve?: Approve;
   /** The slot whose worker runs the session's calls that are not split. */
   home: number;
 }
@@ -63,6 +65,8 @@ class Member {
   private readonly worker: Worker;
   private readonly pending = new Map<number, { resolve(out: string): void; reject(err: Error): void }>();
   private readonly sessions = new Map<SessionSpec, Promise<Opened>>();
+  /** The sessions by the id of the request that opened them, for their workers' approval requests. */
+  private readonly opened = new Map<number, SessionSpec>();
   private readonly holdBoot: boolean;
   private next = 1;
 
@@ -86,7 +90,11 @@ class Member {
       this.booted = true;
     });
     this.ready.catch(() => undefined);
-    this.worker.on('message', (r: Reply | GrammarRequest) => {
+    this.worker.on('message', (r: Reply | GrammarRequest | ApprovalRequest) => {
+      if ('approval' in r) {
+        this.approve(r);
+        return;
+      }
       if ('grammar' in r) {
         const name = r.grammar;
         grammar(name).then(
@@ -121,7 +129,9 @@ class Member {
     let s = this.sessions.get(spec);
     if (!s) {
       const config = shard ? { ...spec.config, shard } : spec.config;
-      s = this.request({ type: 'open', config, files: spec.files }).promise.then((out) => JSON.parse(out) as Opened);
+      const open = this.request({ type: 'open', config, files: spec.files, approval: spec.approve !== undefined });
+      this.opened.set(open.id, spec);
+      s = open.promise.then((out) => JSON.parse(out) as Opened);
       s.catch(() => undefined);
       this.sessions.set(spec, s);
     }
@@ -134,6 +144,18 @@ class Member {
     const promise = this.wait(id);
     if (this.dead === undefined) this.worker.postMessage({ ...req, id });
     return { id, promise };
+  }
+
+  /** Asks the host's approver about a write of one of the member's sessions and answers the worker. */
+  private approve(r: ApprovalRequest): void {
+    const approve = this.opened.get(r.open)?.approve;
+    const answer = (a: Omit<ApprovalReply, 'type' | 'approval'>) => {
+      if (this.dead === undefined) this.worker.postMessage({ type: 'approval', approval: r.approval, ...a } satisfies ApprovalReply);
+    };
+    new Promise<boolean>((resolve) => resolve(approve ? approve(r.request) : false)).then(
+      (ok) => answer({ ok: ok === true }),
+      (err: unknown) => answer({ error: err instanceof Error ? err.message : String(err) }),
+    );
   }
 
   /** Asks Go to stop request id (it returns what it found so far). */
@@ -212,8 +234,8 @@ class Pool {
   }
 
   /** A new session's spec, its unsplit calls going to the slots in turn. */
-  spec(config: SessionConfig, files?: Files): SessionSpec {
-    return { config, files, home: this.sessions++ % this.size };
+  spec(config: SessionConfig, files?: Files, approve?: Approve): SessionSpec {
+    return { config, files, approve, home: this.sessions++ % this.size };
   }
 
   /** The slots a call of a tool runs on: every slot for a tool Go says may be split. */
@@ -429,8 +451,8 @@ export async function poolEngine(opts: PoolOptions): Promise<Engine> {
   }
   const pool = await p;
   return {
-    async open(config, files) {
-      const spec = pool.spec(config, files);
+    async open(config, files, approve) {
+      const spec = pool.spec(config, files, approve);
       const opened = await Promise.all(Array.from({ length: pool.size }, (_, slot) => pool.session(pool.at(slot), slot, spec)));
       return new PoolSession(pool, spec, opened[0].tools, opened[0].prompt);
     },

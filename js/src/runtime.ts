@@ -33,7 +33,7 @@ export interface Env {
 
 /** The Go side's API (wasm/main.go). */
 interface LoupeGlobal {
-  init(loader: GrammarLoader, config: string): Promise<string>;
+  init(loader: GrammarLoader, config: string, approve?: Approve): Promise<string>;
   call(session: string, name: string, params: string, id: string): Promise<string>;
   cancel(id: string): void;
   languageFor(path: string): string;
@@ -96,8 +96,11 @@ export interface Runtime {
   readonly dead?: InstanceDiedError;
   /** Calls f when the instance dies (at once if it is dead). */
   onDeath(f: (err: InstanceDiedError) => void): void;
-  /** Opens a session (one workspace) and lists its tools. */
-  init(config: unknown): Promise<Record<string, unknown>>;
+  /**
+   * Opens a session (one workspace) and lists its tools; approve, when
+   * given, is asked about each write (see Approve).
+   */
+  init(config: unknown, approve?: Approve): Promise<Record<string, unknown>>;
   /** Runs a tool; id identifies the call for cancel. Resolves to Go's reply, JSON {text, result} or {error}. */
   call(session: string, name: string, params: unknown, id: string): Promise<string>;
   cancel(id: string): void;
@@ -135,16 +138,26 @@ export function loadRuntime(env: Env): Promise<Runtime> {
 }
 
 /**
- * Opens a session in runtime: mounts files when given (as the workspace),
- * compiles their languages' grammars, and inits the session.
+ * A session's approver, as Go calls it: given a write's request as JSON
+ * (toolspec.Request: tool, permission, path, summary, diff), true allows
+ * the write; false, a throw or a rejection refuses it.
  */
-export async function openSession(runtime: Runtime, config: SessionConfig, files?: Files): Promise<{ session: string; tools: ToolInfo[]; prompt: string }> {
+export type Approve = (request: string) => boolean | Promise<boolean>;
+
+/**
+ * Opens a session in runtime: mounts files when given (as the workspace),
+ * compiles their languages' grammars, and inits the session with its
+ * approver, if any.
+ */
+export async function openSession(
+  runtime: Runtime, config: SessionConfig, files?: Files, approve?: Approve,
+): Promise<{ session: string; tools: ToolInfo[]; prompt: string }> {
   let cfg = config;
   if (files) {
     cfg = { ...config, workspaceRoot: runtime.mount(files) };
     await runtime.prepare([...new Set(Object.keys(files).map((f) => runtime.languageFor(f)))]);
   }
-  const out = await runtime.init(cfg);
+  const out = await runtime.init(cfg, approve);
   return { session: String(out.session), tools: out.tools as ToolInfo[], prompt: String(out.prompt ?? '') };
 }
 
@@ -406,9 +419,9 @@ async function bootNow(env: Env, forget: () => void): Promise<Runtime> {
       if (dead) f(dead);
       else listeners.push(f);
     },
-    async init(config) {
+    async init(config, approve) {
       alive();
-      const reply = api.init(loader, JSON.stringify(config));
+      const reply = api.init(loader, JSON.stringify(config), approve);
       alive();
       const out = parseJSON(await unlessDead(reply));
       if ('error' in out) throw new Error(String(out.error));

@@ -42,10 +42,36 @@ export interface LoupeTool {
   execute(params: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<ToolResult>;
 }
 
+/** A write a tool is about to make, as the host's approver is asked about it. */
+export interface ApprovalRequest {
+  /** The tool's name (create_file, replace_in_file, ...). */
+  tool: string;
+  /** What the write needs: WriteFiles, CreateFiles or DeleteFiles. */
+  permission: string[];
+  /** The file, relative to the workspace root. */
+  path: string;
+  /** What will change, in one sentence. */
+  summary: string;
+  /** The change as a unified diff, when the tool can tell it. */
+  diff?: string;
+}
+
 /** Options every environment shares. */
 export interface ToolsOptions {
-  /** Per-call time limits; on timeout the partial result comes back with truncated: true. */
-  timeouts?: { astGrepMs?: number; structuralAnalysisMs?: number };
+  /**
+   * Asked before a tool writes, and only then (never for a preview or a
+   * change that changes nothing): true lets the write go ahead; false, a
+   * throw or a rejection refuses it, and the tool tells the model nothing
+   * was written. Without it the tools that write refuse to, saying so.
+   * Calls may ask at the same time.
+   */
+  approve?: (request: ApprovalRequest) => boolean | Promise<boolean>;
+  /**
+   * Time limits: per ast_grep and structural_analysis call (on timeout the
+   * partial result comes back with truncated: true), and grep's per file
+   * (a file that takes longer is abandoned with a warning; default 5000).
+   */
+  timeouts?: { astGrepMs?: number; structuralAnalysisMs?: number; grepFileMs?: number };
   /** Files larger than maxFileSize bytes are skipped and reported. */
   limits?: { maxFileSize?: number };
   /** Per-tool defaults: turn a tool off, or replace its description. */
@@ -84,7 +110,8 @@ export async function createToolsWith(
   }
   let session: EngineSession;
   try {
-    session = await engine.open(config, files);
+    const approve = options.approve;
+    session = await engine.open(config, files, approve ? async (request: string) => (await approve(JSON.parse(request) as ApprovalRequest)) === true : undefined);
   } catch (err) {
     return { tools: [], prompt: '', reason: `loupe could not start: ${errorText(err)}` };
   }

@@ -7,7 +7,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { nodeEnv } from './node.js';
-import { loadRuntime, openSession, runTool, type Files, type Runtime, type SessionConfig } from './runtime.js';
+import { loadRuntime, openSession, runTool, type Approve, type Files, type Runtime, type SessionConfig } from './runtime.js';
 
 /** What the pool gives a worker at start. */
 export interface WorkerConfig {
@@ -19,7 +19,7 @@ export interface WorkerConfig {
 
 /** A message from the pool. Replies carry the request's id; id 0 is the boot. */
 export type Request =
-  | { type: 'open'; id: number; config: SessionConfig; files?: Files }
+  | { type: 'open'; id: number; config: SessionConfig; files?: Files; approval: boolean }
   | { type: 'call'; id: number; session: string; name: string; params: Record<string, unknown> }
   | { type: 'merge'; id: number; name: string; params: Record<string, unknown>; replies: string[] }
   | { type: 'cancel'; id: number };
@@ -30,6 +30,28 @@ export interface GrammarReply {
   name: string;
   module?: WebAssembly.Module;
   error?: string;
+}
+
+/**
+ * The pool's answer to an ApprovalRequest: whether the host's approver
+ * allowed the write, or why it failed.
+ */
+export interface ApprovalReply {
+  type: 'approval';
+  approval: number;
+  ok?: boolean;
+  error?: string;
+}
+
+/**
+ * A worker asks the pool to ask the host's approver (the main thread's)
+ * about a write of the session that open request opened: request is Go's
+ * toolspec.Request as JSON.
+ */
+export interface ApprovalRequest {
+  approval: number;
+  open: number;
+  request: string;
 }
 
 /**
@@ -66,6 +88,14 @@ if (port) {
     }
     return p;
   };
+  // Writes waiting for the host's answer, by approval number.
+  const approvals = new Map<number, { resolve(ok: boolean): void; reject(err: Error): void }>();
+  let nextApproval = 0;
+  const approver = (open: number): Approve => (request) => new Promise<boolean>((resolve, reject) => {
+    const approval = ++nextApproval;
+    approvals.set(approval, { resolve, reject });
+    port.postMessage({ approval, open, request } satisfies ApprovalRequest);
+  });
   const booting: Promise<Runtime> = loadRuntime(nodeEnv(cfg.assetsDir, { memoryLimitMiB: cfg.memoryLimitMiB, module: cfg.module, grammar }));
   booting.then((runtime) => {
     runtime.onDeath((err) => post({ died: err.message, output: err.output }));
@@ -77,7 +107,7 @@ if (port) {
   const handle = async (runtime: Runtime, req: Request): Promise<string> => {
     switch (req.type) {
       case 'open':
-        return JSON.stringify(await openSession(runtime, req.config, req.files));
+        return JSON.stringify(await openSession(runtime, req.config, req.files, req.approval ? approver(req.id) : undefined));
       case 'call':
         // A cancel may come while the grammar is prepared.
         return runTool(runtime, req.session, req.name, req.params ?? {}, String(req.id), () => cancelled.has(req.id));
@@ -88,7 +118,14 @@ if (port) {
     }
   };
 
-  port.on('message', (req: Request | GrammarReply) => {
+  port.on('message', (req: Request | GrammarReply | ApprovalReply) => {
+    if (req.type === 'approval') {
+      const a = approvals.get(req.approval);
+      approvals.delete(req.approval);
+      if (req.error !== undefined) a?.reject(new Error(req.error));
+      else a?.resolve(req.ok === true);
+      return;
+    }
     if (req.type === 'grammar') {
       const g = asked.get(req.name);
       asked.delete(req.name);

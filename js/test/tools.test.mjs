@@ -38,8 +38,8 @@ test('tools carry what the Go registry declares: name, description, schema, cate
   assert.equal(astGrep.category.name, 'Search & Discovery');
   assert.equal(analysis.category.name, 'Code Analysis');
   for (const t of tools) {
-    assert.deepEqual(t.permissions, ['ReadFiles'], t.name);
-    assert.equal(t.requiresApproval, false, t.name);
+    // The writing tools ask for approval; the others only read.
+    assert.equal(t.requiresApproval, !(t.permissions.length === 1 && t.permissions[0] === 'ReadFiles'), t.name);
     assert.match(t.termination, /terminate=true/, t.name);
     assert.ok(t.guide && t.examples.length > 0, t.name);
     for (const e of t.examples) {
@@ -56,7 +56,8 @@ test('the system prompt lists the tools by category, from Go', async () => {
   assert.match(created.prompt, /When to stop: /);
   // A disabled tool is left out of the tools and the prompt alike.
   const fewer = await createTools({ workspaceRoot: root, workers: 0, tools: { structural_analysis: { enabled: false } } });
-  assert.deepEqual(fewer.tools.map((t) => t.name), ['ast_grep']);
+  assert.ok(!fewer.tools.some((t) => t.name === 'structural_analysis'));
+  assert.ok(fewer.tools.some((t) => t.name === 'ast_grep'));
   assert.doesNotMatch(fewer.prompt, /structural_analysis|Code Analysis/);
 });
 
@@ -174,8 +175,8 @@ test('tool defaults: disable a tool or override its description (REQ-INFRA-004)'
     workspaceRoot: root,
     tools: { structural_analysis: { enabled: false }, ast_grep: { description: 'custom' } },
   });
-  assert.deepEqual(r.tools.map((t) => t.name), ['ast_grep']);
-  assert.equal(r.tools[0].description, 'custom');
+  assert.ok(!r.tools.some((t) => t.name === 'structural_analysis'));
+  assert.equal(r.tools.find((t) => t.name === 'ast_grep').description, 'custom');
 });
 
 test('structural_analysis through the JS surface (REQ-SA-*)', async () => {
