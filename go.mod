@@ -3,12 +3,14 @@ module github.com/loupe-dev/loupe
 go 1.26
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/google/jsonschema-go v0.4.3
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/tetratelabs/wazero v1.12.0
 	github.com/tree-sitter/go-tree-sitter v0.25.0
 	go.yaml.in/yaml/v3 v3.0.6
+	golang.org/x/mod v0.33.0
 	golang.org/x/sys v0.44.0
 	golang.org/x/tools v0.42.0
 )

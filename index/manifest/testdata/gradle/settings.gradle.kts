@@ -1,0 +1,4 @@
+rootProject.name = "shop"
+
+include(":app", ":lib:util")
+include("docs") // a project without a build script
