@@ -3,9 +3,10 @@
  * Node-style callback fs through globalThis.fs; this one serves in-memory
  * workspaces (mounted under MEM_ROOT, used in browsers and wherever files
  * are passed in) and hands every other path to Node's fs when there is one.
- * loupe only reads: writes to memory are refused with EROFS. What Go
- * writes to its stdout and stderr (fd 1 and 2) goes to the output sink,
- * never to the host's.
+ * An in-memory workspace can be written as a disk can (the file tools
+ * create, replace, rename and remove files in it; links cannot be made).
+ * What Go writes to its stdout and stderr (fd 1 and 2) goes to the output
+ * sink, never to the host's.
  */
 
 /** In-memory workspaces live below this directory. */
@@ -18,11 +19,24 @@ interface MemFile {
   kind: 'file';
   data: Uint8Array;
   ino: number;
+  /** Permission bits. */
+  mode: number;
+  /** data is the host's own array (as mounted), copied before the first write. */
+  borrowed?: boolean;
 }
 interface MemDir {
   kind: 'dir';
   entries: Map<string, MemFile | MemDir>;
   ino: number;
+  mode: number;
+}
+
+/** An open in-memory file: its node, the position of reads and writes without one, and how it was opened. */
+interface MemFd {
+  node: MemFile | MemDir;
+  pos: number;
+  write: boolean;
+  append: boolean;
 }
 
 const S_IFDIR = 0o040000;
@@ -42,10 +56,10 @@ const DEFAULT_CONSTANTS: Record<string, number> = {
 };
 
 export class VirtualFS {
-  private root: MemDir = { kind: 'dir', entries: new Map(), ino: 1 };
+  private root: MemDir = { kind: 'dir', entries: new Map(), ino: 1, mode: 0o755 };
   private nextIno = 2;
   private mounts = 0;
-  private fds = new Map<number, { node: MemFile | MemDir }>();
+  private fds = new Map<number, MemFd>();
   private nextFd = MEM_FD;
   readonly constants: Record<string, number>;
 
@@ -71,8 +85,9 @@ export class VirtualFS {
         throw new Error(`invalid workspace file path ${JSON.stringify(rel)}`);
       }
       const parent = this.mkdirs([...dir.split('/').filter(Boolean), ...parts.slice(0, -1)]);
+      const borrowed = typeof content !== 'string';
       const data = typeof content === 'string' ? encoder.encode(content) : content;
-      parent.entries.set(parts[parts.length - 1], { kind: 'file', data, ino: this.nextIno++ });
+      parent.entries.set(parts[parts.length - 1], { kind: 'file', data, ino: this.nextIno++, mode: 0o644, borrowed });
     }
     return dir;
   }
@@ -82,7 +97,7 @@ export class VirtualFS {
     for (const p of parts) {
       let next = d.entries.get(p);
       if (!next) {
-        next = { kind: 'dir', entries: new Map(), ino: this.nextIno++ };
+        next = { kind: 'dir', entries: new Map(), ino: this.nextIno++, mode: 0o755 };
         d.entries.set(p, next);
       }
       if (next.kind !== 'dir') throw new Error(`${p} is a file`);
@@ -106,10 +121,42 @@ export class VirtualFS {
     return n;
   }
 
+  /** The directory holding path and the name of path in it (the directory is undefined when missing). */
+  private parentOf(path: string): { dir?: MemDir; name: string } {
+    const parts = path.split('/').filter(Boolean);
+    const name = parts.pop() ?? '';
+    const dir = this.lookup(parts.join('/'));
+    return { dir: dir?.kind === 'dir' ? dir : undefined, name };
+  }
+
+  /** Writes buf at position into file f (growing it), and returns how many bytes. */
+  private static writeAt(f: MemFile, buf: Uint8Array, position: number): number {
+    const end = position + buf.length;
+    if (f.borrowed) {
+      f.data = f.data.slice();
+      f.borrowed = false;
+    }
+    if (end > f.data.length) {
+      const grown = new Uint8Array(end);
+      grown.set(f.data);
+      f.data = grown;
+    }
+    f.data.set(buf, position);
+    return buf.length;
+  }
+
+  /** Resizes file f to size bytes (zero-filled when it grows). */
+  private static resize(f: MemFile, size: number): void {
+    const data = new Uint8Array(size);
+    data.set(f.data.subarray(0, size));
+    f.data = data;
+    f.borrowed = false;
+  }
+
   private stats(n: MemFile | MemDir) {
     const size = n.kind === 'file' ? n.data.length : 0;
     return {
-      dev: 1, ino: n.ino, mode: n.kind === 'dir' ? S_IFDIR | 0o555 : S_IFREG | 0o444, nlink: 1, uid: 0, gid: 0,
+      dev: 1, ino: n.ino, mode: (n.kind === 'dir' ? S_IFDIR : S_IFREG) | n.mode, nlink: 1, uid: 0, gid: 0,
       rdev: 0, size, blksize: 4096, blocks: Math.ceil(size / 512), atimeMs: 0, mtimeMs: 0, ctimeMs: 0,
       isDirectory: () => n.kind === 'dir',
     };
@@ -135,15 +182,6 @@ export class VirtualFS {
         delegate(name, args);
       }
     };
-    const withNode = (name: string) => (...args: unknown[]) => {
-      const target = args[0];
-      const cb = args[args.length - 1] as Callback;
-      if (this.isMem(target) || (typeof target === 'number' && target >= MEM_FD)) {
-        cb(fsError('EROFS', String(target)));
-      } else {
-        delegate(name, args);
-      }
-    };
     const fs: Record<string, unknown> = {
       constants: this.constants,
       writeSync: (fd: number, buf: Uint8Array) => {
@@ -160,18 +198,115 @@ export class VirtualFS {
           cb(null, length);
           return;
         }
-        withNode('write')(fd, buf, offset, length, position, cb);
+        if (fd >= MEM_FD) {
+          const f = this.fds.get(fd);
+          if (!f) return cb(fsError('EBADF', String(fd)));
+          if (!f.write || f.node.kind !== 'file') return cb(fsError('EBADF', String(fd)));
+          const at = position !== null && position !== undefined ? position : f.append ? f.node.data.length : f.pos;
+          const n = VirtualFS.writeAt(f.node, buf.subarray(offset, offset + length), at);
+          if (position === null || position === undefined) f.pos = at + n;
+          cb(null, n);
+          return;
+        }
+        delegate('write', [fd, buf, offset, length, position, cb]);
       },
-      open: mem('open', (path, flags, _mode, cb) => {
-        const n = this.lookup(path as string);
+      open: mem('open', (path, flags, mode, cb) => {
+        const p = path as string;
+        const fl = flags as number;
         const c = cb as Callback;
-        if (!n) return c(fsError('ENOENT', path as string));
-        if (((flags as number) & (this.constants.O_WRONLY | this.constants.O_RDWR | this.constants.O_CREAT)) !== 0) {
-          return c(fsError('EROFS', path as string));
+        const k = this.constants;
+        const write = (fl & (k.O_WRONLY | k.O_RDWR)) !== 0;
+        let n = this.lookup(p);
+        if (n && (fl & k.O_CREAT) !== 0 && (fl & k.O_EXCL) !== 0) return c(fsError('EEXIST', p));
+        if (!n) {
+          if ((fl & k.O_CREAT) === 0) return c(fsError('ENOENT', p));
+          const { dir, name } = this.parentOf(p);
+          if (!dir || name === '') return c(fsError('ENOENT', p));
+          n = { kind: 'file', data: new Uint8Array(0), ino: this.nextIno++, mode: (mode as number) & 0o7777 };
+          dir.entries.set(name, n);
+        }
+        if (n.kind === 'dir' && write) return c(fsError('EISDIR', p));
+        if (n.kind === 'file' && write && (fl & k.O_TRUNC) !== 0) {
+          n.data = new Uint8Array(0);
+          n.borrowed = false;
         }
         const fd = this.nextFd++;
-        this.fds.set(fd, { node: n });
+        this.fds.set(fd, { node: n, pos: 0, write, append: (fl & k.O_APPEND) !== 0 });
         c(null, fd);
+      }),
+      fsync: mem('fsync', (fd, cb) => {
+        (cb as Callback)(this.fds.has(fd as number) ? null : fsError('EBADF', String(fd)));
+      }),
+      ftruncate: mem('ftruncate', (fd, size, cb) => {
+        const f = this.fds.get(fd as number);
+        if (!f || !f.write || f.node.kind !== 'file') return (cb as Callback)(fsError('EBADF', String(fd)));
+        VirtualFS.resize(f.node, size as number);
+        (cb as Callback)(null);
+      }),
+      truncate: mem('truncate', (path, size, cb) => {
+        const n = this.lookup(path as string);
+        if (!n) return (cb as Callback)(fsError('ENOENT', path as string));
+        if (n.kind !== 'file') return (cb as Callback)(fsError('EISDIR', path as string));
+        VirtualFS.resize(n, size as number);
+        (cb as Callback)(null);
+      }),
+      chmod: mem('chmod', (path, mode, cb) => {
+        const n = this.lookup(path as string);
+        if (!n) return (cb as Callback)(fsError('ENOENT', path as string));
+        n.mode = (mode as number) & 0o7777;
+        (cb as Callback)(null);
+      }),
+      fchmod: mem('fchmod', (fd, mode, cb) => {
+        const f = this.fds.get(fd as number);
+        if (!f) return (cb as Callback)(fsError('EBADF', String(fd)));
+        f.node.mode = (mode as number) & 0o7777;
+        (cb as Callback)(null);
+      }),
+      mkdir: mem('mkdir', (path, mode, cb) => {
+        const p = path as string;
+        const { dir, name } = this.parentOf(p);
+        if (!dir || name === '') return (cb as Callback)(fsError('ENOENT', p));
+        if (dir.entries.has(name)) return (cb as Callback)(fsError('EEXIST', p));
+        dir.entries.set(name, { kind: 'dir', entries: new Map(), ino: this.nextIno++, mode: (mode as number) & 0o7777 });
+        (cb as Callback)(null);
+      }),
+      rename: mem('rename', (from, to, cb) => {
+        const c = cb as Callback;
+        if (!this.isMem(to)) return c(fsError('EXDEV', String(to)));
+        const src = this.parentOf(from as string);
+        const n = src.dir?.entries.get(src.name);
+        if (!src.dir || !n) return c(fsError('ENOENT', from as string));
+        const dst = this.parentOf(to);
+        if (!dst.dir || dst.name === '') return c(fsError('ENOENT', to));
+        const old = dst.dir.entries.get(dst.name);
+        if (old && old !== n) {
+          if (old.kind === 'dir' && n.kind !== 'dir') return c(fsError('EISDIR', to));
+          if (old.kind !== 'dir' && n.kind === 'dir') return c(fsError('ENOTDIR', to));
+          if (old.kind === 'dir' && old.entries.size > 0) return c(fsError('ENOTEMPTY', to));
+        }
+        src.dir.entries.delete(src.name);
+        dst.dir.entries.set(dst.name, n);
+        c(null);
+      }),
+      unlink: mem('unlink', (path, cb) => {
+        const { dir, name } = this.parentOf(path as string);
+        const n = dir?.entries.get(name);
+        if (!dir || !n) return (cb as Callback)(fsError('ENOENT', path as string));
+        if (n.kind === 'dir') return (cb as Callback)(fsError('EISDIR', path as string));
+        dir.entries.delete(name);
+        (cb as Callback)(null);
+      }),
+      rmdir: mem('rmdir', (path, cb) => {
+        const { dir, name } = this.parentOf(path as string);
+        const n = dir?.entries.get(name);
+        if (!dir || !n) return (cb as Callback)(fsError('ENOENT', path as string));
+        if (n.kind !== 'dir') return (cb as Callback)(fsError('ENOTDIR', path as string));
+        if (n.entries.size > 0) return (cb as Callback)(fsError('ENOTEMPTY', path as string));
+        dir.entries.delete(name);
+        (cb as Callback)(null);
+      }),
+      utimes: mem('utimes', (path, _atime, _mtime, cb) => {
+        (cb as Callback)(this.lookup(path as string) ? null : fsError('ENOENT', path as string));
       }),
       close: mem('close', (fd, cb) => {
         this.fds.delete(fd as number);
@@ -203,18 +338,25 @@ export class VirtualFS {
         (cb as Callback)(fsError(n ? 'EINVAL' : 'ENOENT', path as string));
       }),
       read: mem('read', (fd, buffer, offset, length, position, cb) => {
-        const f = this.fds.get(fd as number) as ({ node: MemFile | MemDir; pos?: number } | undefined);
+        const f = this.fds.get(fd as number);
         if (!f) return (cb as Callback)(fsError('EBADF', String(fd)));
         if (f.node.kind !== 'file') return (cb as Callback)(fsError('EISDIR', String(fd)));
-        const start = position === null || position === undefined ? (f.pos ?? 0) : (position as number);
+        const start = position === null || position === undefined ? f.pos : (position as number);
         const chunk = f.node.data.subarray(start, start + (length as number));
         (buffer as Uint8Array).set(chunk, offset as number);
         if (position === null || position === undefined) f.pos = start + chunk.length;
         (cb as Callback)(null, chunk.length);
       }),
     };
-    for (const name of ['chmod', 'chown', 'fchmod', 'fchown', 'fsync', 'ftruncate', 'lchown', 'link', 'mkdir', 'rename', 'rmdir', 'symlink', 'truncate', 'unlink', 'utimes']) {
-      fs[name] = withNode(name);
+    // Ownership means nothing in memory, and links are not made there.
+    for (const name of ['chown', 'fchown', 'lchown']) {
+      fs[name] = mem(name, (...args: unknown[]) => (args[args.length - 1] as Callback)(null));
+    }
+    for (const name of ['link', 'symlink']) {
+      fs[name] = (...args: unknown[]) => {
+        if (this.isMem(args[0]) || this.isMem(args[1])) (args[args.length - 1] as Callback)(fsError('EPERM', String(args[1])));
+        else delegate(name, args);
+      };
     }
     return fs;
   }

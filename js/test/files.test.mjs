@@ -302,3 +302,35 @@ test('read_file, list_directory and append_file', async () => {
   assert.equal(read(root, 'log.md'), '# log\n- entry\n');
   assert.equal(r.metadata.total_lines, 2);
 });
+
+test('in memory (browsers, or files passed in): the file tools read and write the in-memory workspace, never the host\'s arrays', async () => {
+  const original = new TextEncoder().encode('one\r\ntwo\r\n');
+  const files = { 'src/a.ts': 'export const a = oldName;\n', 'win.txt': original, 'gone.txt': 'x\n' };
+  const asked = [];
+  const { tools, reason } = await createTools({ workspaceRoot: '', files, workers: 1, approve: (r) => (asked.push(r.tool), true) });
+  assert.equal(reason, undefined);
+  const t = Object.fromEntries(tools.map((x) => [x.name, x]));
+  let r = await t.replace_in_file.execute({ path: 'src/a.ts', find: 'oldName', replace: 'newName' });
+  assert.ok(!isError(r), r.llmContent);
+  r = await t.read_file.execute({ path: 'src/a.ts' });
+  assert.equal(r.metadata.content, 'export const a = newName;\n');
+  r = await t.edit_lines.execute({ path: 'win.txt', operation: 'insert', line: 1, content: 'one and a half' });
+  assert.ok(!isError(r), r.llmContent);
+  r = await t.read_file.execute({ path: 'win.txt' });
+  assert.equal(r.metadata.content, 'one\r\none and a half\r\ntwo\r\n');
+  assert.equal(new TextDecoder().decode(original), 'one\r\ntwo\r\n');
+  r = await t.create_file.execute({ path: 'new/dir/b.ts', content: 'export {};\n' });
+  assert.ok(!isError(r), r.llmContent);
+  r = await t.delete_file.execute({ path: 'gone.txt' });
+  assert.ok(!isError(r), r.llmContent);
+  r = await t.glob.execute({ pattern: '**/*' });
+  assert.deepEqual(r.metadata.files, ['new/dir/b.ts', 'src/a.ts', 'win.txt']);
+  r = await t.grep.execute({ pattern: 'newName' });
+  assert.deepEqual(r.metadata.matches.map((m) => m.file), ['src/a.ts']);
+  r = await t.ast_grep.execute({ pattern: 'export const $A = $B', language: 'typescript' });
+  assert.match(r.llmContent, /newName/);
+  assert.deepEqual(asked, ['replace_in_file', 'edit_lines', 'create_file', 'delete_file']);
+  // Links cannot be made in memory, and nothing leaves it.
+  r = await t.read_file.execute({ path: '../outside.txt' });
+  assert.match(r.llmContent, /outside the workspace/);
+});
