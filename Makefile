@@ -3,6 +3,9 @@ GO       ?= go
 CACHE    ?= $(CURDIR)/.cache
 
 export LOUPE_CACHE := $(CACHE)
+# The persistent tree cache of the loupe processes make runs (tests, demo)
+# goes under .cache too, not into the user's cache folder.
+export LOUPE_TREE_CACHE_DIR ?= $(CACHE)/trees
 
 .PHONY: demo build test test-deps vet race parity difftest-full adversarial fuzz grammars grammars-check bench js js-deps js-build test-js
 

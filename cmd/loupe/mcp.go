@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/loupe-dev/loupe/core/search"
 	"github.com/loupe-dev/loupe/mcp"
 	"github.com/loupe-dev/loupe/tools"
 )
@@ -28,6 +29,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	agTimeout := fs.String(0, "ast-grep-timeout", "DURATION", "Time limit of one ast_grep call (default 30s)")
 	saTimeout := fs.String(0, "analysis-timeout", "DURATION", "Time limit of one structural_analysis call (default 60s)")
 	readOnly := fs.Bool(0, "read-only", "Serve only the tools that change nothing (for a client that does not ask its user before a write)")
+	noCache := fs.Bool(0, "no-cache", "Keep parsed trees in memory only, not in the tree cache (see loupe cache)")
 	help := fs.Bool('h', "help", "Print help")
 	if err := fs.Parse(args); err != nil {
 		return e.errorf("%v", err)
@@ -66,6 +68,15 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	ts, err := tools.New(cfg)
 	if err != nil {
 		return e.errorf("%v", err)
+	}
+	// The tools parse through search.Default: with the persistent store
+	// under it, the server starts warm on code parsed before.
+	if c := treeCache(e, noCache.set); c != nil {
+		search.Default.SetStore(c.Store())
+		defer func() {
+			search.Default.SetStore(nil)
+			closeTreeCache(c)
+		}()
 	}
 	if readOnly.set {
 		ts = slices.DeleteFunc(ts, func(t *tools.Tool) bool { return !t.Hints().ReadOnly })

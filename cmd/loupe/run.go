@@ -128,6 +128,7 @@ func parseRunFlags(e *env, args []string) (*runOptions, bool, error) {
 	if o.search, err = walk.options(fs.args, o.lang); err != nil {
 		return nil, false, err
 	}
+	o.search.Cache = walk.cache(e)
 	// Like ast-grep's run, the project's languageGlobs apply when there
 	// is a project; only a named configuration must exist.
 	proj, err := project.Find(config.value, ".")
@@ -157,6 +158,7 @@ func runRun(ctx context.Context, e *env, args []string) int {
 	if done {
 		return exitMatch
 	}
+	defer closeTreeCache(o.search.Cache)
 	trace := newTracer(e.stderr, o.inspect)
 	trace.project(o.proj)
 	pal := palette(o.colour)

@@ -177,6 +177,7 @@ func parseScanFlags(e *env, args []string) (*scanOptions, bool, error) {
 	if o.search, err = walk.options(fs.args, nil); err != nil {
 		return nil, false, err
 	}
+	o.search.Cache = walk.cache(e)
 	return o, false, nil
 }
 
@@ -249,6 +250,7 @@ func runScan(ctx context.Context, e *env, args []string) int {
 	if done {
 		return exitMatch
 	}
+	defer closeTreeCache(o.search.Cache)
 	trace := newTracer(e.stderr, o.inspect)
 	rs, err := o.loadRules(ctx, e, trace)
 	if errors.Is(err, project.ErrNotFound) {

@@ -12,7 +12,7 @@ import (
 // walkFlags are the file-selection flags run and scan share, as ast-grep
 // spells them.
 type walkFlags struct {
-	follow, noIgnore, stdin, globs, threads *flagSpec
+	follow, noIgnore, stdin, globs, threads, noCache *flagSpec
 }
 
 // ignoreKinds are the values of --no-ignore.
@@ -27,8 +27,13 @@ func addWalkFlags(fs *flagSet, stdinHelp string) *walkFlags {
 		stdin:    fs.Bool(0, "stdin", stdinHelp),
 		globs:    fs.List(0, "globs", "GLOBS", "Include or exclude (with !) file paths; repeatable, later globs win"),
 		threads:  fs.String('j', "threads", "NUM", "Number of threads (0: one per CPU)"),
+		noCache:  fs.Bool(0, "no-cache", "Parse every file instead of reading and keeping trees in the tree cache (see loupe cache)"),
 	}
 }
+
+// cache returns the tree cache the flags and the environment select (see
+// treeCache).
+func (w *walkFlags) cache(e *env) *search.Cache { return treeCache(e, w.noCache.set) }
 
 // options checks the flags and returns the search options they select over
 // paths, restricted to lang when it is set.

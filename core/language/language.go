@@ -230,6 +230,21 @@ func (l *Language) Parse(ctx context.Context, src []byte) (*tree.Tree, error) {
 	return t, nil
 }
 
+// Tree builds the tree of src from nodes, the flat tree this language's
+// grammar made of src earlier (kept in a tree cache, say), checking its
+// shape as a parse's output is checked (tree.New).
+func (l *Language) Tree(ctx context.Context, src []byte, nodes []host.Node) (*tree.Tree, error) {
+	s, err := l.load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	t, err := tree.New(src, nodes, s.grammar.Names())
+	if err != nil {
+		return nil, fmt.Errorf("language %s: %w", l.info.Name, err)
+	}
+	return t, nil
+}
+
 // HasKind reports whether kind is a node type of the language's grammar.
 func (l *Language) HasKind(ctx context.Context, kind string) (bool, error) {
 	s, err := l.load(ctx)

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"hash/maphash"
 	"sync"
+	"sync/atomic"
 
 	"github.com/loupe-dev/loupe/core/language"
 	"github.com/loupe-dev/loupe/core/tree"
+	"github.com/loupe-dev/loupe/core/treecache"
 )
 
 // DefaultCacheBytes is the budget of the process-wide cache, Default.
@@ -32,7 +34,14 @@ func Parse(ctx context.Context, lang *language.Language, src []byte) (*tree.Tree
 // immutable and may be shared. Concurrent requests for the same content
 // share one parse (single flight): the others wait for it instead of
 // parsing again, which would cost the time and memory of a parse each.
+//
+// A persistent store (SetStore) may sit under the memory: a tree not in
+// memory is then read from the store before it is parsed, and a parsed
+// tree is saved there, so that another process (a second `loupe run`, a
+// restarted MCP server) finds it. A Cache with a memory budget of 0 keeps
+// nothing in memory and only shares concurrent parses and uses the store.
 type Cache struct {
+	store    atomic.Pointer[treecache.Store]
 	mu       sync.Mutex
 	limit    int64
 	size     int64
@@ -49,9 +58,12 @@ type flight struct {
 	err  error
 }
 
-// CacheStats counts a cache's traffic.
+// CacheStats counts a cache's traffic: Hits are requests answered from
+// memory (or by a concurrent request's parse), Misses the others, of which
+// StoreHits were read from the persistent store instead of parsed.
 type CacheStats struct {
 	Hits, Misses, Evictions int64
+	StoreHits               int64
 	Entries                 int
 	Bytes, Limit            int64
 }
@@ -74,6 +86,14 @@ var seed = maphash.MakeSeed()
 func NewCache(limit int64) *Cache {
 	return &Cache{limit: limit, entries: map[cacheKey]*list.Element{}, lru: list.New(), inflight: map[cacheKey]*flight{}}
 }
+
+// SetStore puts the persistent store s under the cache (nil: none). Trees
+// read from it are checked as a parse's are; one that does not check out
+// is parsed again and saved over it.
+func (c *Cache) SetStore(s *treecache.Store) { c.store.Store(s) }
+
+// Store returns the persistent store under the cache, or nil.
+func (c *Cache) Store() *treecache.Store { return c.store.Load() }
 
 // SetLimit changes the budget, evicting at once if needed.
 func (c *Cache) SetLimit(limit int64) {
@@ -124,15 +144,19 @@ func (c *Cache) Parse(ctx context.Context, lang *language.Language, src []byte) 
 		}
 		c.mu.Unlock()
 		if !waiting {
-			f.tree, f.err = lang.Parse(ctx, src)
+			var stored bool
+			f.tree, stored, f.err = c.parse(ctx, lang, src)
 			c.mu.Lock()
 			delete(c.inflight, key)
 			if f.err == nil {
 				c.put(key, f.tree)
 			}
+			if stored {
+				c.stats.StoreHits++
+			}
 			c.mu.Unlock()
 			close(f.done)
-			return f.tree, false, f.err
+			return f.tree, stored, f.err
 		}
 		select {
 		case <-f.done:
@@ -148,6 +172,29 @@ func (c *Cache) Parse(ctx context.Context, lang *language.Language, src []byte) 
 		// The shared parse failed (its caller was cancelled, say) or was
 		// of other content with the same hash: look again.
 	}
+}
+
+// parse reads src's tree from the store, or parses it and saves it there;
+// stored reports a tree read from the store.
+func (c *Cache) parse(ctx context.Context, lang *language.Language, src []byte) (t *tree.Tree, stored bool, err error) {
+	st := c.store.Load()
+	if st == nil {
+		t, err = lang.Parse(ctx, src)
+		return t, false, err
+	}
+	key := treecache.KeyOf(lang.Info().SHA256, src)
+	if nodes, ok := st.Load(key, len(src)); ok {
+		if t, err := lang.Tree(ctx, src, nodes); err == nil {
+			return t, true, nil
+		}
+	}
+	if t, err = lang.Parse(ctx, src); err != nil {
+		return nil, false, err
+	}
+	// A store that cannot be written costs later processes a parse, not
+	// this one its result; the store counts the failure.
+	_ = st.Save(key, len(src), t.Nodes())
+	return t, false, nil
 }
 
 // get returns the cached tree of src; c.mu is held.

@@ -106,6 +106,10 @@ func (t *Tree) Source() []byte { return t.source }
 // Names returns the grammar's symbol and field table.
 func (t *Tree) Names() *host.Names { return t.names }
 
+// Nodes returns the flat pre-order node array the tree was built from
+// (for a tree cache to keep); callers must not modify it.
+func (t *Tree) Nodes() []host.Node { return t.nodes }
+
 // Len returns the number of nodes in the tree.
 func (t *Tree) Len() int { return len(t.nodes) }
 

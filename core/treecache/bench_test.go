@@ -1,0 +1,72 @@
+package treecache
+
+import (
+	"context"
+	"go/build"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/loupe-dev/loupe/core/language"
+)
+
+// BenchmarkTree compares the two ways to a tree of GOROOT's
+// net/http/server.go: parsing it, and loading its entry (read, check,
+// decode) and building the tree over the nodes. The entry's size is
+// reported against the node records' and the source's.
+func BenchmarkTree(b *testing.B) {
+	src, err := os.ReadFile(filepath.Join(build.Default.GOROOT, "src", "net", "http", "server.go"))
+	if err != nil {
+		b.Skipf("no GOROOT source: %v", err)
+	}
+	l, err := language.Lookup("go")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	tr, err := l.Parse(ctx, src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := Open(b.TempDir(), 1<<30)
+	if err != nil {
+		b.Fatal(err)
+	}
+	key := KeyOf(l.Info().SHA256, src)
+	if err := s.Save(key, len(src), tr.Nodes()); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("parse", func(b *testing.B) {
+		b.SetBytes(int64(len(src)))
+		for b.Loop() {
+			if _, err := l.Parse(ctx, src); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("load", func(b *testing.B) {
+		b.SetBytes(int64(len(src)))
+		for b.Loop() {
+			nodes, ok := s.Load(key, len(src))
+			if !ok {
+				b.Fatal("no entry")
+			}
+			if _, err := l.Tree(ctx, src, nodes); err != nil {
+				b.Fatal(err)
+			}
+		}
+		_, file := s.path(key)
+		fi, err := os.Stat(file)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(fi.Size())/float64(len(src)), "entry/src")
+		b.ReportMetric(float64(fi.Size())/float64(tr.Len()), "B/node")
+	})
+	b.Run("key", func(b *testing.B) {
+		b.SetBytes(int64(len(src)))
+		for b.Loop() {
+			KeyOf(l.Info().SHA256, src)
+		}
+	})
+}

@@ -1,0 +1,560 @@
+package treecache
+
+import (
+	"bufio"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/loupe-dev/loupe/core/language"
+	"github.com/loupe-dev/loupe/host"
+)
+
+// childEnv makes the test binary act as a child process of a test (see
+// TestMain): its value says what to do, childDir in which store.
+const (
+	childEnv = "LOUPE_TREECACHE_CHILD"
+	childDir = "LOUPE_TREECACHE_CHILD_DIR"
+)
+
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(childEnv); mode != "" {
+		if err := child(mode, os.Getenv(childDir)); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// child runs in a child process. "torn" saves one entry and, halfway
+// through writing it, says "half" on stdout and waits to be killed;
+// "write:N:SEED" saves entries 0..N-1 of the synthetic set and then
+// entries SEED*1000+0..N-1, loading each back.
+func child(mode, dir string) error {
+	s, err := Open(dir, 1<<30)
+	if err != nil {
+		return err
+	}
+	if mode == "torn" {
+		midWrite = func() {
+			fmt.Println("half")
+			time.Sleep(time.Hour)
+		}
+		k, nodes := synthetic(1)
+		return s.Save(k, srcLenOf(nodes), nodes)
+	}
+	var n, seed int
+	if _, err := fmt.Sscanf(mode, "write:%d:%d", &n, &seed); err != nil {
+		return err
+	}
+	for _, base := range []int{0, seed * 1000} {
+		for i := range n {
+			k, nodes := synthetic(base + i)
+			if err := s.Save(k, srcLenOf(nodes), nodes); err != nil {
+				return err
+			}
+			got, ok := s.Load(k, srcLenOf(nodes))
+			if !ok || !reflect.DeepEqual(got, nodes) {
+				return fmt.Errorf("entry %d does not load back", base+i)
+			}
+		}
+	}
+	return s.Close()
+}
+
+// synthetic returns a key and a flat tree derived from i: a root over i%7+1
+// statements of a few tokens each, sized to differ from entry to entry.
+func synthetic(i int) (Key, []host.Node) {
+	nodes := []host.Node{{Symbol: 1, Flags: host.FlagNamed}}
+	off := uint32(0)
+	for s := range i%7 + 1 {
+		stmt := len(nodes)
+		nodes = append(nodes, host.Node{Symbol: 2, Field: 1, Flags: host.FlagNamed, StartByte: off})
+		for tok := range s%3 + 2 + i%5 {
+			w := uint32(tok%4 + 1)
+			nodes = append(nodes, host.Node{Symbol: uint16(3 + tok%9), StartByte: off, EndByte: off + w, SubtreeSize: 1})
+			off += w + 1
+		}
+		nodes[stmt].EndByte = off - 1
+		nodes[stmt].ChildCount = uint32(len(nodes) - stmt - 1)
+		nodes[stmt].SubtreeSize = uint32(len(nodes) - stmt)
+		nodes[0].ChildCount++
+	}
+	nodes[0].EndByte = off
+	nodes[0].SubtreeSize = uint32(len(nodes))
+	return KeyOf("synthetic", []byte(strconv.Itoa(i))), nodes
+}
+
+func srcLenOf(nodes []host.Node) int { return int(nodes[0].EndByte) }
+
+// samples returns every language's sample and broken files from
+// testdata/parse with their parsed flat trees.
+func samples(t *testing.T) map[string][]sample {
+	t.Helper()
+	out := map[string][]sample{}
+	for _, l := range language.All() {
+		files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "parse", l.Name(), "*"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr, err := l.Parse(context.Background(), src)
+			if err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			out[l.Name()] = append(out[l.Name()], sample{path: f, lang: l, src: src, nodes: tr.Nodes()})
+		}
+	}
+	return out
+}
+
+type sample struct {
+	path  string
+	lang  *language.Language
+	src   []byte
+	nodes []host.Node
+}
+
+// TestRoundTrip saves and loads every language's sample and broken trees
+// (ERROR and MISSING nodes included) and synthetic ones: the nodes come
+// back equal, and the entry is a third of the nodes' records or less.
+func TestRoundTrip(t *testing.T) {
+	s, err := Open(t.TempDir(), 1<<30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw, stored int64
+	for name, files := range samples(t) {
+		for _, f := range files {
+			t.Run(filepath.Join(name, filepath.Base(f.path)), func(t *testing.T) {
+				k := KeyOf(f.lang.Info().SHA256, f.src)
+				if _, ok := s.Load(k, len(f.src)); ok {
+					t.Fatal("found before it was saved")
+				}
+				if err := s.Save(k, len(f.src), f.nodes); err != nil {
+					t.Fatal(err)
+				}
+				got, ok := s.Load(k, len(f.src))
+				if !ok || !reflect.DeepEqual(got, f.nodes) {
+					t.Fatalf("loaded %d nodes (ok %v), want the %d saved", len(got), ok, len(f.nodes))
+				}
+				if _, err := f.lang.Tree(context.Background(), f.src, got); err != nil {
+					t.Fatal(err)
+				}
+				_, file := s.path(k)
+				fi, err := os.Stat(file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				raw += int64(len(f.nodes)) * host.NodeSize
+				stored += fi.Size()
+			})
+		}
+	}
+	for i := range 50 {
+		k, nodes := synthetic(i)
+		if err := s.Save(k, srcLenOf(nodes), nodes); err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := s.Load(k, srcLenOf(nodes)); !ok || !reflect.DeepEqual(got, nodes) {
+			t.Fatalf("synthetic %d: loaded %v (ok %v)", i, got, ok)
+		}
+	}
+	if stored*3 > raw {
+		t.Errorf("entries take %d bytes for %d bytes of node records: want a third or less", stored, raw)
+	}
+}
+
+// TestKeys: the key depends on the grammar and on every byte of the
+// source, and an entry is found only under its own key and source length.
+func TestKeys(t *testing.T) {
+	tests := []struct {
+		name               string
+		grammar1, grammar2 string
+		src1, src2         string
+		same               bool
+	}{
+		{"equal", "g", "g", "x = 1", "x = 1", true},
+		{"other grammar", "g", "h", "x = 1", "x = 1", false},
+		{"one byte", "g", "g", "x = 1", "x = 2", false},
+		{"longer", "g", "g", "x = 1", "x = 1\n", false},
+		{"grammar and source run together", "ab", "a", "c", "bc", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			k1, k2 := KeyOf(tt.grammar1, []byte(tt.src1)), KeyOf(tt.grammar2, []byte(tt.src2))
+			if (k1 == k2) != tt.same {
+				t.Errorf("keys equal: %v, want %v", k1 == k2, tt.same)
+			}
+		})
+	}
+	s, err := Open(t.TempDir(), 1<<30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, nodes := synthetic(3)
+	if err := s.Save(k, srcLenOf(nodes), nodes); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := s.Load(k, srcLenOf(nodes)+1); ok {
+		t.Error("an entry loads for a source of another length")
+	}
+	// An entry copied under another key's name is refused.
+	other, _ := synthetic(4)
+	_, from := s.path(k)
+	shard, to := s.path(other)
+	if err := os.MkdirAll(shard, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := s.Load(other, srcLenOf(nodes)); ok {
+		t.Error("an entry loads under another key")
+	}
+}
+
+// TestCorrupt damages a saved entry in every way a crash, a full disk or a
+// stray write could, and checks that Load refuses it (never panicking,
+// whatever the bytes) and that saving again repairs it.
+func TestCorrupt(t *testing.T) {
+	k, nodes := synthetic(6)
+	n := srcLenOf(nodes)
+	tests := []struct {
+		name   string
+		damage func([]byte) []byte
+	}{
+		{"empty", func([]byte) []byte { return nil }},
+		{"header only", func(b []byte) []byte { return b[:headerSize] }},
+		{"torn in the header", func(b []byte) []byte { return b[:headerSize/2] }},
+		{"torn in the nodes", func(b []byte) []byte { return b[:len(b)-3] }},
+		{"zeroed tail", func(b []byte) []byte {
+			clear(b[len(b)/2:])
+			return b
+		}},
+		{"all zero", func(b []byte) []byte { return make([]byte, len(b)) }},
+		{"garbage appended", func(b []byte) []byte { return append(b, 1, 2, 3) }},
+		{"bit flipped in the nodes", func(b []byte) []byte {
+			b[headerSize+2] ^= 0x10
+			return b
+		}},
+		{"bit flipped in the checksum", func(b []byte) []byte {
+			b[offCRC] ^= 1
+			return b
+		}},
+		{"other magic", func(b []byte) []byte {
+			b[0] = 'X'
+			return b
+		}},
+		{"node count raised, checksum fixed", func(b []byte) []byte {
+			binary.LittleEndian.PutUint64(b[offNodes:], uint64(len(nodes)+1))
+			binary.LittleEndian.PutUint32(b[offCRC:], checksum(b))
+			return b
+		}},
+		{"child count raised, checksum fixed", func(b []byte) []byte {
+			// The root's child count is its fifth varint.
+			off := headerSize
+			for range 4 {
+				_, n := binary.Uvarint(b[off:])
+				off += n
+			}
+			b[off]++
+			binary.LittleEndian.PutUint32(b[offCRC:], checksum(b))
+			return b
+		}},
+		{"huge node count, checksum fixed", func(b []byte) []byte {
+			binary.LittleEndian.PutUint64(b[offNodes:], 1<<62)
+			binary.LittleEndian.PutUint32(b[offCRC:], checksum(b))
+			return b
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Open(t.TempDir(), 1<<30)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Save(k, n, nodes); err != nil {
+				t.Fatal(err)
+			}
+			_, file := s.path(k)
+			b, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(file, tt.damage(b), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if got, ok := s.Load(k, n); ok {
+				t.Fatalf("a damaged entry loads: %d nodes", len(got))
+			}
+			if err := s.Save(k, n, nodes); err != nil {
+				t.Fatal(err)
+			}
+			if got, ok := s.Load(k, n); !ok || !reflect.DeepEqual(got, nodes) {
+				t.Fatal("saving again does not repair the entry")
+			}
+		})
+	}
+}
+
+// TestKilledMidWrite kills a child process with SIGKILL while it is
+// halfway through writing an entry: no entry is left to trust (the half
+// written file is a temporary one, which no Load reads), the entry can be
+// saved again, and a trim removes the temporary file once it is stale.
+func TestKilledMidWrite(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), childEnv+"=torn", childDir+"="+dir)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil || line != "half\n" {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("child said %q, %v", line, err)
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+
+	s, err := Open(dir, 1<<30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, nodes := synthetic(1)
+	if _, ok := s.Load(k, srcLenOf(nodes)); ok {
+		t.Fatal("the entry being written when its writer died loads")
+	}
+	temps := tempFiles(t, s)
+	if len(temps) != 1 {
+		t.Fatalf("temporary files after the kill: %v, want the torn one", temps)
+	}
+	if err := s.Save(k, srcLenOf(nodes), nodes); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := s.Load(k, srcLenOf(nodes)); !ok || !reflect.DeepEqual(got, nodes) {
+		t.Fatal("the entry does not save after the kill")
+	}
+	// The torn file goes once it is older than any write in progress.
+	old := time.Now().Add(-2 * staleTemp)
+	if err := os.Chtimes(temps[0], old, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Trim(); err != nil {
+		t.Fatal(err)
+	}
+	if left := tempFiles(t, s); len(left) != 0 {
+		t.Errorf("a trim left %v", left)
+	}
+}
+
+func tempFiles(t *testing.T, s *Store) []string {
+	t.Helper()
+	temps, err := filepath.Glob(filepath.Join(s.dir, "*", tempPrefix+"*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return temps
+}
+
+// TestProcessesAtOnce runs child processes that write the same entries
+// and their own at the same time, each loading back what it wrote; then
+// every entry checks out.
+func TestProcessesAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	const n, procs = 200, 3
+	var wg sync.WaitGroup
+	errs := make([]error, procs)
+	for p := range procs {
+		wg.Go(func() {
+			cmd := exec.Command(os.Args[0], "-test.run=^$")
+			cmd.Env = append(os.Environ(), fmt.Sprintf("%s=write:%d:%d", childEnv, n, p+1), childDir+"="+dir)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				errs[p] = fmt.Errorf("child %d: %v\n%s", p, err, out)
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := Open(dir, 1<<30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, base := range []int{0, 1000, 2000, 3000} {
+		for i := range n {
+			k, nodes := synthetic(base + i)
+			if got, ok := s.Load(k, srcLenOf(nodes)); !ok || !reflect.DeepEqual(got, nodes) {
+				t.Fatalf("entry %d does not load", base+i)
+			}
+		}
+	}
+	if temps := tempFiles(t, s); len(temps) != 0 {
+		t.Errorf("temporary files left: %v", temps)
+	}
+}
+
+// TestEviction fills stores with limits of a few entries: after Close the
+// store is within its limit, the entries used last are kept, and entries
+// removed by another process during a trim are no error.
+func TestEviction(t *testing.T) {
+	tests := []struct {
+		name    string
+		entries int
+		limit   int64
+	}{
+		{"under the limit", 10, 1 << 20},
+		{"a few over", 40, 2000},
+		{"many over", 400, 3000},
+		{"one entry's worth", 50, 100},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Open(t.TempDir(), tt.limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.touchAfter = 0 // every use counts, for the test
+			base := time.Now().Add(-time.Duration(tt.entries+10) * time.Minute)
+			for i := range tt.entries {
+				k, nodes := synthetic(i)
+				if err := s.Save(k, srcLenOf(nodes), nodes); err != nil {
+					t.Fatal(err)
+				}
+				// Entry i was used at minute i, so entry 0 is the oldest.
+				_, file := s.path(k)
+				at := base.Add(time.Duration(i) * time.Minute)
+				if err := os.Chtimes(file, at, at); err != nil && !os.IsNotExist(err) {
+					t.Fatal(err)
+				}
+			}
+			// Entry 0, used now, becomes the most recent.
+			k0, n0 := synthetic(0)
+			_, used := s.Load(k0, srcLenOf(n0))
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			u, err := s.Usage()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if u.Bytes > tt.limit {
+				t.Errorf("%d bytes in %d entries after Close, limit %d", u.Bytes, u.Entries, tt.limit)
+			}
+			if used && u.Entries > 0 {
+				if _, ok := s.Load(k0, srcLenOf(n0)); !ok {
+					t.Error("the entry used last was evicted while older ones were kept")
+				}
+			}
+		})
+	}
+	t.Run("removed meanwhile", func(t *testing.T) {
+		s, err := Open(t.TempDir(), 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 20 {
+			k, nodes := synthetic(i)
+			if err := s.Save(k, srcLenOf(nodes), nodes); err != nil {
+				t.Fatal(err)
+			}
+		}
+		entries, err := s.list(false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries[:len(entries)/2] {
+			os.Remove(e.path)
+		}
+		if err := s.Trim(); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Clear(); err != nil {
+			t.Fatal(err)
+		}
+		if u, err := s.Usage(); err != nil || u.Entries != 0 {
+			t.Errorf("after Clear: %+v, %v", u, err)
+		}
+		k, nodes := synthetic(1)
+		if err := s.Save(k, srcLenOf(nodes), nodes); err != nil {
+			t.Errorf("save after Clear: %v", err)
+		}
+	})
+}
+
+// TestEnv: the environment turns the store off and places it.
+func TestEnv(t *testing.T) {
+	tests := []struct {
+		env     map[string]string
+		off     bool
+		dir     string
+		wantErr bool
+	}{
+		{env: map[string]string{"HOME": "/home/u"}, dir: "/home/u/.cache/loupe/trees"},
+		{env: map[string]string{"HOME": "/home/u", "XDG_CACHE_HOME": "/xdg"}, dir: "/xdg/loupe/trees"},
+		{env: map[string]string{"HOME": "/home/u", "XDG_CACHE_HOME": "relative"}, dir: "/home/u/.cache/loupe/trees"},
+		{env: map[string]string{"HOME": "/home/u", EnvDir: "/elsewhere"}, dir: "/elsewhere"},
+		{env: map[string]string{EnvOff: "1", EnvDir: "/elsewhere"}, off: true, dir: "/elsewhere"},
+		{env: map[string]string{EnvOff: "0", EnvDir: "/elsewhere"}, dir: "/elsewhere"},
+		{env: map[string]string{EnvOff: "false", EnvDir: "/elsewhere"}, dir: "/elsewhere"},
+		{env: map[string]string{EnvOff: "yes"}, off: true, wantErr: true},
+		{env: map[string]string{}, wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprint(tt.env), func(t *testing.T) {
+			if runtimeHasXDG() {
+				t.Skip("cache folders are placed otherwise on this system")
+			}
+			getenv := func(k string) string { return tt.env[k] }
+			if got := Off(getenv); got != tt.off {
+				t.Errorf("Off = %v, want %v", got, tt.off)
+			}
+			dir, err := DefaultDir(getenv)
+			if (err != nil) != tt.wantErr || (err == nil && dir != filepath.FromSlash(tt.dir)) {
+				t.Errorf("DefaultDir = %q, %v; want %q", dir, err, tt.dir)
+			}
+			if tt.off {
+				if st, err := OpenDefault(getenv); st != nil || err != nil {
+					t.Errorf("OpenDefault when off: %v, %v", st, err)
+				}
+			}
+		})
+	}
+}
+
+// runtimeHasXDG reports whether this system places cache folders by
+// $XDG_CACHE_HOME and $HOME/.cache, as TestEnv expects.
+func runtimeHasXDG() bool {
+	dir, err := userCacheDir(func(k string) string { return map[string]string{"HOME": "/h"}[k] })
+	return err != nil || !strings.HasSuffix(filepath.ToSlash(dir), "/h/.cache")
+}
