@@ -334,3 +334,30 @@ test('in memory (browsers, or files passed in): the file tools read and write th
   r = await t.read_file.execute({ path: '../outside.txt' });
   assert.match(r.llmContent, /outside the workspace/);
 });
+
+test('a kill -9 at any moment of a write leaves the old file or the new one, never a torn one', async () => {
+  const { spawn } = await import('node:child_process');
+  const { readdirSync } = await import('node:fs');
+  const body = 'a line of the file, the same in both versions\n'.repeat(60000);
+  const versions = new Set(['version A\n' + body, 'version B\n' + body]);
+  const root = workspace({ 'f.txt': 'version A\n' + body });
+  const script = new URL('../fixtures/write-loop.mjs', import.meta.url).pathname;
+  for (let round = 0; round < 8; round++) {
+    const child = spawn(process.execPath, [script, root], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise((resolve, reject) => {
+      child.stdout.once('data', resolve);
+      child.once('exit', (code) => reject(new Error(`the writer exited (${code}) before it was ready`)));
+    });
+    // Some writes in, at a different moment each round.
+    await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 60));
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+    assert.ok(versions.has(read(root, 'f.txt')), `round ${round}: f.txt is torn`);
+  }
+  // A killed write may leave its temporary file behind, which the listing
+  // tools never show.
+  const { tools } = await open(root);
+  const listed = (await tools.list_directory.execute({})).metadata.entries.map((e) => e.name);
+  assert.deepEqual(listed, ['f.txt'], `on disk: ${readdirSync(root).join(', ')}`);
+});
