@@ -169,3 +169,36 @@ test('every language through ast_grep and structural_analysis in Chromium, as in
   const analysed = calls.filter((c, i) => c.tool === 'structural_analysis' && !inBrowser.out[i].error).map((c) => c.params.language);
   assert.deepEqual(analysed, ['c', 'cpp', 'csharp', 'go', 'java', 'javascript', 'kotlin', 'php', 'python', 'ruby', 'rust', 'tsx', 'typescript']);
 });
+
+test('the file tools over in-memory files in Chromium: search, read, and writes the host approves', { timeout: 120000, skip }, async () => {
+  const r = await inChromium((page) => page.evaluate(async () => {
+    const { createTools } = await import('/loupe/browser.js');
+    const files = { 'src/app.ts': 'export const name = oldName;\n', 'notes.md': '# notes\r\n' };
+    const asked = [];
+    const { tools, reason } = await createTools({ files, baseUrl: '/loupe/', approve: async (req) => (asked.push(`${req.tool} ${req.path}`), true) });
+    const t = Object.fromEntries(tools.map((x) => [x.name, x]));
+    const out = {};
+    out.grep = (await t.grep.execute({ pattern: 'oldName' })).metadata.matches.map((m) => `${m.file}:${m.line}`);
+    out.preview = (await t.replace_in_file.execute({ path: 'src/app.ts', find: 'oldName', replace: 'newName', preview_only: true })).llmContent;
+    out.replace = (await t.replace_in_file.execute({ path: 'src/app.ts', find: 'oldName', replace: 'newName' })).metadata.replacements;
+    out.append = (await t.append_file.execute({ path: 'notes.md', content: '- one' })).metadata.total_lines;
+    out.create = (await t.create_file.execute({ path: 'src/new.ts', content: 'export {};\n' })).metadata.created;
+    out.read = (await t.read_file.execute({ path: 'notes.md' })).metadata.content;
+    out.glob = (await t.glob.execute({ pattern: '**/*.ts' })).metadata.files;
+    out.outside = (await t.read_file.execute({ path: '../x' })).llmContent;
+    const denied = await createTools({ files, baseUrl: '/loupe/' });
+    out.noApprover = (await denied.tools.find((x) => x.name === 'delete_file').execute({ path: 'notes.md' })).llmContent;
+    return { reason, asked, out };
+  }));
+  assert.equal(r.reason, undefined);
+  assert.deepEqual(r.out.grep, ['src/app.ts:1']);
+  assert.match(r.out.preview, /^\+export const name = newName;$/m);
+  assert.equal(r.out.replace, 1);
+  assert.equal(r.out.append, 2);
+  assert.equal(r.out.create, true);
+  assert.equal(r.out.read, '# notes\r\n- one\r\n');
+  assert.deepEqual(r.out.glob, ['src/app.ts', 'src/new.ts']);
+  assert.match(r.out.outside, /outside the workspace/);
+  assert.match(r.out.noApprover, /approval is unavailable/);
+  assert.deepEqual(r.asked, ['replace_in_file src/app.ts', 'append_file notes.md', 'create_file src/new.ts']);
+});
