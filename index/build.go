@@ -1,0 +1,526 @@
+//go:build !js
+
+package index
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/loupe-dev/loupe/analysis"
+	"github.com/loupe-dev/loupe/core/search"
+	"github.com/loupe-dev/loupe/index/manifest"
+)
+
+// Options configure a build.
+type Options struct {
+	// Root is the repository's root directory (required).
+	Root string
+	// DB is the database file; "" means DefaultPath(Root).
+	DB string
+	// Progress, when set, hears how many source files of total are done,
+	// from the goroutine that writes the index.
+	Progress func(done, total int)
+}
+
+// Stats describe a build.
+type Stats struct {
+	// Files is the number of source files indexed (of a language
+	// structural_analysis supports); Parsed of them were read and parsed
+	// by this build (new or changed), the rest kept from the previous
+	// index; Removed files were in the previous index and are gone.
+	Files, Parsed, Removed int
+	Packages, Symbols      int
+	// Problems are the manifests that could not be taken in whole (see
+	// manifest.Problem), and source files skipped (binary, too large,
+	// failed in the grammar).
+	Problems []string
+	Duration time.Duration
+	// DB is the database written.
+	DB string
+}
+
+// skipDirs are directories of build output and vendored code, left out
+// besides what the walk skips (hidden directories, node_modules, ignore
+// files).
+var skipDirs = map[string]bool{"vendor": true, "target": true, "node_modules": true}
+
+// fileRow is a source file as the index records it.
+type fileRow struct {
+	lang, hash, pkg string
+	size, mtime     int64
+}
+
+// parsedFile is the work a build does on one file, delivered in order.
+type parsedFile struct {
+	path    string
+	row     fileRow
+	changed bool // the symbols are new
+	touched bool // only size or mtime changed
+	symbols []analysis.Symbol
+	problem string
+}
+
+// Build creates the index of opts.Root, or brings an existing one up to
+// date: manifests are read again, and only the source files whose size,
+// modification time and then content hash changed are parsed again, in
+// parallel; files gone from the repository leave it. Everything is
+// written in one transaction (a first build into a new file renamed into
+// place), so a build that is interrupted, by a cancelled ctx or a killed
+// process, leaves the previous index as it was.
+func Build(ctx context.Context, opts Options) (*Stats, error) {
+	start := time.Now()
+	root, err := filepath.Abs(opts.Root)
+	if err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	dbPath := opts.DB
+	if dbPath == "" {
+		dbPath = DefaultPath(root)
+	}
+	st := &Stats{DB: dbPath}
+	files, skipped, err := search.Files(ctx, search.Options{Root: root, AllFiles: true, MaxFileSize: search.DefaultMaxFileSize})
+	if err != nil {
+		return nil, fmt.Errorf("index: listing %s: %w", root, err)
+	}
+	var rels []string
+	var sources []search.File
+	supported := map[string]bool{}
+	for _, l := range analysis.SupportedLanguages() {
+		supported[l] = true
+	}
+	for _, f := range files {
+		if inSkippedDir(f.Path) {
+			continue
+		}
+		rels = append(rels, f.Path)
+		if f.Lang != nil && supported[f.Lang.Name()] {
+			sources = append(sources, f)
+		}
+	}
+	for _, s := range skipped {
+		if !inSkippedDir(s.Path) {
+			st.Problems = append(st.Problems, s.String())
+		}
+	}
+	rootFS, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	defer rootFS.Close()
+	found := manifest.Discover(rootFS.FS(), filepath.Base(root), rels)
+	for _, p := range found.Problems {
+		st.Problems = append(st.Problems, p.Error())
+	}
+
+	fresh := false
+	if _, err := os.Stat(dbPath); errors.Is(err, fs.ErrNotExist) {
+		fresh = true
+	}
+	writePath := dbPath
+	if fresh {
+		if err := os.MkdirAll(filepath.Dir(dbPath), 0o755); err != nil {
+			return nil, fmt.Errorf("index: %w", err)
+		}
+		ignoreLoupeDir(root, dbPath)
+		writePath = fmt.Sprintf("%s.%d.tmp", dbPath, os.Getpid())
+		os.Remove(writePath)
+		defer os.Remove(writePath)
+	}
+	db, err := sql.Open("sqlite", "file:"+writePath+"?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_txlock=immediate")
+	if err != nil {
+		return nil, fmt.Errorf("index: opening %s: %w", writePath, err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	if !fresh && !current(ctx, db) {
+		// An index of another schema: start afresh in a new file.
+		db.Close()
+		fresh = true
+		writePath = fmt.Sprintf("%s.%d.tmp", dbPath, os.Getpid())
+		os.Remove(writePath)
+		defer os.Remove(writePath)
+		if db, err = sql.Open("sqlite", "file:"+writePath+"?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_txlock=immediate"); err != nil {
+			return nil, fmt.Errorf("index: opening %s: %w", writePath, err)
+		}
+		defer db.Close()
+		db.SetMaxOpenConns(1)
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	defer tx.Rollback()
+	if fresh {
+		if _, err := tx.ExecContext(ctx, schema); err != nil {
+			return nil, fmt.Errorf("index: creating the tables: %w", err)
+		}
+	}
+	w := &writer{ctx: ctx, tx: tx, st: st}
+	if err := w.packages(found.Packages); err != nil {
+		return nil, err
+	}
+	old, err := w.files()
+	if err != nil {
+		return nil, err
+	}
+	owners := newOwners(found.Packages)
+	if err := w.sources(root, sources, old, owners, opts.Progress); err != nil {
+		return nil, err
+	}
+	if err := w.meta(root, len(found.Packages)); err != nil {
+		return nil, err
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	if fresh {
+		if err := db.Close(); err != nil {
+			return nil, fmt.Errorf("index: %w", err)
+		}
+		if err := os.Rename(writePath, dbPath); err != nil {
+			return nil, fmt.Errorf("index: %w", err)
+		}
+	}
+	st.Packages = len(found.Packages)
+	st.Duration = time.Since(start)
+	return st, nil
+}
+
+// inSkippedDir reports whether a path lies below a directory of build
+// output or vendored code.
+func inSkippedDir(rel string) bool {
+	for d := path.Dir(rel); d != "." && d != "/"; d = path.Dir(d) {
+		if skipDirs[path.Base(d)] {
+			return true
+		}
+	}
+	return false
+}
+
+// ignoreLoupeDir keeps the index out of version control: a .gitignore of
+// "*" in the .loupe directory holding it, when it is the default one.
+func ignoreLoupeDir(root, dbPath string) {
+	dir := filepath.Dir(dbPath)
+	if dir != filepath.Join(root, ".loupe") {
+		return
+	}
+	gi := filepath.Join(dir, ".gitignore")
+	if _, err := os.Stat(gi); errors.Is(err, fs.ErrNotExist) {
+		// A missing .gitignore only risks the index showing in git status.
+		_ = os.WriteFile(gi, []byte("# loupe's project index (loupe index): not for version control\n*\n"), 0o644)
+	}
+}
+
+// current reports whether db holds an index of this schema version.
+func current(ctx context.Context, db *sql.DB) bool {
+	var v string
+	err := db.QueryRowContext(ctx, "SELECT value FROM "+MetaTable+" WHERE key = 'schema_version'").Scan(&v)
+	return err == nil && v == schemaVersion
+}
+
+// writer writes one build's transaction.
+type writer struct {
+	ctx context.Context
+	tx  *sql.Tx
+	st  *Stats
+}
+
+// packages replaces the packages and their dependencies.
+func (w *writer) packages(pkgs []manifest.Package) error {
+	if _, err := w.tx.ExecContext(w.ctx, "DELETE FROM dependencies; DELETE FROM packages"); err != nil {
+		return fmt.Errorf("index: clearing packages: %w", err)
+	}
+	insP, err := w.tx.PrepareContext(w.ctx, "INSERT INTO packages(name, path, kind, version, description, metadata, manifest) VALUES (?, ?, ?, ?, ?, ?, ?)")
+	if err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	defer insP.Close()
+	insD, err := w.tx.PrepareContext(w.ctx, "INSERT INTO dependencies(package_id, name, version, kind, is_internal) VALUES (?, ?, ?, ?, ?)")
+	if err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	defer insD.Close()
+	for _, p := range pkgs {
+		meta, err := json.Marshal(p.Metadata)
+		if err != nil {
+			return fmt.Errorf("index: metadata of %s: %w", p.Name, err)
+		}
+		res, err := insP.ExecContext(w.ctx, p.Name, p.Path, string(p.Kind), p.Version, p.Description, string(meta), p.Manifest)
+		if err != nil {
+			return fmt.Errorf("index: package %s: %w", p.Name, err)
+		}
+		id, err := res.LastInsertId()
+		if err != nil {
+			return fmt.Errorf("index: package %s: %w", p.Name, err)
+		}
+		for _, d := range p.Dependencies {
+			if _, err := insD.ExecContext(w.ctx, id, d.Name, d.Version, string(d.Kind), d.Internal); err != nil {
+				return fmt.Errorf("index: dependency %s of %s: %w", d.Name, p.Name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// files reads the previous build's files.
+func (w *writer) files() (map[string]fileRow, error) {
+	rows, err := w.tx.QueryContext(w.ctx, "SELECT path, language, size, mtime, hash, package FROM files")
+	if err != nil {
+		return nil, fmt.Errorf("index: reading files: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]fileRow{}
+	for rows.Next() {
+		var p string
+		var r fileRow
+		if err := rows.Scan(&p, &r.lang, &r.size, &r.mtime, &r.hash, &r.pkg); err != nil {
+			return nil, fmt.Errorf("index: reading files: %w", err)
+		}
+		out[p] = r
+	}
+	return out, rows.Err()
+}
+
+// sources brings the files and their symbols up to date.
+func (w *writer) sources(root string, files []search.File, old map[string]fileRow, owners *owners, progress func(int, int)) error {
+	reader, err := search.NewReader(search.Options{Root: root, MaxFileSize: search.DefaultMaxFileSize})
+	if err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	defer reader.Close()
+	stmts := map[string]*sql.Stmt{}
+	for name, q := range map[string]string{
+		"delSyms": "DELETE FROM symbols WHERE file_path = ?",
+		"insSym":  "INSERT INTO symbols(name, kind, container, signature, package, file_path, line, return_type, parameters) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		"putFile": "INSERT OR REPLACE INTO files(path, language, size, mtime, hash, package) VALUES (?, ?, ?, ?, ?, ?)",
+		"delFile": "DELETE FROM files WHERE path = ?",
+		"setPkg":  "UPDATE symbols SET package = ? WHERE file_path = ?",
+	} {
+		s, err := w.tx.PrepareContext(w.ctx, q)
+		if err != nil {
+			return fmt.Errorf("index: %w", err)
+		}
+		defer s.Close()
+		stmts[name] = s
+	}
+	var failed error
+	done := 0
+	search.Ordered(w.ctx, len(files), search.OrderedLimits{}, func(ctx context.Context, i int) (parsedFile, int64) {
+		pf := w.parse(ctx, root, reader, files[i], old, owners)
+		return pf, int64(len(pf.symbols)) * 256
+	}, func(i int, pf parsedFile) bool {
+		if failed != nil {
+			return false
+		}
+		failed = w.put(stmts, pf, old)
+		done++
+		if progress != nil {
+			progress(done, len(files))
+		}
+		return failed == nil
+	})
+	if failed != nil {
+		return failed
+	}
+	if err := w.ctx.Err(); err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	seen := make(map[string]bool, len(files))
+	for _, f := range files {
+		seen[f.Path] = true
+	}
+	for p := range old {
+		if seen[p] {
+			continue
+		}
+		if _, err := stmts["delSyms"].ExecContext(w.ctx, p); err != nil {
+			return fmt.Errorf("index: removing %s: %w", p, err)
+		}
+		if _, err := stmts["delFile"].ExecContext(w.ctx, p); err != nil {
+			return fmt.Errorf("index: removing %s: %w", p, err)
+		}
+		w.st.Removed++
+	}
+	w.st.Files = len(files)
+	return w.tx.QueryRowContext(w.ctx, "SELECT count(*) FROM symbols").Scan(&w.st.Symbols)
+}
+
+// parse decides whether a file changed and, if it did, reads and parses
+// it. It runs on the pipeline's worker goroutines.
+func (w *writer) parse(ctx context.Context, root string, reader *search.Reader, f search.File, old map[string]fileRow, owners *owners) parsedFile {
+	pf := parsedFile{path: f.Path}
+	pf.row.lang = f.Lang.Name()
+	pf.row.pkg = owners.of(f.Path, pf.row.lang)
+	prev, had := old[f.Path]
+	if fi, err := os.Lstat(f.Abs); err == nil {
+		pf.row.size, pf.row.mtime = fi.Size(), fi.ModTime().UnixNano()
+	}
+	if had && prev.size == pf.row.size && prev.mtime == pf.row.mtime && prev.lang == pf.row.lang {
+		pf.row.hash = prev.hash
+		return pf
+	}
+	src, skip := reader.Read(f)
+	if skip != nil && skip.Reason != search.SkipEmpty {
+		pf.problem = skip.String()
+		return pf
+	}
+	sum := sha256.Sum256(src)
+	pf.row.hash = hex.EncodeToString(sum[:])
+	if had && prev.hash == pf.row.hash && prev.lang == pf.row.lang {
+		pf.touched = true
+		return pf
+	}
+	pf.changed = true
+	if len(src) == 0 {
+		return pf
+	}
+	t, err := f.Lang.Parse(ctx, src)
+	if err != nil {
+		pf.problem = fmt.Sprintf("%s: %s (%v)", f.Path, search.SkipParse, err)
+		return pf
+	}
+	if pf.symbols, err = analysis.FileSymbols(ctx, pf.row.lang, t); err != nil {
+		pf.problem = err.Error()
+	}
+	return pf
+}
+
+// put writes what parse found about one file.
+func (w *writer) put(stmts map[string]*sql.Stmt, pf parsedFile, old map[string]fileRow) error {
+	ctx := w.ctx
+	if pf.problem != "" {
+		w.st.Problems = append(w.st.Problems, pf.problem)
+	}
+	prev, had := old[pf.path]
+	if pf.changed {
+		w.st.Parsed++
+		if had {
+			if _, err := stmts["delSyms"].ExecContext(ctx, pf.path); err != nil {
+				return fmt.Errorf("index: %s: %w", pf.path, err)
+			}
+		}
+		for _, s := range pf.symbols {
+			if _, err := stmts["insSym"].ExecContext(ctx, s.Name, s.Kind, s.Container, s.Signature, pf.row.pkg, pf.path, s.Line, s.ReturnType, s.Parameters); err != nil {
+				return fmt.Errorf("index: %s: %w", pf.path, err)
+			}
+		}
+	} else if had && prev.pkg != pf.row.pkg {
+		if _, err := stmts["setPkg"].ExecContext(ctx, pf.row.pkg, pf.path); err != nil {
+			return fmt.Errorf("index: %s: %w", pf.path, err)
+		}
+	}
+	if pf.changed || pf.touched || !had || prev != pf.row {
+		r := pf.row
+		if _, err := stmts["putFile"].ExecContext(ctx, pf.path, r.lang, r.size, r.mtime, r.hash, r.pkg); err != nil {
+			return fmt.Errorf("index: %s: %w", pf.path, err)
+		}
+	}
+	return nil
+}
+
+// meta records when and from which commit the index was built.
+func (w *writer) meta(root string, packages int) error {
+	for k, v := range map[string]string{
+		"schema_version": schemaVersion,
+		"indexed_at":     time.Now().UTC().Format(time.RFC3339),
+		"git_commit":     gitCommit(root),
+		"package_count":  strconv.Itoa(packages),
+		"root":           root,
+	} {
+		if _, err := w.tx.ExecContext(w.ctx, "INSERT OR REPLACE INTO "+MetaTable+"(key, value) VALUES (?, ?)", k, v); err != nil {
+			return fmt.Errorf("index: %w", err)
+		}
+	}
+	return nil
+}
+
+// gitCommit reads the commit checked out in root's git repository ("" if
+// none), from .git/HEAD and the ref it names, without running git.
+func gitCommit(root string) string {
+	gitDir := filepath.Join(root, ".git")
+	if b, err := os.ReadFile(gitDir); err == nil {
+		// A worktree or submodule: "gitdir: PATH".
+		if d, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: "); ok {
+			if !filepath.IsAbs(d) {
+				d = filepath.Join(root, d)
+			}
+			gitDir = d
+		}
+	}
+	head, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	if err != nil {
+		return ""
+	}
+	ref, isRef := strings.CutPrefix(strings.TrimSpace(string(head)), "ref: ")
+	if !isRef {
+		return ref
+	}
+	common := gitDir
+	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+		common = filepath.Join(gitDir, strings.TrimSpace(string(b)))
+	}
+	for _, dir := range []string{gitDir, common} {
+		if b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(ref))); err == nil {
+			return strings.TrimSpace(string(b))
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(common, "packed-refs")); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if sha, name, ok := strings.Cut(line, " "); ok && name == ref {
+				return sha
+			}
+		}
+	}
+	return ""
+}
+
+// owners finds the package a file belongs to: the package of the nearest
+// directory above it holding one, preferring the kind its language is
+// written in when a directory holds several.
+type owners struct {
+	byDir map[string][]manifest.Package
+}
+
+func newOwners(pkgs []manifest.Package) *owners {
+	o := &owners{byDir: map[string][]manifest.Package{}}
+	for _, p := range pkgs {
+		o.byDir[p.Path] = append(o.byDir[p.Path], p)
+	}
+	return o
+}
+
+// kindOf is the package kind each language's files usually belong to.
+var kindOf = map[string][]manifest.Kind{
+	"go": {manifest.Go}, "rust": {manifest.Cargo}, "python": {manifest.Python},
+	"java": {manifest.Maven, manifest.Gradle}, "kotlin": {manifest.Gradle, manifest.Maven},
+	"javascript": {manifest.NPM}, "typescript": {manifest.NPM}, "tsx": {manifest.NPM},
+}
+
+func (o *owners) of(rel, lang string) string {
+	for d := path.Dir(rel); ; d = path.Dir(d) {
+		if ps := o.byDir[d]; len(ps) > 0 {
+			for _, k := range kindOf[lang] {
+				if i := slices.IndexFunc(ps, func(p manifest.Package) bool { return p.Kind == k }); i >= 0 {
+					return ps[i].Name
+				}
+			}
+			return ps[0].Name
+		}
+		if d == "." || d == "/" {
+			return ""
+		}
+	}
+}

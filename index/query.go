@@ -1,0 +1,370 @@
+//go:build !js
+
+package index
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"strings"
+)
+
+// ErrEmptyQuery is a search for nothing (an empty or blank query).
+var ErrEmptyQuery = errors.New("Search query must not be empty")
+
+// ErrNoIndex is the error of Open when there is no index at the path.
+var ErrNoIndex = errors.New("no project index")
+
+// Limits of the searches.
+const (
+	MaxPackageResults = 20
+	MaxSymbolResults  = 50
+	// MaxGraphDepth bounds DependencyGraph's depth.
+	MaxGraphDepth = 20
+	// DefaultGraphDepth is DependencyGraph's depth when none is given.
+	DefaultGraphDepth = 3
+)
+
+// DB is an index opened read-only.
+type DB struct {
+	db   *sql.DB
+	path string
+}
+
+// Open opens the index at path read-only. A missing file is an error
+// wrapping ErrNoIndex (and fs.ErrNotExist); so is a database that is not
+// a loupe index.
+func Open(path string) (*DB, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("%w at %s: %w", ErrNoIndex, path, err)
+	}
+	u := url.URL{Scheme: "file", Opaque: path, RawQuery: "mode=ro&_pragma=busy_timeout(10000)&_pragma=query_only(1)"}
+	db, err := sql.Open("sqlite", u.String())
+	if err != nil {
+		return nil, fmt.Errorf("opening the index %s: %w", path, err)
+	}
+	if !current(context.Background(), db) {
+		db.Close()
+		return nil, fmt.Errorf("%w at %s: not a loupe index of this version (run loupe index again)", ErrNoIndex, path)
+	}
+	return &DB{db: db, path: path}, nil
+}
+
+// IsNoIndex reports whether err says there is no index (Open's error).
+func IsNoIndex(err error) bool { return errors.Is(err, ErrNoIndex) || errors.Is(err, fs.ErrNotExist) }
+
+// Close closes the database.
+func (d *DB) Close() error { return d.db.Close() }
+
+// Path is the database file.
+func (d *DB) Path() string { return d.path }
+
+// Package is a package as the queries return it.
+type Package struct {
+	Name        string          `json:"name"`
+	Path        string          `json:"path"`
+	Kind        string          `json:"kind"`
+	Version     string          `json:"version"`
+	Description string          `json:"description"`
+	Metadata    json.RawMessage `json:"metadata"`
+}
+
+// PackageDetail is a package with its manifest and dependencies.
+type PackageDetail struct {
+	Package
+	Manifest     string       `json:"manifest"`
+	Dependencies []Dependency `json:"dependencies"`
+}
+
+// Dependency is one declared dependency.
+type Dependency struct {
+	// Package is the package declaring it.
+	Package    string `json:"package"`
+	Name       string `json:"name"`
+	Version    string `json:"version"`
+	Kind       string `json:"kind"`
+	IsInternal bool   `json:"is_internal"`
+}
+
+// Edge is one edge of a dependency graph: package From depends on To.
+type Edge struct {
+	From    string `json:"from"`
+	To      string `json:"to"`
+	DepKind string `json:"dep_kind"`
+}
+
+// Symbol is one symbol of the index.
+type Symbol struct {
+	Name       string `json:"name"`
+	Kind       string `json:"kind"`
+	Container  string `json:"container,omitempty"`
+	Signature  string `json:"signature"`
+	Package    string `json:"package"`
+	FilePath   string `json:"file_path"`
+	Line       int    `json:"line"`
+	ReturnType string `json:"return_type"`
+	Parameters string `json:"parameters"`
+}
+
+// Status is the index's metadata.
+type Status struct {
+	IndexedAt    string `json:"indexed_at"`
+	GitCommit    string `json:"git_commit"`
+	PackageCount int    `json:"package_count"`
+}
+
+// ftsQuery makes q one FTS5 string: wrapped in double quotes, inner
+// quotes doubled, so no character of it is FTS5 syntax.
+func ftsQuery(q string) string {
+	return `"` + strings.ReplaceAll(q, `"`, `""`) + `"`
+}
+
+const packageCols = "p.name, p.path, p.kind, p.version, p.description, p.metadata"
+
+func scanPackages(rows *sql.Rows, err error) ([]Package, error) {
+	if err != nil {
+		return nil, fmt.Errorf("querying the index: %w", err)
+	}
+	defer rows.Close()
+	out := []Package{}
+	for rows.Next() {
+		var p Package
+		var meta string
+		if err := rows.Scan(&p.Name, &p.Path, &p.Kind, &p.Version, &p.Description, &meta); err != nil {
+			return nil, fmt.Errorf("querying the index: %w", err)
+		}
+		p.Metadata = json.RawMessage(meta)
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// SearchPackages finds at most MaxPackageResults packages whose name,
+// description or path match q (FTS5, best first). The query is taken as
+// one phrase: its quotes and operators are text. An empty or blank q is
+// ErrEmptyQuery.
+func (d *DB) SearchPackages(ctx context.Context, q string) ([]Package, error) {
+	if strings.TrimSpace(q) == "" {
+		return nil, ErrEmptyQuery
+	}
+	return scanPackages(d.db.QueryContext(ctx, "SELECT "+packageCols+
+		" FROM packages_fts f JOIN packages p ON p.id = f.rowid WHERE packages_fts MATCH ? ORDER BY f.rank, p.name LIMIT ?",
+		ftsQuery(q), MaxPackageResults))
+}
+
+// Package returns the package named name with its dependencies, nil
+// when there is none. When several packages share the name (of
+// different kinds), the first by path is returned.
+func (d *DB) Package(ctx context.Context, name string) (*PackageDetail, error) {
+	var p PackageDetail
+	var meta string
+	err := d.db.QueryRowContext(ctx, "SELECT "+packageCols+", p.manifest FROM packages p WHERE p.name = ? ORDER BY p.path, p.kind LIMIT 1", name).
+		Scan(&p.Name, &p.Path, &p.Kind, &p.Version, &p.Description, &meta, &p.Manifest)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("querying the index: %w", err)
+	}
+	p.Metadata = json.RawMessage(meta)
+	if p.Dependencies, err = d.Dependencies(ctx, name, false); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+func scanDeps(rows *sql.Rows, err error) ([]Dependency, error) {
+	if err != nil {
+		return nil, fmt.Errorf("querying the index: %w", err)
+	}
+	defer rows.Close()
+	out := []Dependency{}
+	for rows.Next() {
+		var dep Dependency
+		if err := rows.Scan(&dep.Package, &dep.Name, &dep.Version, &dep.Kind, &dep.IsInternal); err != nil {
+			return nil, fmt.Errorf("querying the index: %w", err)
+		}
+		out = append(out, dep)
+	}
+	return out, rows.Err()
+}
+
+// Dependencies lists what the package named name declares it depends
+// on (only the internal ones when internalOnly), by kind and name.
+func (d *DB) Dependencies(ctx context.Context, name string, internalOnly bool) ([]Dependency, error) {
+	q := "SELECT p.name, d.name, d.version, d.kind, d.is_internal FROM dependencies d JOIN packages p ON p.id = d.package_id WHERE p.name = ?"
+	if internalOnly {
+		q += " AND d.is_internal = 1"
+	}
+	return scanDeps(d.db.QueryContext(ctx, q+" ORDER BY d.kind, d.name", name))
+}
+
+// Dependents lists the packages declaring a dependency on name, by
+// package name.
+func (d *DB) Dependents(ctx context.Context, name string) ([]Dependency, error) {
+	return scanDeps(d.db.QueryContext(ctx,
+		"SELECT p.name, d.name, d.version, d.kind, d.is_internal FROM dependencies d JOIN packages p ON p.id = d.package_id WHERE d.name = ? ORDER BY p.name, d.kind", name))
+}
+
+// HasPackage reports whether a package is named name.
+func (d *DB) HasPackage(ctx context.Context, name string) (bool, error) {
+	var n int
+	if err := d.db.QueryRowContext(ctx, "SELECT count(*) FROM packages WHERE name = ?", name).Scan(&n); err != nil {
+		return false, fmt.Errorf("querying the index: %w", err)
+	}
+	return n > 0, nil
+}
+
+// ClampDepth is the depth DependencyGraph uses for depth: at least 1 (0
+// means DefaultGraphDepth) and at most MaxGraphDepth.
+func ClampDepth(depth int) int {
+	switch {
+	case depth == 0:
+		return DefaultGraphDepth
+	case depth < 1:
+		return 1
+	case depth > MaxGraphDepth:
+		return MaxGraphDepth
+	}
+	return depth
+}
+
+// DependencyGraph walks the dependencies breadth-first from the package
+// named root, depth levels deep (ClampDepth), and returns each edge
+// once, in the order met: a package's edges to every dependency,
+// followed further when the dependency is itself a package of the index.
+func (d *DB) DependencyGraph(ctx context.Context, root string, depth int) ([]Edge, error) {
+	depth = ClampDepth(depth)
+	edges := []Edge{}
+	seenEdge := map[Edge]bool{}
+	visited := map[string]bool{root: true}
+	frontier := []string{root}
+	for level := 0; level < depth && len(frontier) > 0; level++ {
+		var next []string
+		for _, name := range frontier {
+			deps, err := d.Dependencies(ctx, name, false)
+			if err != nil {
+				return nil, err
+			}
+			for _, dep := range deps {
+				e := Edge{From: name, To: dep.Name, DepKind: dep.Kind}
+				if !seenEdge[e] {
+					seenEdge[e] = true
+					edges = append(edges, e)
+				}
+				if !visited[dep.Name] && dep.IsInternal {
+					visited[dep.Name] = true
+					next = append(next, dep.Name)
+				}
+			}
+		}
+		frontier = next
+	}
+	return edges, nil
+}
+
+// Packages lists the packages by name (then path), only those of kind
+// when kind is not "".
+func (d *DB) Packages(ctx context.Context, kind string) ([]Package, error) {
+	q := "SELECT " + packageCols + " FROM packages p"
+	args := []any{}
+	if kind != "" {
+		q += " WHERE p.kind = ?"
+		args = append(args, kind)
+	}
+	return scanPackages(d.db.QueryContext(ctx, q+" ORDER BY p.name, p.path", args...))
+}
+
+// Status reads the index's metadata.
+func (d *DB) Status(ctx context.Context) (*Status, error) {
+	rows, err := d.db.QueryContext(ctx, "SELECT key, value FROM "+MetaTable+" WHERE key IN ('indexed_at', 'git_commit', 'package_count')")
+	if err != nil {
+		return nil, fmt.Errorf("querying the index: %w", err)
+	}
+	defer rows.Close()
+	s := &Status{}
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return nil, fmt.Errorf("querying the index: %w", err)
+		}
+		switch k {
+		case "indexed_at":
+			s.IndexedAt = v
+		case "git_commit":
+			s.GitCommit = v
+		case "package_count":
+			fmt.Sscan(v, &s.PackageCount)
+		}
+	}
+	return s, rows.Err()
+}
+
+const symbolCols = "s.name, s.kind, s.container, s.signature, s.package, s.file_path, s.line, s.return_type, s.parameters"
+
+func scanSymbols(rows *sql.Rows, err error) ([]Symbol, error) {
+	if err != nil {
+		return nil, fmt.Errorf("querying the index: %w", err)
+	}
+	defer rows.Close()
+	out := []Symbol{}
+	for rows.Next() {
+		var s Symbol
+		if err := rows.Scan(&s.Name, &s.Kind, &s.Container, &s.Signature, &s.Package, &s.FilePath, &s.Line, &s.ReturnType, &s.Parameters); err != nil {
+			return nil, fmt.Errorf("querying the index: %w", err)
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// SearchSymbols finds at most MaxSymbolResults symbols whose name or
+// signature match q (FTS5, best first, q taken as one phrase), only those
+// of package pkg and of kind when they are not "". An empty or blank q is
+// ErrEmptyQuery.
+func (d *DB) SearchSymbols(ctx context.Context, q, pkg, kind string) ([]Symbol, error) {
+	if strings.TrimSpace(q) == "" {
+		return nil, ErrEmptyQuery
+	}
+	sqlq := "SELECT " + symbolCols + " FROM symbols_fts f JOIN symbols s ON s.id = f.rowid WHERE symbols_fts MATCH ?"
+	args := []any{ftsQuery(q)}
+	if pkg != "" {
+		sqlq += " AND s.package = ?"
+		args = append(args, pkg)
+	}
+	if kind != "" {
+		sqlq += " AND s.kind = ?"
+		args = append(args, kind)
+	}
+	args = append(args, MaxSymbolResults)
+	return scanSymbols(d.db.QueryContext(ctx, sqlq+" ORDER BY f.rank, s.file_path, s.line LIMIT ?", args...))
+}
+
+// PackageSymbols lists the symbols of package pkg by file path then line,
+// only those of kind when it is not "".
+func (d *DB) PackageSymbols(ctx context.Context, pkg, kind string) ([]Symbol, error) {
+	q := "SELECT " + symbolCols + " FROM symbols s WHERE s.package = ?"
+	args := []any{pkg}
+	if kind != "" {
+		q += " AND s.kind = ?"
+		args = append(args, kind)
+	}
+	return scanSymbols(d.db.QueryContext(ctx, q+" ORDER BY s.file_path, s.line", args...))
+}
+
+// Symbols lists the symbols named exactly name, only those of package pkg
+// when it is not "", by package, file path and line.
+func (d *DB) Symbols(ctx context.Context, name, pkg string) ([]Symbol, error) {
+	q := "SELECT " + symbolCols + " FROM symbols s WHERE s.name = ?"
+	args := []any{name}
+	if pkg != "" {
+		q += " AND s.package = ?"
+		args = append(args, pkg)
+	}
+	return scanSymbols(d.db.QueryContext(ctx, q+" ORDER BY s.package, s.file_path, s.line", args...))
+}
