@@ -64,10 +64,11 @@ difftest-full:
 	LOUPE_PARITY_FULL=1 CGO_ENABLED=1 $(GO) test -count=1 -timeout 1h -tags parity ./internal/parity/
 
 # The adversarial suite at full size (`make test` runs it bounded): the
-# symlink-swap race over 10,000 calls, then the abort-to-idle latency of
-# every Go face.
-adversarial:
+# symlink-swap race over 10,000 calls of the Go API and 5,000 through the
+# npm package, then the abort-to-idle latency of every Go face.
+adversarial: js
 	LOUPE_ADVERSARIAL_FULL=1 $(GO) test -count=1 -v -run . ./internal/adversarial/
+	cd js && LOUPE_ADVERSARIAL_FULL=1 node --test test/swap.test.mjs
 	$(GO) test -run '^$$' -bench AbortToIdle -benchtime 20x ./internal/adversarial/
 
 # Each fuzz target for FUZZTIME (the seeds alone run in `make test`).

@@ -126,6 +126,9 @@ func readFile(root *os.Root, tool string, g target, limit int64) ([]byte, fs.Fil
 		return nil, nil, pathError(tool, g.given, err)
 	}
 	defer f.Close()
+	if search.Confined(f, root.Name()) != nil {
+		return nil, nil, outsideError(tool, g.given)
+	}
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, nil, pathError(tool, g.given, err)

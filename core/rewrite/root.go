@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/loupe-dev/loupe/core/search"
 )
 
 // tempMarker sits between a file's name and the random digits of the
@@ -131,6 +133,11 @@ func writeTemp(root *os.Root, name string, data []byte, perm fs.FileMode, chmod 
 		f.Close()
 		root.Remove(tmp)
 		return "", err
+	}
+	// Under js, a link swapped in for a directory of name since the path
+	// was checked would have put the temporary file outside.
+	if err := search.Confined(f, root.Name()); err != nil {
+		return fail(err)
 	}
 	if _, err := f.Write(data); err != nil {
 		return fail(err)

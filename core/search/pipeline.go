@@ -286,6 +286,9 @@ func (r *Reader) Read(f File) (src []byte, skip *Skipped) {
 		return fail(SkipUnreadable, unwrapPathErr(err))
 	}
 	defer fh.Close()
+	if r.root != nil && Confined(fh, r.root.Name()) != nil {
+		return fail(SkipOutside, nil)
+	}
 	fi, err := fh.Stat()
 	if err != nil {
 		return fail(SkipUnreadable, unwrapPathErr(err))
