@@ -57,6 +57,16 @@ func ExampleNew() {
 	// replace_in_file (File Writing; ReadFiles, WriteFiles; read-only false)
 	// edit_lines (File Writing; ReadFiles, WriteFiles; read-only false)
 	// delete_file (File Management; DeleteFiles; read-only false)
+	// search_packages (Project Index; ReadFiles; read-only true)
+	// get_package (Project Index; ReadFiles; read-only true)
+	// package_dependencies (Project Index; ReadFiles; read-only true)
+	// package_dependents (Project Index; ReadFiles; read-only true)
+	// dependency_graph (Project Index; ReadFiles; read-only true)
+	// list_packages (Project Index; ReadFiles; read-only true)
+	// index_status (Project Index; ReadFiles; read-only true)
+	// search_symbols (Project Index; ReadFiles; read-only true)
+	// get_package_symbols (Project Index; ReadFiles; read-only true)
+	// get_symbol (Project Index; ReadFiles; read-only true)
 	// io_util.py:2:12 [call] open(path)
 	//   $P = path
 	// 1 match.

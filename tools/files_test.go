@@ -143,7 +143,8 @@ func TestToolDocumentationForLLMGuidance(t *testing.T) {
 			if !strings.HasPrefix(p, "Use ") {
 				t.Errorf("%s: the custom prompt does not open with use cases: %q", i.Name, p)
 			}
-			if !strings.Contains(p, "\nExamples:\n- ") || !strings.Contains(p, "`{\"") {
+			// A tool without parameters (index_status) shows `{}`.
+			if !strings.Contains(p, "\nExamples:\n- ") || !strings.Contains(p, "`{\"") && fmt.Sprint(i.InputSchema["properties"]) != "map[]" {
 				t.Errorf("%s: the custom prompt has no JSON examples: %q", i.Name, p)
 			}
 		}
@@ -170,7 +171,8 @@ func TestFileToolExamplesRun(t *testing.T) {
 	})
 	ts := toolsByName(t, Config{Workspace: root, Approver: toolspec.AllowAll})
 	for _, i := range Infos() {
-		if i.Category == toolspec.CodeAnalysis || i.Name == "ast_grep" {
+		// The project-index tools' examples run on an index in index_test.go.
+		if i.Category == toolspec.CodeAnalysis || i.Name == "ast_grep" || i.Category == ProjectIndex {
 			continue
 		}
 		for _, e := range i.Examples {

@@ -28,11 +28,11 @@ import (
 )
 
 // registry lists every tool, in the order faces list them.
-var registry = []entry{
+var registry = append([]entry{
 	astGrep, structuralAnalysis,
 	grepTool, globTool, searchTool, listDirectoryTool, readFileTool,
 	createFileTool, updateFileTool, appendFileTool, replaceInFileTool, editLinesTool, deleteFileTool,
-}
+}, indexTools...)
 
 // Config sets up the tools for one workspace.
 type Config struct {
@@ -52,6 +52,9 @@ type Config struct {
 	// instances that split each call and merge the shards' results with
 	// Tool.Merge.
 	Shard search.Shard
+	// Index is the project index (loupe index) the project-index tools
+	// read; "" means the workspace's default one (index.DefaultPath).
+	Index string
 	// Approver is asked before a tool writes (toolspec.Approve); without
 	// one, tools that write refuse to. A call's context may carry its own
 	// (toolspec.WithApprover), which takes precedence.

@@ -1,0 +1,97 @@
+//go:build !js
+
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/loupe-dev/loupe/index"
+)
+
+// TestIndexTools calls the ten project-index tools through the registry
+// on the index of index/testdata/shop, the seed's scenarios each.
+func TestIndexTools(t *testing.T) {
+	root := t.TempDir()
+	copyDir(t, filepath.Join("..", "index", "testdata", "shop"), root)
+	if _, err := index.Build(context.Background(), index.Options{Root: root}); err != nil {
+		t.Fatal(err)
+	}
+	ts := toolsByName(t, Config{Workspace: root})
+	call := func(name, params string) *Output {
+		t.Helper()
+		out, err := ts[name].Call(context.Background(), json.RawMessage(params))
+		if err != nil {
+			t.Fatalf("%s %s: %v", name, params, err)
+		}
+		if b, _ := json.Marshal(out.Structured); len(b) > MaxStructuredBytes {
+			t.Errorf("%s: structured output of %d bytes", name, len(b))
+		}
+		return out
+	}
+	cases := []struct{ tool, params, text string }{
+		{"search_packages", `{"query":"pricing"}`, `"name":"@shop/core","path":"packages/core","kind":"npm","version":"1.0.0","description":"Cart and pricing rules","metadata":{`},
+		{"search_packages", `{"query":"  "}`, "Search query must not be empty"},
+		{"search_packages", `{"query":"\"web\" OR (x"}`, `[]`},
+		{"get_package", `{"name":"@shop/web"}`, `"manifest":"packages/web/package.json"`},
+		{"get_package", `{"name":"left-pad"}`, "Package 'left-pad' not found"},
+		{"package_dependencies", `{"name":"@shop/web","internal_only":true}`, `[{"package":"@shop/web","name":"@shop/core","version":"workspace:*","kind":"runtime","is_internal":true}]`},
+		{"package_dependents", `{"name":"@shop/core"}`, `"package":"@shop/web"`},
+		{"dependency_graph", `{"name":"@shop/web","depth":99}`, `{"from":"@shop/core","to":"decimal.js","dep_kind":"runtime"}`},
+		{"list_packages", `{"kind":"go"}`, `[{"name":"example.com/shop/api","path":"api","kind":"go"`},
+		{"index_status", `{}`, `"package_count":5`},
+		{"search_symbols", `{"query":"cart","package":"@shop/web","kind":"function"}`, `"name":"renderCart","kind":"function","signature":"function renderCart(cart: Cart, el: HTMLElement): void","package":"@shop/web","file_path":"packages/web/src/app.ts","line":3,"return_type":"void","parameters":"(cart: Cart, el: HTMLElement)"`},
+		{"get_package_symbols", `{"package":"@shop/core","kind":"method"}`, `"name":"add"`},
+		{"get_symbol", `{"name":"NewServer","package":"example.com/shop/api"}`, `"return_type":"*Server"`},
+	}
+	for _, c := range cases {
+		if out := call(c.tool, c.params); !strings.Contains(out.Text, c.text) {
+			t.Errorf("%s %s:\n%s\nwant it to contain\n%s", c.tool, c.params, out.Text, c.text)
+		}
+	}
+	g := call("dependency_graph", `{"name":"@shop/web","depth":99}`).Structured.(graphOutput)
+	if g.Depth != index.MaxGraphDepth || len(g.Edges) != 4 {
+		t.Errorf("graph %+v", g)
+	}
+	for name, e := range infoByName() {
+		if e.Category != ProjectIndex {
+			continue
+		}
+		for _, ex := range e.Examples {
+			if _, err := ts[name].Call(context.Background(), ex.Params); err != nil {
+				t.Errorf("%s example %q: %v", name, ex.Use, err)
+			}
+		}
+	}
+	// Without an index, a call says how to build one.
+	none := toolsByName(t, Config{Workspace: t.TempDir()})
+	if _, err := none["list_packages"].Call(context.Background(), nil); err == nil || !strings.Contains(err.Error(), "loupe index") {
+		t.Errorf("no index: %v", err)
+	}
+}
+
+// copyDir copies the directory tree src into dst.
+func copyDir(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
