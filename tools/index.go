@@ -179,7 +179,9 @@ func packagesStructured(r *indexResult) packagesOutput {
 }
 
 func dependenciesStructured(r *indexResult) dependenciesOutput {
-	items, om := boundList(r, func(d []index.Dependency, n int) any { return dependenciesOutput{Dependencies: d, Omitted: n, Message: r.Message} })
+	items, om := boundList(r, func(d []index.Dependency, n int) any {
+		return dependenciesOutput{Dependencies: d, Omitted: n, Message: r.Message}
+	})
 	return dependenciesOutput{Dependencies: items, Omitted: om, Message: r.Message}
 }
 
@@ -291,7 +293,9 @@ var dependencyGraphTool = indexTool(decl[graphParams, *indexResult, graphOutput]
 			depth = m.depth
 			r = &indexResult{Message: r.Message, Value: m.edges}
 		}
-		items, om := boundList(r, func(e []index.Edge, n int) any { return graphOutput{Edges: e, Depth: depth, Omitted: n, Message: r.Message} })
+		items, om := boundList(r, func(e []index.Edge, n int) any {
+			return graphOutput{Edges: e, Depth: depth, Omitted: n, Message: r.Message}
+		})
 		return graphOutput{Edges: items, Depth: depth, Omitted: om, Message: r.Message}
 	},
 }, func(ctx context.Context, db *index.DB, p graphParams) (*indexResult, error) {
