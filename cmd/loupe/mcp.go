@@ -28,6 +28,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	root := fs.String('w', "workspace", "DIR", "The workspace root no path may leave (default: the current directory)")
 	agTimeout := fs.String(0, "ast-grep-timeout", "DURATION", "Time limit of one ast_grep call (default 30s)")
 	saTimeout := fs.String(0, "analysis-timeout", "DURATION", "Time limit of one structural_analysis call (default 60s)")
+	indexFlag := fs.String(0, "index", "PATH", "The project index the project-index tools read (default: WORKSPACE/.loupe/index.db when it exists; build it with `loupe index`)")
 	readOnly := fs.Bool(0, "read-only", "Serve only the tools that change nothing (for a client that does not ask its user before a write)")
 	noCache := fs.Bool(0, "no-cache", "Keep parsed trees in memory only, not in the tree cache (see loupe cache)")
 	help := fs.Bool('h', "help", "Print help")
@@ -65,9 +66,24 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 		}
 		*t.dst = d
 	}
+	serveIndex := true
+	if indexFlag.set {
+		cfg.Index = indexFlag.value
+		if _, err := os.Stat(cfg.Index); err != nil {
+			return e.errorf("no project index at %s: build it first with `loupe index --db %s %s`", cfg.Index, cfg.Index, cfg.Workspace)
+		}
+	} else if path := tools.IndexPath(cfg); !fileExists(path) {
+		// No index to serve: the project-index tools, which could only
+		// fail, are left out (and so out of the instructions).
+		serveIndex = false
+		fmt.Fprintf(e.stderr, "loupe mcp: no project index at %s (run `loupe index` to build one); serving without the project-index tools\n", path)
+	}
 	ts, err := tools.New(cfg)
 	if err != nil {
 		return e.errorf("%v", err)
+	}
+	if !serveIndex {
+		ts = slices.DeleteFunc(ts, func(t *tools.Tool) bool { return t.Category == tools.ProjectIndex })
 	}
 	// The tools parse through search.Default: with the persistent store
 	// under it, the server starts warm on code parsed before.
