@@ -53,6 +53,7 @@ type Pattern struct {
 	hasRootKind bool
 	kinds       match.KindSet
 	literals    []string
+	words       []string
 	fixed       string
 }
 
@@ -114,7 +115,7 @@ func Compile(ctx context.Context, lang *language.Language, src string, opts Opti
 		return nil, fmt.Errorf("%w: %q matches a list of nodes but a pattern matches one node; use $VAR, or put the $$$ metavariable inside a larger pattern such as f($$$ARGS)", ErrRootMultiMetaVar, src)
 	}
 	p.kinds = p.potentialKinds()
-	p.literals = p.collectLiterals()
+	p.literals, p.words = p.collectLiterals()
 	p.fixed = fixedString(&p.node)
 	return p, nil
 }
@@ -236,20 +237,31 @@ func (p *Pattern) potentialKinds() match.KindSet {
 }
 
 // collectLiterals gathers the text of every named leaf: under every level
-// but Signature, a match has a node with exactly that text for each.
-func (p *Pattern) collectLiterals() []string {
+// but Signature, a match has a node with exactly that text for each. The
+// words are those of identifier kinds (a kind named *identifier*), which
+// a match holds as whole tokens; not under Template, where a leaf may
+// match a node of another kind with the same text.
+func (p *Pattern) collectLiterals() (literals, words []string) {
 	if p.strictness == Signature {
-		return nil
+		return nil, nil
 	}
-	seen := map[string]bool{}
-	var out []string
+	symbols := p.tree.Names().Symbols
+	seen, seenWord := map[string]bool{}, map[string]bool{}
 	var walk func(g *node)
 	walk = func(g *node) {
 		switch g.kind {
 		case terminalNode:
-			if g.named && g.text != "" && !seen[g.text] {
+			if !g.named || g.text == "" {
+				return
+			}
+			if !seen[g.text] {
 				seen[g.text] = true
-				out = append(out, g.text)
+				literals = append(literals, g.text)
+			}
+			if p.strictness != Template && int(g.kindID) < len(symbols) &&
+				strings.Contains(symbols[g.kindID], "identifier") && !seenWord[g.text] {
+				seenWord[g.text] = true
+				words = append(words, g.text)
 			}
 		case internalNode:
 			for i := range g.children {
@@ -258,8 +270,9 @@ func (p *Pattern) collectLiterals() []string {
 		}
 	}
 	walk(&p.node)
-	sort.SliceStable(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
-	return out
+	sort.SliceStable(literals, func(i, j int) bool { return len(literals[i]) > len(literals[j]) })
+	sort.SliceStable(words, func(i, j int) bool { return len(words[i]) > len(words[j]) })
+	return literals, words
 }
 
 // fixedString is ast-grep's fixed string of a pattern node: a leaf's text,
@@ -303,6 +316,13 @@ func (p *Pattern) Strictness() Strictness { return p.strictness }
 // pattern's named leaves, compared by text under every strictness but
 // Signature. A file without one of them cannot match. It may be empty.
 func (p *Pattern) Literals() []string { return p.literals }
+
+// WordLiterals returns the Literals that a match holds as whole tokens
+// (identifiers): where one starts or ends with an ASCII letter, digit or
+// '_', the source has none right before or after it. A file where each
+// occurrence is part of a longer word (`err` only in `error`, `Map` only
+// in `WeakMap`) cannot match. It may be empty.
+func (p *Pattern) WordLiterals() []string { return p.words }
 
 // FixedString returns the text `ast-grep run` requires a file to contain
 // before it searches the file with this pattern: the longest leaf text of

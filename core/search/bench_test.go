@@ -65,7 +65,7 @@ func BenchmarkSearchCached(b *testing.B) {
 	b.ReportMetric(coldMS, "cold-ms")
 }
 
-func mustLang(b *testing.B, name string) *language.Language {
+func mustLang(b testing.TB, name string) *language.Language {
 	l, err := language.Lookup(name)
 	if err != nil {
 		b.Fatal(err)

@@ -52,7 +52,7 @@ func (ps *Patterns) Compile(ctx context.Context, lang *language.Language) (*patt
 		if ps.fixed {
 			lits = append([]string{c.p.FixedString()}, lits...)
 		}
-		c.filter = RequireAll(lits...)
+		c.filter = RequireWords(lits, c.p.WordLiterals())
 	})
 	return c.p, c.err
 }
@@ -82,7 +82,8 @@ func (ps *Patterns) MatcherFor(ctx context.Context) MatcherFor {
 }
 
 // Prefilter rules out a file that lacks one of the pattern's literals
-// (and, with fixed, its fixed string). A search compiles a language's
+// (and, with fixed, its fixed string), or holds one of its identifiers
+// only inside longer words. A search compiles a language's
 // pattern before it filters that language's files.
 func (ps *Patterns) Prefilter(lang *language.Language, src []byte) bool {
 	c := ps.slot(lang)
