@@ -126,7 +126,7 @@ func readFile(root *os.Root, tool string, g target, limit int64) ([]byte, fs.Fil
 		return nil, nil, pathError(tool, g.given, err)
 	}
 	defer f.Close()
-	if search.Confined(f, root.Name()) != nil {
+	if _, err := search.Confined(f, root.Name()); err != nil {
 		return nil, nil, outsideError(tool, g.given)
 	}
 	fi, err := f.Stat()

@@ -135,9 +135,12 @@ func writeTemp(root *os.Root, name string, data []byte, perm fs.FileMode, chmod 
 		return "", err
 	}
 	// Under js, a link swapped in for a directory of name since the path
-	// was checked would have put the temporary file outside.
-	if err := search.Confined(f, root.Name()); err != nil {
-		return fail(err)
+	// was checked puts the temporary file outside: it is removed where it
+	// is (it is ours, made with O_EXCL), and nothing is written.
+	if outside, err := search.Confined(f, root.Name()); err != nil {
+		f.Close()
+		os.Remove(outside)
+		return "", err
 	}
 	if _, err := f.Write(data); err != nil {
 		return fail(err)

@@ -7,8 +7,9 @@ import (
 )
 
 // Confined checks that f, just opened through an os.Root on root (the
-// workspace root, every link resolved), is a file inside root, and
-// returns ErrOutsideWorkspace when it is not.
+// workspace root), is a file inside root, and returns ErrOutsideWorkspace
+// when it is not, with the path where f really is (so that a caller that
+// created f can remove it).
 //
 // Where os.Root opens with openat (every platform but js and plan9), what
 // it opens is always inside, and Confined checks nothing. Under GOOS=js
@@ -18,10 +19,10 @@ import (
 // /proc/self/fd), which no swap can change. Where that cannot be asked
 // (no /proc, as on macOS; an in-memory workspace, where no link can be
 // made), it checks nothing.
-func Confined(f *os.File, root string) error {
+func Confined(f *os.File, root string) (where string, err error) {
 	where, ok := openedPath(f)
 	if !ok {
-		return nil
+		return "", nil
 	}
 	where = strings.TrimSuffix(where, " (deleted)")
 	// The operating system's answer has every link resolved; so must root.
@@ -29,7 +30,7 @@ func Confined(f *os.File, root string) error {
 		root = real
 	}
 	if rel, err := filepath.Rel(root, where); err != nil || !filepath.IsLocal(rel) {
-		return ErrOutsideWorkspace
+		return where, ErrOutsideWorkspace
 	}
-	return nil
+	return "", nil
 }

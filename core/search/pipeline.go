@@ -286,8 +286,10 @@ func (r *Reader) Read(f File) (src []byte, skip *Skipped) {
 		return fail(SkipUnreadable, unwrapPathErr(err))
 	}
 	defer fh.Close()
-	if r.root != nil && Confined(fh, r.root.Name()) != nil {
-		return fail(SkipOutside, nil)
+	if r.root != nil {
+		if _, err := Confined(fh, r.root.Name()); err != nil {
+			return fail(SkipOutside, nil)
+		}
 	}
 	fi, err := fh.Stat()
 	if err != nil {
