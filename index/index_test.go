@@ -85,7 +85,7 @@ func TestBuildAndQuery(t *testing.T) {
 		if err != nil || !slices.Equal(names(got, pkgName), []string{"@shop/core"}) {
 			t.Fatalf("%v %v", names(got, pkgName), err)
 		}
-		if got[0].Path != "packages/core" || got[0].Kind != "npm" || got[0].Version != "1.0.0" || string(got[0].Metadata) == "" {
+		if got[0].Path != "packages/core" || got[0].Kind != "npm" || got[0].Version != "1.0.0" || got[0].Metadata["workspace"] != "package.json" {
 			t.Errorf("%+v", got[0])
 		}
 		for _, q := range []string{"", "   \t"} {

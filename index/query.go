@@ -66,19 +66,24 @@ func (d *DB) Path() string { return d.path }
 
 // Package is a package as the queries return it.
 type Package struct {
-	Name        string          `json:"name"`
-	Path        string          `json:"path"`
-	Kind        string          `json:"kind"`
-	Version     string          `json:"version"`
-	Description string          `json:"description"`
-	Metadata    json.RawMessage `json:"metadata"`
+	Name        string         `json:"name"`
+	Path        string         `json:"path"`
+	Kind        string         `json:"kind"`
+	Version     string         `json:"version"`
+	Description string         `json:"description"`
+	Metadata    map[string]any `json:"metadata"`
 }
 
 // PackageDetail is a package with its manifest and dependencies.
 type PackageDetail struct {
-	Package
-	Manifest     string       `json:"manifest"`
-	Dependencies []Dependency `json:"dependencies"`
+	Name         string         `json:"name"`
+	Path         string         `json:"path"`
+	Kind         string         `json:"kind"`
+	Version      string         `json:"version"`
+	Description  string         `json:"description"`
+	Metadata     map[string]any `json:"metadata"`
+	Manifest     string         `json:"manifest"`
+	Dependencies []Dependency   `json:"dependencies"`
 }
 
 // Dependency is one declared dependency.
@@ -138,7 +143,9 @@ func scanPackages(rows *sql.Rows, err error) ([]Package, error) {
 		if err := rows.Scan(&p.Name, &p.Path, &p.Kind, &p.Version, &p.Description, &meta); err != nil {
 			return nil, fmt.Errorf("querying the index: %w", err)
 		}
-		p.Metadata = json.RawMessage(meta)
+		if err := json.Unmarshal([]byte(meta), &p.Metadata); err != nil {
+			return nil, fmt.Errorf("metadata of %s: %w", p.Name, err)
+		}
 		out = append(out, p)
 	}
 	return out, rows.Err()
@@ -171,7 +178,9 @@ func (d *DB) Package(ctx context.Context, name string) (*PackageDetail, error) {
 	if err != nil {
 		return nil, fmt.Errorf("querying the index: %w", err)
 	}
-	p.Metadata = json.RawMessage(meta)
+	if err := json.Unmarshal([]byte(meta), &p.Metadata); err != nil {
+		return nil, fmt.Errorf("metadata of %s: %w", p.Name, err)
+	}
 	if p.Dependencies, err = d.Dependencies(ctx, name, false); err != nil {
 		return nil, err
 	}
