@@ -36,6 +36,7 @@ func ParseStyle(s string) (Style, error) {
 // Encode renders m as one item of style s.
 func (m *Match) Encode(s Style) string {
 	e := newEncoder(s)
+	e.b.Grow(m.sizeHint())
 	e.open('{')
 	m.fields(e)
 	e.close('}')
@@ -45,6 +46,11 @@ func (m *Match) Encode(s Style) string {
 // Encode renders f as one item of style s.
 func (f *Finding) Encode(s Style) string {
 	e := newEncoder(s)
+	n := f.Match.sizeHint() + len(f.Message)
+	for _, l := range f.Labels {
+		n += len(l.Text) + 256
+	}
+	e.b.Grow(n)
 	e.open('{')
 	f.Match.fields(e)
 	e.key("ruleId")
@@ -85,6 +91,26 @@ func (f *Finding) Encode(s Style) string {
 	}
 	e.close('}')
 	return e.b.String()
+}
+
+// sizeHint is about the bytes m encodes to, escapes aside, so that its
+// encoder allocates once.
+func (m *Match) sizeHint() int {
+	n := len(m.Text) + len(m.Lines) + len(m.File) + 512
+	if m.Replacement != nil {
+		n += len(*m.Replacement)
+	}
+	if mv := m.MetaVariables; mv != nil {
+		for _, v := range mv.Single {
+			n += len(v.Text) + 160
+		}
+		for _, vs := range mv.Multi {
+			for _, v := range vs {
+				n += len(v.Text) + 160
+			}
+		}
+	}
+	return n
 }
 
 func (m *Match) fields(e *encoder) {
@@ -292,13 +318,29 @@ func (e *encoder) any(v any) {
 
 const hexDigits = "0123456789abcdef"
 
+// plain marks the ASCII bytes a JSON string holds as they are.
+var plain = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 func (e *encoder) str(s string) {
 	b := &e.b
+	b.Grow(len(s) + 2)
 	b.WriteByte('"')
+	// Valid UTF-8 (all source text, which the pipeline screens) is copied
+	// in runs between the bytes that need escaping.
+	valid := utf8.ValidString(s)
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c >= utf8.RuneSelf {
+			if valid {
+				i++
+				continue
+			}
 			r, size := utf8.DecodeRuneInString(s[i:])
 			if r == utf8.RuneError && size == 1 {
 				b.WriteString(s[start:i])
@@ -308,6 +350,10 @@ func (e *encoder) str(s string) {
 				continue
 			}
 			i += size
+			continue
+		}
+		if plain[c] {
+			i++
 			continue
 		}
 		var esc string
@@ -327,16 +373,12 @@ func (e *encoder) str(s string) {
 		case '\t':
 			esc = `\t`
 		default:
-			if c < 0x20 {
-				esc = `\u00` + string(hexDigits[c>>4]) + string(hexDigits[c&0xf])
-			}
+			esc = `\u00` + string(hexDigits[c>>4]) + string(hexDigits[c&0xf])
 		}
-		if esc != "" {
-			b.WriteString(s[start:i])
-			b.WriteString(esc)
-			start = i + 1
-		}
+		b.WriteString(s[start:i])
+		b.WriteString(esc)
 		i++
+		start = i
 	}
 	b.WriteString(s[start:])
 	b.WriteByte('"')
@@ -367,7 +409,8 @@ func (p *Writer) Style() Style { return p.style }
 func (p *Writer) Write(item string) {
 	switch p.style {
 	case Stream:
-		io.WriteString(p.w, item+"\n")
+		io.WriteString(p.w, item)
+		io.WriteString(p.w, "\n")
 		return
 	case Pretty:
 		if p.written {

@@ -55,3 +55,25 @@ func TestEncoderPretty(t *testing.T) {
 		t.Errorf("pretty:\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestEncoderStringRuns: valid and invalid UTF-8, escapes at the ends and
+// side by side, are encoded as serde_json encodes them.
+func TestEncoderStringRuns(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"", `""`},
+		{"plain", `"plain"`},
+		{"\"", `"\""`},
+		{"\n\n", `"\n\n"`},
+		{"é\tè", "\"é\\tè\""},
+		{"\x00é", "\"\\u0000é\""},
+		{"a\xffb\xc3", "\"a\ufffdb\ufffd\""},
+		{"日本\\語", "\"日本\\\\語\""},
+	}
+	for _, tt := range tests {
+		e := newEncoder(Stream)
+		e.str(tt.in)
+		if got := e.b.String(); got != tt.want {
+			t.Errorf("str(%q) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}

@@ -10,6 +10,7 @@ package wire
 
 import (
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/loupe-dev/loupe/core/match"
 	"github.com/loupe-dev/loupe/core/rule"
@@ -120,7 +121,7 @@ func NewMatch(file string, n tree.Node, env *match.Env, lang string, before, aft
 		Text:      n.Text(),
 		Range:     NodeRange(n),
 		File:      file,
-		Lines:     c.Leading + c.Matched + c.Trailing,
+		Lines:     c.lines,
 		CharCount: CharCount{Leading: utf8.RuneCountInString(c.Leading), Trailing: utf8.RuneCountInString(c.Trailing)},
 		Language:  lang,
 	}
@@ -178,7 +179,7 @@ func NewFinding(file string, f rule.Finding, withFix, withMetadata bool) Finding
 	src := t.Source()
 	for _, s := range c.Spans(f.Node, f.Env) {
 		out.Labels = append(out.Labels, Label{
-			Text:    string(src[s.Start:s.End]),
+			Text:    view(src[s.Start:s.End]),
 			Range:   SpanRange(t, s.Start, s.End, s.StartNode.StartPoint().Row, s.EndNode.EndPoint().Row),
 			Message: s.Message,
 			Style:   string(s.Style),
@@ -198,6 +199,7 @@ type Context struct {
 	Leading, Matched, Trailing string
 	// StartLine is the zero-based line of Leading's first line.
 	StartLine int
+	lines     string // Leading, Matched and Trailing together
 }
 
 // Around returns n's context with before and after lines.
@@ -230,10 +232,22 @@ func Around(n tree.Node, before, after int) Context {
 	if linesBefore != 0 {
 		offset = before + 1 - linesBefore
 	}
+	// The strings are views of the source, which is never modified, as
+	// Node.Text's are.
+	lines := view(src[lead:trail])
 	return Context{
-		Leading:   string(src[lead:start]),
-		Matched:   string(src[start:end]),
-		Trailing:  string(src[end:trail]),
+		Leading:   lines[:start-lead],
+		Matched:   lines[start-lead : end-lead],
+		Trailing:  lines[end-lead:],
 		StartLine: n.StartPoint().Row - offset,
+		lines:     lines,
 	}
+}
+
+// view returns b as a string without copying it; b must never change.
+func view(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
 }
