@@ -10,6 +10,7 @@
 //	loupe.languageFor(nameOrPath)    → the canonical name of a language name or alias, or of a path's extension; "" if none
 //	loupe.parse(paramsJSON)          → Promise<JSON {sexp, nodes} | {error}>: {language, source}
 //	loupe.merge(name, paramsJSON, replies) → JSON {text, result} | {error}: replies is an array of call's replies (JSON strings)
+//	loupe.playground(loader, paramsJSON) → Promise<JSON>: the browser playground's runs and trees (playground.go)
 //
 // Every tool comes from the registry (package tools): init lists the
 // session's tools as the registry describes them (toolspec.Info: name,
@@ -95,6 +96,7 @@ func main() {
 	api.Set("parse", js.FuncOf(parse))
 	api.Set("languageFor", js.FuncOf(languageFor))
 	api.Set("merge", js.FuncOf(merge))
+	api.Set("playground", js.FuncOf(playground))
 	js.Global().Set("loupe", api)
 	if ready := js.Global().Get("__loupeReady"); ready.Type() == js.TypeFunction {
 		ready.Invoke()
@@ -186,6 +188,7 @@ func openSession(loader js.Value, raw string, approver toolspec.Approver) string
 		return reply(nil, err)
 	}
 	language.SetEngine(jshost.New(loader))
+	engineSet.Store(true)
 	ts, err := tools.New(tools.Config{
 		Workspace:       cfg.WorkspaceRoot,
 		AstGrepTimeout:  time.Duration(cfg.Timeouts.AstGrepMs) * time.Millisecond,

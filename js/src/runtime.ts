@@ -38,6 +38,7 @@ interface LoupeGlobal {
   cancel(id: string): void;
   languageFor(path: string): string;
   merge(name: string, params: string, replies: string[]): string;
+  playground(loader: GrammarLoader, params: string): Promise<string>;
 }
 
 /**
@@ -116,6 +117,8 @@ export interface Runtime {
    * the Go side.
    */
   merge(name: string, params: unknown, replies: string[]): string;
+  /** The browser playground's entry (wasm/playground.go): Go's reply, JSON. */
+  playground(params: unknown): Promise<string>;
 }
 
 const booted = new Map<string, Promise<Runtime>>();
@@ -460,6 +463,12 @@ async function bootNow(env: Env, forget: () => void): Promise<Runtime> {
       const out = api.merge(name, JSON.stringify(params), replies);
       alive();
       return out;
+    },
+    async playground(params) {
+      alive();
+      const reply = api.playground(loader, JSON.stringify(params));
+      alive();
+      return unlessDead(reply);
     },
   };
 }
