@@ -101,6 +101,14 @@ bench: build js
 	node js/bench/workers.mjs
 	node js/bench/abort.mjs
 
+# The project index (loupe index) on GOROOT/src and, when Debian's
+# rust-src is installed, the Rust source: files, packages, symbols, build
+# time, database size, the rebuild after one file changes, and each
+# project-index tool's latency (p50, p95). The README quotes the numbers.
+.PHONY: bench-index
+bench-index:
+	$(GO) run ./internal/indexbench "$$($(GO) env GOROOT)/src" $$(ls -d /usr/src/rustc-* 2>/dev/null | head -1)
+
 # The npm package: its dev dependencies, then everything it ships.
 js: js-deps js-build
 
