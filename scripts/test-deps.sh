@@ -20,18 +20,20 @@ python_version=3.11.2-6+deb12u9
 python_pkgs=(libpython3.11-stdlib libpython3.11-testsuite)
 
 # suite name, what it is for, its Debian packages.
-suites=(grammars-check cgo browser shells)
+suites=(grammars-check cgo browser shells rust-src)
 declare -A about=(
   [grammars-check]="the grammar modules' byte-identical rebuild (make grammars-check)"
   [cgo]="the race detector runs and native tree-sitter parity (cgo: a C compiler)"
   [browser]="the npm package's browser test (js/test/browser.test.mjs)"
   [shells]="the completion scripts loaded in their shells (cmd/loupe TestCompletions*)"
+  [rust-src]="the project index's manifests on the Rust source's Cargo workspace (index/manifest TestRustSource, make bench-index)"
 )
 declare -A pkgs=(
   [grammars-check]="clang-19 lld-19 wasi-libc libclang-rt-19-dev-wasm32 libc++-19-dev-wasm32 libc++abi-19-dev-wasm32"
   [cgo]="gcc g++"
   [browser]="chromium"
   [shells]="zsh fish elvish"
+  [rust-src]="rust-src"
 )
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
