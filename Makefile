@@ -7,7 +7,7 @@ export LOUPE_CACHE := $(CACHE)
 # goes under .cache too, not into the user's cache folder.
 export LOUPE_TREE_CACHE_DIR ?= $(CACHE)/trees
 
-.PHONY: demo build test test-deps vet race parity difftest-full adversarial fuzz grammars grammars-check bench js js-deps js-build test-js
+.PHONY: demo build test test-deps vet race parity difftest-full adversarial fuzz grammars grammars-check bench js js-deps js-build test-js playground playground-serve
 
 # has SUITE: true when the Debian packages of one optional suite are
 # installed (scripts/test-deps.sh installs them as root, and otherwise
@@ -131,3 +131,12 @@ js-build:
 
 test-js: build js
 	cd js && node --test test/
+
+# The browser playground (js/playground): built into js/playground/dist/
+# from the npm package's build, and served on http://127.0.0.1:$(PORT)/.
+PORT ?= 8080
+playground: js
+	node js/playground/build.mjs
+
+playground-serve: playground
+	PORT=$(PORT) node js/playground/serve.mjs
