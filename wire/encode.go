@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Style is one of ast-grep's --json styles.
@@ -36,7 +38,7 @@ func ParseStyle(s string) (Style, error) {
 // Encode renders m as one item of style s.
 func (m *Match) Encode(s Style) string {
 	e := newEncoder(s)
-	e.b.Grow(m.sizeHint())
+	e.b.grow(m.sizeHint())
 	e.open('{')
 	m.fields(e)
 	e.close('}')
@@ -50,7 +52,7 @@ func (f *Finding) Encode(s Style) string {
 	for _, l := range f.Labels {
 		n += len(l.Text) + 256
 	}
-	e.b.Grow(n)
+	e.b.grow(n)
 	e.open('{')
 	f.Match.fields(e)
 	e.key("ruleId")
@@ -178,7 +180,7 @@ func (m *Match) fields(e *encoder) {
 // characters as \u00XX, everything else, U+2028 and "<>&" included, as
 // is; invalid UTF-8 as U+FFFD).
 type encoder struct {
-	b      strings.Builder
+	b      buffer
 	pretty bool
 	depth  int
 	// empty is true right after an opening bracket: the next item or key
@@ -186,17 +188,32 @@ type encoder struct {
 	empty bool
 }
 
+// buffer is an encoder's output.
+type buffer struct{ b []byte }
+
+func (w *buffer) addByte(c byte) { w.b = append(w.b, c) }
+func (w *buffer) add(s string)   { w.b = append(w.b, s...) }
+func (w *buffer) grow(n int)     { w.b = slices.Grow(w.b, n) }
+
+// String returns the output; the encoder must not be used afterwards.
+func (w *buffer) String() string {
+	if len(w.b) == 0 {
+		return ""
+	}
+	return unsafe.String(&w.b[0], len(w.b))
+}
+
 func newEncoder(s Style) *encoder { return &encoder{pretty: s == Pretty} }
 
 func (e *encoder) newline() {
-	e.b.WriteByte('\n')
+	e.b.addByte('\n')
 	for range e.depth {
-		e.b.WriteString("  ")
+		e.b.add("  ")
 	}
 }
 
 func (e *encoder) open(c byte) {
-	e.b.WriteByte(c)
+	e.b.addByte(c)
 	e.depth++
 	e.empty = true
 }
@@ -206,14 +223,14 @@ func (e *encoder) close(c byte) {
 	if !e.empty && e.pretty {
 		e.newline()
 	}
-	e.b.WriteByte(c)
+	e.b.addByte(c)
 	e.empty = false
 }
 
 // item starts an array element.
 func (e *encoder) item() {
 	if !e.empty {
-		e.b.WriteByte(',')
+		e.b.addByte(',')
 	}
 	if e.pretty {
 		e.newline()
@@ -224,14 +241,14 @@ func (e *encoder) item() {
 func (e *encoder) key(k string) {
 	e.item()
 	e.str(k)
-	e.b.WriteByte(':')
+	e.b.addByte(':')
 	if e.pretty {
-		e.b.WriteByte(' ')
+		e.b.addByte(' ')
 	}
 }
 
 func (e *encoder) raw(s string) {
-	e.b.WriteString(s)
+	e.b.add(s)
 	e.empty = false
 }
 
@@ -326,15 +343,41 @@ var plain = func() (t [utf8.RuneSelf]bool) {
 	return t
 }()
 
+// Masks for special8.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// specials returns a mask of the bytes among the first eight of s (which
+// has eight) that need escaping: a control character, '"' or '\\'. Its
+// lowest set bit, which is a byte's high bit, marks the first of them
+// exactly; bits above it may mark bytes that need none.
+func specials(s string) uint64 {
+	x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	q, bs := x^(ones*'"'), x^(ones*'\\')
+	return ((x-ones*0x20) & ^x | (q-ones) & ^q | (bs-ones) & ^bs) & highs
+}
+
 func (e *encoder) str(s string) {
-	b := &e.b
-	b.Grow(len(s) + 2)
-	b.WriteByte('"')
+	// Appending to a local slice, stored back once, spares a write
+	// barrier per piece.
+	b := slices.Grow(e.b.b, len(s)+2)
+	b = append(b, '"')
 	// Valid UTF-8 (all source text, which the pipeline screens) is copied
 	// in runs between the bytes that need escaping.
 	valid := utf8.ValidString(s)
 	start := 0
 	for i := 0; i < len(s); {
+		if valid && i+8 <= len(s) {
+			m := specials(s[i:])
+			if m == 0 {
+				i += 8
+				continue
+			}
+			i += bits.TrailingZeros64(m) >> 3
+		}
 		c := s[i]
 		if c >= utf8.RuneSelf {
 			if valid {
@@ -343,8 +386,8 @@ func (e *encoder) str(s string) {
 			}
 			r, size := utf8.DecodeRuneInString(s[i:])
 			if r == utf8.RuneError && size == 1 {
-				b.WriteString(s[start:i])
-				b.WriteString("\ufffd")
+				b = append(b, s[start:i]...)
+				b = append(b, "\ufffd"...)
 				i++
 				start = i
 				continue
@@ -375,13 +418,13 @@ func (e *encoder) str(s string) {
 		default:
 			esc = `\u00` + string(hexDigits[c>>4]) + string(hexDigits[c&0xf])
 		}
-		b.WriteString(s[start:i])
-		b.WriteString(esc)
+		b = append(b, s[start:i]...)
+		b = append(b, esc...)
 		i++
 		start = i
 	}
-	b.WriteString(s[start:])
-	b.WriteByte('"')
+	b = append(b, s[start:]...)
+	e.b.b = append(b, '"')
 	e.empty = false
 }
 

@@ -1,6 +1,8 @@
 package wire
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -75,5 +77,55 @@ func TestEncoderStringRuns(t *testing.T) {
 		if got := e.b.String(); got != tt.want {
 			t.Errorf("str(%q) = %s, want %s", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestEncoderStringWords checks the eight-byte fast path against a byte
+// by byte encoding, with each special byte at each offset of a word.
+func TestEncoderStringWords(t *testing.T) {
+	ref := func(s string) string {
+		var b strings.Builder
+		b.WriteByte('"')
+		for _, r := range s {
+			switch {
+			case r == '"':
+				b.WriteString(`\"`)
+			case r == '\\':
+				b.WriteString(`\\`)
+			case r == '\n':
+				b.WriteString(`\n`)
+			case r == '\t':
+				b.WriteString(`\t`)
+			case r < 0x20:
+				fmt.Fprintf(&b, `\u%04x`, r)
+			default:
+				b.WriteRune(r)
+			}
+		}
+		b.WriteByte('"')
+		return b.String()
+	}
+	for _, special := range []string{`"`, `\`, "\n", "\x01", "\x1f", "\t"} {
+		for off := range 17 {
+			for _, filler := range []string{"abcdefghijklmnopqrstuvwxyz", "é日本語 ü x y z"} {
+				s := filler[:min(off, len(filler))] + special + filler
+				e := newEncoder(Stream)
+				e.str(s)
+				if got, want := e.b.String(), ref(s); got != want {
+					t.Errorf("str(%q) = %s, want %s", s, got, want)
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkEncoderString encodes source code (tabs, newlines, quotes).
+func BenchmarkEncoderString(b *testing.B) {
+	line := "\tif (x === \"a\\b\") { return f(x, 'y'); } // é\n"
+	s := strings.Repeat(line, 1<<20/len(line))
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		e := newEncoder(Stream)
+		e.str(s)
 	}
 }
