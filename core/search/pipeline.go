@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -301,7 +302,7 @@ func (r *Reader) Read(f File) (src []byte, skip *Skipped) {
 	if fi.Size() > r.maxSize {
 		return fail(SkipTooLarge, nil)
 	}
-	src, err = io.ReadAll(io.LimitReader(fh, r.maxSize+1))
+	src, err = readAll(io.LimitReader(fh, r.maxSize+1), fi.Size())
 	if err != nil {
 		return fail(SkipUnreadable, unwrapPathErr(err))
 	}
@@ -312,6 +313,27 @@ func (r *Reader) Read(f File) (src []byte, skip *Skipped) {
 		return fail(reason, nil)
 	}
 	return src, nil
+}
+
+// readAll is io.ReadAll into a buffer sized for a file of size bytes (one
+// more, to see the end in the same read), so that reading a file of the
+// size its Stat said allocates once; a file that grew meanwhile is read
+// whole all the same.
+func readAll(rd io.Reader, size int64) ([]byte, error) {
+	b := make([]byte, 0, size+1)
+	for {
+		n, err := rd.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = slices.Grow(b, len(b))
+		}
+	}
 }
 
 // errNotRegular is why a fifo, socket or device is not read.
