@@ -2,13 +2,23 @@
 // on the same machine, corpora and queries, and prints a table of wall
 // time, CPU time, peak RSS and match counts (which must agree):
 //
-//	go run ./internal/benchcmp [-runs 3] [-corpus name,...]
+//	go run ./internal/benchcmp [-runs 2] [-corpus name,...]
 //
 // Both tools run as separate processes (`loupe run`/`scan --json=stream`
 // and `ast-grep run`/`scan --json=stream`), so wall time, CPU time and peak
-// RSS are measured the same way for both. The repeated-query row runs
-// loupe's ast_grep tool twice in this process: the second call hits the
-// tree cache, which is what an agent's follow-up query gets.
+// RSS are measured the same way for both. loupe is measured three ways:
+//
+//   - cold: its tree cache on but empty (a folder of its own for each run),
+//     so every file is parsed and its tree written;
+//   - warm: a second process with a different query over the unchanged
+//     files, the cache filled by the corpus's floor rule before;
+//   - floor: a rule that parses every file of the language and matches
+//     nothing (`all: [{kind: ROOT}, {not: {kind: ROOT}}]`), cache off: what
+//     parsing alone costs loupe, which the cold run is compared with.
+//
+// The repeated-query rows run loupe's ast_grep tool twice in this process:
+// the second call hits the in-memory tree cache, which is what an agent's
+// follow-up query gets.
 package main
 
 import (
@@ -38,9 +48,19 @@ type corpus struct {
 
 type query struct {
 	corpus, lang string
-	label        string // "selective", "common" or "parse-all"
+	label        string // "selective", "common", "parse-all" or "floor"
 	pattern      string // for run
 	rule         string // for scan --inline-rules (YAML)
+}
+
+// roots are the root kinds of the languages queried: the floor rule of a
+// language matches a root that is not a root.
+var roots = map[string]string{"js": "program", "ts": "program", "go": "source_file", "py": "module"}
+
+// floor is the rule that parses every file of lang and matches nothing.
+func floor(c, lang string) query {
+	r := roots[lang]
+	return query{corpus: c, lang: lang, label: "floor", rule: fmt.Sprintf("all: [{kind: %s}, {not: {kind: %s}}]", r, r)}
 }
 
 var queries = []query{
@@ -62,7 +82,7 @@ type measure struct {
 }
 
 func main() {
-	runs := flag.Int("runs", 3, "runs per tool and query (the fastest is reported)")
+	runs := flag.Int("runs", 2, "runs per tool and query (the fastest is reported)")
 	only := flag.String("corpus", "", "comma-separated corpora to run (default all found)")
 	loupeBin := flag.String("loupe", "bin/loupe", "loupe binary")
 	sgBin := flag.String("ast-grep", "node_modules/@ast-grep/cli/ast-grep", "ast-grep binary")
@@ -106,31 +126,67 @@ func run(runs int, only, loupeBin, sgBin string) error {
 	if err != nil {
 		return err
 	}
+	trees, err := os.MkdirTemp("", "benchcmp-trees-*")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(trees)
 	tw := tabwriter.NewWriter(os.Stdout, 2, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "corpus\tquery\tlang\tkind\tast-grep wall\tloupe wall\tratio\tast-grep cpu\tloupe cpu\tast-grep RSS MB\tloupe RSS MB\tRSS ratio\tmatches\t")
+	fmt.Fprintln(tw, "corpus\tquery\tlang\tkind\tast-grep wall\tcpu\tRSS MB\t"+
+		"loupe cold wall\tcpu\tRSS MB\tcold/ast-grep\tcold/floor\t"+
+		"loupe warm wall\tcpu\tRSS MB\twarm/ast-grep\tmatches\t")
 	for _, c := range cs {
 		if only != "" && !strings.Contains(","+only+",", ","+c.name+",") {
 			continue
 		}
+		floors := map[string]measure{}
 		for _, q := range queries {
 			if q.corpus != c.name {
 				continue
 			}
-			sg, err := best(runs, func() (measure, error) { return measureCLI(sgBin, c, q) })
+			fl, ok := floors[q.lang]
+			if !ok {
+				// The floor, cache off; then the same rule fills the
+				// language's warm cache.
+				fq := floor(c.name, q.lang)
+				if fl, err = best(runs, func() (measure, error) { return measureCLI(loupeBin, c, fq, "off") }); err != nil {
+					return fmt.Errorf("loupe floor %s: %w", q.lang, err)
+				}
+				floors[q.lang] = fl
+				if _, err := measureCLI(loupeBin, c, fq, warmDir(trees, c, q.lang)); err != nil {
+					return fmt.Errorf("loupe filling the cache: %w", err)
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\t\t\t%s\t%s\t%d\t\t1.00x\t\t\t\t\t%d\t\n", c.name, fq.text(), q.lang, "floor (no cache)",
+					ms(fl.wall), ms(fl.cpu), fl.rssKB/1024, fl.matches)
+			}
+			sg, err := best(runs, func() (measure, error) { return measureCLI(sgBin, c, q, "") })
 			if err != nil {
 				return fmt.Errorf("ast-grep %s: %w", q.text(), err)
 			}
-			lp, err := best(runs, func() (measure, error) { return measureCLI(loupeBin, c, q) })
+			cold, err := best(runs, func() (measure, error) {
+				dir, err := os.MkdirTemp(trees, "cold-*")
+				if err != nil {
+					return measure{}, err
+				}
+				defer os.RemoveAll(dir)
+				return measureCLI(loupeBin, c, q, dir)
+			})
 			if err != nil {
-				return fmt.Errorf("loupe %s: %w", q.text(), err)
+				return fmt.Errorf("loupe cold %s: %w", q.text(), err)
 			}
-			agree := fmt.Sprint(lp.matches)
-			if lp.matches != sg.matches {
-				agree = fmt.Sprintf("%d vs %d DIFFER", lp.matches, sg.matches)
+			warm, err := best(runs, func() (measure, error) { return measureCLI(loupeBin, c, q, warmDir(trees, c, q.lang)) })
+			if err != nil {
+				return fmt.Errorf("loupe warm %s: %w", q.text(), err)
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%.2fx\t%s\t%s\t%d\t%d\t%.2fx\t%s\t\n", c.name, q.text(), q.lang, q.label,
-				ms(sg.wall), ms(lp.wall), lp.wall.Seconds()/sg.wall.Seconds(), ms(sg.cpu), ms(lp.cpu),
-				sg.rssKB/1024, lp.rssKB/1024, float64(lp.rssKB)/float64(sg.rssKB), agree)
+			agree := fmt.Sprint(cold.matches)
+			if cold.matches != sg.matches || warm.matches != sg.matches {
+				agree = fmt.Sprintf("%d/%d vs %d DIFFER", cold.matches, warm.matches, sg.matches)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%d\t%.2fx\t%.2fx\t%s\t%s\t%d\t%.3fx\t%s\t\n",
+				c.name, q.text(), q.lang, q.label,
+				ms(sg.wall), ms(sg.cpu), sg.rssKB/1024,
+				ms(cold.wall), ms(cold.cpu), cold.rssKB/1024, ratio(cold.wall, sg.wall), ratio(cold.wall, fl.wall),
+				ms(warm.wall), ms(warm.cpu), warm.rssKB/1024, ratio(warm.wall, sg.wall), agree)
 		}
 	}
 	// In-process runs come last: a child forked from a process that holds
@@ -145,6 +201,13 @@ func run(runs int, only, loupeBin, sgBin string) error {
 	}
 	return tw.Flush()
 }
+
+// warmDir is the tree cache of a corpus's files of one language.
+func warmDir(trees string, c corpus, lang string) string {
+	return filepath.Join(trees, "warm-"+c.name+"-"+lang)
+}
+
+func ratio(a, b time.Duration) float64 { return a.Seconds() / b.Seconds() }
 
 func (q query) text() string {
 	if q.pattern != "" {
@@ -170,7 +233,9 @@ func best(runs int, f func() (measure, error)) (measure, error) {
 }
 
 // measureCLI runs one search as a child process and counts its JSON lines.
-func measureCLI(bin string, c corpus, q query) (measure, error) {
+// trees is the folder of loupe's tree cache, "off" to turn it off, or ""
+// for ast-grep.
+func measureCLI(bin string, c corpus, q query, trees string) (measure, error) {
 	var args []string
 	if q.pattern != "" {
 		args = []string{"run", "-p", q.pattern, "-l", q.lang, "--json=stream"}
@@ -183,6 +248,13 @@ func measureCLI(bin string, c corpus, q query) (measure, error) {
 	}
 	args = append(args, c.dir)
 	cmd := exec.Command(bin, args...)
+	switch trees {
+	case "":
+	case "off":
+		cmd.Env = append(os.Environ(), "LOUPE_NO_CACHE=1")
+	default:
+		cmd.Env = append(os.Environ(), "LOUPE_NO_CACHE=", "LOUPE_TREE_CACHE_DIR="+trees)
+	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()
@@ -236,7 +308,9 @@ func repeated(tw *tabwriter.Writer, c corpus) error {
 		}
 		walls[i], total = time.Since(start), res.TotalMatches
 	}
-	fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%.2fx\t\t\t\t\t\t%d\t\n", c.name, q.pattern, q.lang, "repeat (in-process)",
-		"first "+ms(walls[0]), "second "+ms(walls[1]), walls[1].Seconds()/walls[0].Seconds(), total)
+	// The first call goes in the cold columns, the second in the warm ones,
+	// with its ratio to the first.
+	fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\t\t\t%s\t\t\t\t\t%s\t\t\t%.3fx of first\t%d\t\n", c.name, q.pattern, q.lang, "repeat (in-process)",
+		ms(walls[0]), ms(walls[1]), walls[1].Seconds()/walls[0].Seconds(), total)
 	return nil
 }
