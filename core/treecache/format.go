@@ -117,6 +117,29 @@ func decode(b []byte, key Key, srcLen int) ([]host.Node, error) {
 	return nodes, nil
 }
 
+// uvarint reads the unsigned varint at p[off:] and returns it and the
+// offset after it; an offset of -1 (given or returned) means the bytes ran
+// out or are not a varint.
+func uvarint(p []byte, off int) (uint64, int) {
+	if uint(off) < uint(len(p)) && p[off] < 0x80 {
+		return uint64(p[off]), off + 1
+	}
+	return uvarintLong(p, off)
+}
+
+// uvarintLong is uvarint's way for a varint of several bytes (kept apart
+// so that uvarint is inlined).
+func uvarintLong(p []byte, off int) (uint64, int) {
+	if off < 0 || off > len(p) {
+		return 0, -1
+	}
+	v, n := binary.Uvarint(p[off:])
+	if n <= 0 {
+		return 0, -1
+	}
+	return v, off + n
+}
+
 // decodeNodes fills nodes from the payload p, rebuilding subtree sizes
 // from child counts with a stack of the nodes whose children are still
 // being read.
@@ -130,28 +153,23 @@ func decodeNodes(p []byte, nodes []host.Node) error {
 		prev  int64
 		off   int
 	)
-	next := func() (uint64, bool) {
-		if off < len(p) && p[off] < 0x80 {
-			off++
-			return uint64(p[off-1]), true
-		}
-		v, n := binary.Uvarint(p[off:])
-		if n <= 0 {
-			return 0, false
-		}
-		off += n
-		return v, true
-	}
 	for i := range nodes {
 		if i > 0 && len(stack) == 0 {
 			return fmt.Errorf("%w: node %d follows a complete tree", errCorrupt, i)
 		}
-		sym, ok1 := next()
-		ff, ok2 := next()
-		d, ok3 := next()
-		length, ok4 := next()
-		children, ok5 := next()
-		if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 {
+		var sym, ff, d, length, children uint64
+		if q := p[min(off, len(p)):]; len(q) >= 5 && (q[0]|q[1]|q[2]|q[3]|q[4])&0x80 == 0 {
+			// Five one-byte varints, the commonest node.
+			sym, ff, d, length, children = uint64(q[0]), uint64(q[1]), uint64(q[2]), uint64(q[3]), uint64(q[4])
+			off += 5
+		} else {
+			sym, off = uvarint(p, off)
+			ff, off = uvarint(p, off)
+			d, off = uvarint(p, off)
+			length, off = uvarint(p, off)
+			children, off = uvarint(p, off)
+		}
+		if off < 0 {
 			return fmt.Errorf("%w: node %d is cut short", errCorrupt, i)
 		}
 		start := prev + (int64(d>>1) ^ -int64(d&1))
