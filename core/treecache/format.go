@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"slices"
 
 	"github.com/loupe-dev/loupe/host"
 )
@@ -64,7 +65,9 @@ var errCorrupt = errors.New("treecache: corrupt entry")
 // under key) to buf. It reports false when the nodes cannot be stored
 // (a flag outside the five known ones).
 func encode(buf []byte, key Key, srcLen int, nodes []host.Node) ([]byte, bool) {
-	buf = append(buf[:0], make([]byte, headerSize)...)
+	// About six bytes a node (5.8 on Go's sources): one allocation mostly.
+	buf = slices.Grow(buf[:0], headerSize+6*len(nodes))
+	buf = append(buf, make([]byte, headerSize)...)
 	var prev uint32
 	for i := range nodes {
 		n := &nodes[i]
