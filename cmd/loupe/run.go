@@ -238,10 +238,33 @@ func (r *runner) files(ctx context.Context, patterns *search.Patterns) int {
 	opts.AllFiles = r.trace.summary
 	ctx = r.trace.runFiles(ctx)
 	r.begin()
-	st, err := search.Search(ctx, opts, patterns.MatcherFor(ctx), func(fm search.FileMatches) error {
-		r.file(fm.File.Path, fm.File.Abs, fm.File.Lang, fm.Tree, fm.Matches)
-		return r.flush()
-	})
+	var (
+		st  search.Stats
+		err error
+	)
+	if r.json != nil {
+		// JSON items are rendered on the workers, in parallel, and the
+		// trees let go before their files' turn to be printed.
+		render := func(fm search.FileMatches) ([]string, int64, error) {
+			items := r.encode(fm.File.Path, fm.File.Lang, fm.Matches)
+			var n int64
+			for _, it := range items {
+				n += int64(len(it))
+			}
+			return items, n, nil
+		}
+		st, err = search.SearchRender(ctx, opts, patterns.MatcherFor(ctx), render, func(_ search.File, items []string) error {
+			for _, it := range items {
+				r.json.Write(it)
+			}
+			return r.flush()
+		})
+	} else {
+		st, err = search.Search(ctx, opts, patterns.MatcherFor(ctx), func(fm search.FileMatches) error {
+			r.file(fm.File.Path, fm.File.Abs, fm.File.Lang, fm.Tree, fm.Matches)
+			return r.flush()
+		})
+	}
 	r.end()
 	reportSkipped(r.e.stderr, st.Skipped)
 	if err != nil {
@@ -314,18 +337,28 @@ func (r *runner) finish(matched bool, patterns *search.Patterns) int {
 	return exitNoMatch
 }
 
+// encode renders one file's matches as JSON items; it may run on several
+// goroutines at once.
+func (r *runner) encode(path string, lang *language.Language, ms []search.Match) []string {
+	items := make([]string, len(ms))
+	for i, m := range ms {
+		var repl *wire.Replacement
+		if r.o.rewrite != nil {
+			repl = &wire.Replacement{Text: r.o.rewrite.Render(m.Env, m.Node), Start: m.Node.StartByte(), End: m.Node.EndByte()}
+		}
+		w := wire.NewMatch(path, m.Node, m.Env, lang.Display(), r.o.before, r.o.after, repl)
+		items[i] = w.Encode(r.o.json)
+	}
+	return items
+}
+
 // file prints (or applies) one file's matches; abs is the file to update
 // ("" for standard input, whose update is printed instead).
 func (r *runner) file(path, abs string, lang *language.Language, t *tree.Tree, ms []search.Match) {
 	switch {
 	case r.json != nil:
-		for _, m := range ms {
-			var repl *wire.Replacement
-			if r.o.rewrite != nil {
-				repl = &wire.Replacement{Text: r.o.rewrite.Render(m.Env, m.Node), Start: m.Node.StartByte(), End: m.Node.EndByte()}
-			}
-			w := wire.NewMatch(path, m.Node, m.Env, lang.Display(), r.o.before, r.o.after, repl)
-			r.json.Write(w.Encode(r.json.Style()))
+		for _, it := range r.encode(path, lang, ms) {
+			r.json.Write(it)
 		}
 	case r.o.filesWithMatches:
 		fmt.Fprintln(r.out, r.pal.Path.Paint(path))

@@ -29,29 +29,50 @@ type MatcherFor func(*language.Language) (match.Matcher, error)
 // A sink error ends the search and is returned, except ErrStop, which
 // ends it without error. Cancellation is as in Run.
 func Search(ctx context.Context, opts Options, matcherFor MatcherFor, sink func(FileMatches) error) (Stats, error) {
+	// Only files with matches keep their tree until delivery.
+	keep := func(fm FileMatches) (FileMatches, int64, error) { return fm, fm.Tree.Bytes(), nil }
+	return SearchRender(ctx, opts, matcherFor, keep, func(_ File, fm FileMatches) error { return sink(fm) })
+}
+
+// SearchRender is Search where render turns each file's matches into a
+// value on the worker goroutine that found them, returning it and the
+// bytes it holds until delivered: rendering runs in parallel, and a file's
+// tree can be let go before the file's turn comes. sink receives the
+// values of files with matches in File.Path order, from one goroutine at
+// a time. An error from render or sink ends the search (ErrStop from sink
+// without error).
+func SearchRender[T any](ctx context.Context, opts Options, matcherFor MatcherFor,
+	render func(FileMatches) (T, int64, error), sink func(File, T) error) (Stats, error) {
 	ms := &matchers{matcherFor: matcherFor, byLang: map[*language.Language]*matcherSlot{}}
+	type rendered struct {
+		v       T
+		matches int
+	}
 	var matchedFiles, matches int
-	st, err := Run(ctx, opts, Job[*FileMatches]{
+	st, err := Run(ctx, opts, Job[*rendered]{
 		Want: func(f File) (bool, error) {
 			m, err := ms.get(f.Lang)
 			return m != nil, err
 		},
-		Visit: func(ctx context.Context, f File, t *tree.Tree) (*FileMatches, int64, error) {
+		Visit: func(ctx context.Context, f File, t *tree.Tree) (*rendered, int64, error) {
 			m, _ := ms.get(f.Lang)
 			found, err := FindAll(ctx, t, m)
 			if err != nil || len(found) == 0 {
 				return nil, 0, err
 			}
-			// Only files with matches keep their tree until delivery.
-			return &FileMatches{File: f, Tree: t, Matches: found}, t.Bytes(), nil
+			v, cost, err := render(FileMatches{File: f, Tree: t, Matches: found})
+			if err != nil {
+				return nil, 0, err
+			}
+			return &rendered{v: v, matches: len(found)}, cost, nil
 		},
-		Deliver: func(_ File, fm *FileMatches) error {
-			if fm == nil {
+		Deliver: func(f File, r *rendered) error {
+			if r == nil {
 				return nil
 			}
 			matchedFiles++
-			matches += len(fm.Matches)
-			return sink(*fm)
+			matches += r.matches
+			return sink(f, r.v)
 		},
 	})
 	st.MatchedFiles, st.Matches = matchedFiles, matches
