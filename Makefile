@@ -89,8 +89,9 @@ grammars:
 grammars-check:
 	$(GO) run ./grammars/internal/build -check json go
 
-# Go benchmarks, then loupe against ast-grep (wall, CPU, RSS, match counts)
-# on the typescript, Go and Python corpora, then the npm package against
+# Go benchmarks, then loupe against ast-grep (wall, CPU, RSS, match counts;
+# loupe cold, warm from its tree cache, and its parse floor) on the
+# typescript, Go and Python corpora, then the npm package against
 # @ast-grep/napi, its cold start, its worker pool and its abort-to-idle latency.
 bench: build js
 	$(GO) test -run '^$$' -bench . -benchmem ./...
