@@ -25,12 +25,14 @@ func Confined(f *os.File, root string) (where string, err error) {
 		return "", nil
 	}
 	where = strings.TrimSuffix(where, " (deleted)")
-	// The operating system's answer has every link resolved; so must root.
-	if real, err := filepath.EvalSymlinks(root); err == nil {
-		root = real
+	if within(root, where) {
+		return "", nil
 	}
-	if rel, err := filepath.Rel(root, where); err != nil || !filepath.IsLocal(rel) {
-		return where, ErrOutsideWorkspace
+	// The operating system's answer has every link resolved; a root given
+	// with links (every face's is resolved already) is resolved before the
+	// answer is refused, not for each file.
+	if real, err := filepath.EvalSymlinks(root); err == nil && real != root && within(real, where) {
+		return "", nil
 	}
-	return "", nil
+	return where, ErrOutsideWorkspace
 }
