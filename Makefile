@@ -7,7 +7,7 @@ export LOUPE_CACHE := $(CACHE)
 # goes under .cache too, not into the user's cache folder.
 export LOUPE_TREE_CACHE_DIR ?= $(CACHE)/trees
 
-.PHONY: demo build test test-deps vet race parity difftest-full adversarial fuzz grammars grammars-check bench js js-deps js-build test-js playground playground-serve
+.PHONY: demo build test test-deps vet race parity difftest-full difftest-collections adversarial fuzz grammars grammars-check bench js js-deps js-build test-js playground playground-serve
 
 # has SUITE: true when the Debian packages of one optional suite are
 # installed (scripts/test-deps.sh installs them as root, and otherwise
@@ -62,6 +62,14 @@ parity:
 difftest-full:
 	LOUPE_DIFFTEST_FULL=1 $(GO) test -count=1 -timeout 3h ./internal/difftest/
 	LOUPE_PARITY_FULL=1 CGO_ENABLED=1 $(GO) test -count=1 -timeout 1h -tags parity ./internal/parity/
+
+# Rule collections written by others (sgconfig.yml projects with rules,
+# tests and snapshots), checked out by hand and named in
+# LOUPE_RULE_COLLECTIONS (colon-separated): loupe test and scan against
+# ast-grep on each, whole and rule file by rule file.
+difftest-collections: build
+	@test -n "$(LOUPE_RULE_COLLECTIONS)" || { echo "set LOUPE_RULE_COLLECTIONS to checkouts of ast-grep rule collections (colon-separated)"; exit 2; }
+	LOUPE_BIN=$(CURDIR)/bin/loupe $(GO) test -count=1 -v -timeout 1h -run TestRuleCollections ./internal/difftest/
 
 # The adversarial suite at full size (`make test` runs it bounded): the
 # symlink-swap race over 10,000 calls of the Go API and 5,000 through the
