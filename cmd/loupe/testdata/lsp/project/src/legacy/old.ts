@@ -1,0 +1,2 @@
+var count = 1;
+console.log(count);

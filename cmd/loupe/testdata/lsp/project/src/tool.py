@@ -1,0 +1,4 @@
+def main():
+    print("hello")
+    # ast-grep-ignore: no-print
+    print("quiet")
