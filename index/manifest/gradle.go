@@ -135,17 +135,23 @@ func parseGradleSettings(file, dir string, src []byte) (*gradleSettings, error) 
 			if paren {
 				j++
 			}
+			// Inside parentheses the list may span lines and end with a
+			// comma (Kotlin's trailing comma).
+		list:
 			for j < len(toks) {
-				if toks[j].kind == 's' {
+				switch {
+				case toks[j].kind == 's':
 					paths = append(paths, toks[j].text)
 					j++
-				} else if toks[j].text == "," {
+				case toks[j].text == ",":
 					j++
 					for j < len(toks) && toks[j].kind == 'n' {
 						j++
 					}
-				} else {
-					break
+				case paren && toks[j].kind == 'n':
+					j++
+				default:
+					break list
 				}
 			}
 			i = j - 1

@@ -1,13 +1,17 @@
 package manifest
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/loupe-dev/loupe/internal/difftest"
 )
 
 // byName indexes packages by kind and name.
@@ -137,5 +141,127 @@ func TestRustSource(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "src/bootstrap/Cargo.toml")); err != nil && missing == 0 {
 		t.Errorf("the root workspace's missing members are not reported: %v", res.Problems)
+	}
+}
+
+// npmPackage fetches an npm package into the test cache (skipping the
+// test when the registry cannot be reached) and returns its folder.
+func npmPackage(t *testing.T, name, version string) string {
+	t.Helper()
+	dir, err := difftest.NpmPackage(context.Background(), name, version)
+	if err != nil {
+		t.Skipf("%v (the npm registry is unreachable?)", err)
+	}
+	return dir
+}
+
+// TestThrift reads Apache Thrift (fetched as a Go module): a repository
+// of every kind at once. A Gradle build whose settings include two
+// projects, a Maven plugin with a parent, Cargo crates that depend on
+// the library by path, npm packages and the Go module itself.
+func TestThrift(t *testing.T) {
+	dir := moduleDir(t, "github.com/apache/thrift@v0.21.0")
+	res := Discover(os.DirFS(dir), "thrift", listFiles(t, dir))
+	if len(res.Problems) > 0 {
+		t.Errorf("problems: %v", res.Problems)
+	}
+	pkgs := byName(res.Packages)
+	kotlin, ok := pkgs["gradle libthrift-kotlin"]
+	if !ok || kotlin.Path != "lib/kotlin" {
+		t.Fatalf("the Kotlin build: %+v", kotlin)
+	}
+	if got := fmt.Sprint(kotlin.Metadata["workspace_members"]); got != "[lib/kotlin/cross-test-client lib/kotlin/cross-test-server]" {
+		t.Errorf("the Kotlin build's members: %s", got)
+	}
+	client := pkgs["gradle cross-test-client"]
+	if client.Metadata["gradle_path"] != ":cross-test-client" || client.Metadata["workspace"] != "lib/kotlin/settings.gradle.kts" {
+		t.Errorf("cross-test-client: %+v", client)
+	}
+	if d, ok := dep(client, "org.apache.thrift:libthrift"); !ok || d.Kind != Runtime {
+		t.Errorf("cross-test-client's libthrift: %+v", d)
+	}
+	plugin := pkgs["maven org.apache.thrift:thrift-maven-plugin"]
+	if plugin.Version != "0.21.0" || plugin.Metadata["parent"] != "org.apache:apache" {
+		t.Errorf("the Maven plugin: %+v", plugin)
+	}
+	if d, ok := dep(plugin, "junit:junit"); !ok || d.Kind != Dev {
+		t.Errorf("the Maven plugin's junit: %+v", d)
+	}
+	for _, key := range []string{"cargo kitchen-sink", "cargo thrift-test", "cargo thrift-tutorial"} {
+		if d, ok := dep(pkgs[key], "thrift"); !ok || !d.Internal {
+			t.Errorf("%s's thrift: %+v", key, d)
+		}
+	}
+	if d, ok := dep(pkgs["cargo thrift"], "log"); !ok || d.Kind != Optional {
+		t.Errorf("the thrift crate's log: %+v", d)
+	}
+	if _, ok := pkgs["go github.com/apache/thrift"]; !ok {
+		t.Errorf("no Go module among %v", res.Packages)
+	}
+}
+
+// TestReactNativeGradlePlugin reads React Native's Gradle plugin from
+// the npm registry: a Kotlin settings script whose include spans lines
+// and ends with a comma, projects that depend on each other through
+// project(":shared"), and a version catalog.
+func TestReactNativeGradlePlugin(t *testing.T) {
+	dir := npmPackage(t, "@react-native/gradle-plugin", "0.86.3")
+	res := Discover(os.DirFS(dir), "package", listFiles(t, dir))
+	if len(res.Problems) > 0 {
+		t.Errorf("problems: %v", res.Problems)
+	}
+	pkgs := byName(res.Packages)
+	root := pkgs["gradle gradle-plugin-root"]
+	if got := fmt.Sprint(root.Metadata["workspace_members"]); got != "[react-native-gradle-plugin settings-plugin shared shared-testutil]" {
+		t.Errorf("the root's members: %s", got)
+	}
+	plugin := pkgs["gradle react-native-gradle-plugin"]
+	if d, ok := dep(plugin, "shared"); !ok || !d.Internal || d.Kind != Runtime {
+		t.Errorf("the plugin's shared: %+v", d)
+	}
+	if d, ok := dep(plugin, "shared-testutil"); !ok || !d.Internal || d.Kind != Dev {
+		t.Errorf("the plugin's shared-testutil: %+v", d)
+	}
+	if d, ok := dep(plugin, "libs.gson"); !ok || d.Version != "catalog" {
+		t.Errorf("the plugin's libs.gson: %+v", d)
+	}
+	if _, ok := pkgs["npm @react-native/gradle-plugin"]; !ok {
+		t.Errorf("no npm package among %v", res.Packages)
+	}
+}
+
+// TestNpmCLI reads the npm CLI's published package: a root package.json
+// whose workspaces (four folders and a glob) are not published, each
+// reported on its own while the rest is indexed, among it gyp-next's
+// PEP 621 pyproject.toml inside the bundled node-gyp.
+func TestNpmCLI(t *testing.T) {
+	dir := npmPackage(t, "npm", "11.21.2")
+	res := Discover(os.DirFS(dir), "package", listFiles(t, dir))
+	var missing []string
+	for _, p := range res.Problems {
+		if p.File == "package.json" {
+			missing = append(missing, p.Err.Error())
+		}
+	}
+	if len(missing) != 5 || !strings.Contains(strings.Join(missing, "\n"), `"workspaces/*" matches no npm package`) {
+		t.Errorf("the missing workspaces: %q", missing)
+	}
+	pkgs := byName(res.Packages)
+	npm := pkgs["npm npm"]
+	if npm.Path != "." || npm.Version != "11.21.2" {
+		t.Errorf("npm: %+v", npm)
+	}
+	if d, ok := dep(npm, "@npmcli/arborist"); !ok || d.Kind != Runtime {
+		t.Errorf("npm's @npmcli/arborist: %+v", d)
+	}
+	gyp, ok := pkgs["python gyp-next"]
+	if !ok || gyp.Path != "node_modules/node-gyp/gyp" || gyp.Metadata["requires-python"] == nil {
+		t.Fatalf("gyp-next: %+v", gyp)
+	}
+	if d, ok := dep(gyp, "setuptools"); !ok {
+		t.Errorf("gyp-next's setuptools: %+v", d)
+	}
+	if d, ok := dep(gyp, "pytest"); !ok || d.Kind != Optional {
+		t.Errorf("gyp-next's pytest: %+v", d)
 	}
 }
