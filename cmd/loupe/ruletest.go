@@ -97,7 +97,9 @@ func runRuleTest(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return e.errorf("%v", err)
 	}
+	checkCustomLanguages(ctx, e, proj)
 	cfgs, err := proj.LoadRules(ctx)
+	printProjectWarnings(e, proj)
 	if err != nil {
 		return e.errorf("%v", err)
 	}

@@ -93,6 +93,17 @@ func parseRunFlags(e *env, args []string) (*runOptions, bool, error) {
 		}
 		o.strictness = s
 	}
+	// Like ast-grep's run, the project's languageGlobs and custom
+	// languages apply when there is a project (found before --lang is
+	// read, which may name a custom language); only a named configuration
+	// must exist.
+	proj, err := project.Find(config.value, ".")
+	switch {
+	case err == nil:
+		o.proj = proj
+	case config.set || !errors.Is(err, project.ErrNotFound):
+		return nil, false, err
+	}
 	if langF.set {
 		l, err := language.Lookup(langF.value)
 		if err != nil {
@@ -121,7 +132,6 @@ func parseRunFlags(e *env, args []string) (*runOptions, bool, error) {
 	o.colour = useColour(out.colour.value, e)
 	o.inspect = out.inspect.value
 	o.heading = heading.value == "always" || (heading.value != "never" && e.tty)
-	var err error
 	if o.before, o.after, err = around.lines(); err != nil {
 		return nil, false, err
 	}
@@ -129,15 +139,8 @@ func parseRunFlags(e *env, args []string) (*runOptions, bool, error) {
 		return nil, false, err
 	}
 	o.search.Cache = walk.cache(e)
-	// Like ast-grep's run, the project's languageGlobs apply when there
-	// is a project; only a named configuration must exist.
-	proj, err := project.Find(config.value, ".")
-	switch {
-	case err == nil:
-		o.search.LangGlobs = proj.LanguageGlobs
-		o.proj = proj
-	case config.set || !errors.Is(err, project.ErrNotFound):
-		return nil, false, err
+	if o.proj != nil {
+		o.search.LangGlobs = o.proj.LanguageGlobs
 	}
 	return o, false, nil
 }
@@ -161,6 +164,7 @@ func runRun(ctx context.Context, e *env, args []string) int {
 	defer closeTreeCache(o.search.Cache)
 	trace := newTracer(e.stderr, o.inspect)
 	trace.project(o.proj)
+	checkCustomLanguages(ctx, e, o.proj)
 	pal := palette(o.colour)
 	popts := pattern.Options{Strictness: o.strictness}
 	src := o.pattern

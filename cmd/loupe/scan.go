@@ -192,6 +192,7 @@ func (o *scanOptions) loadRules(ctx context.Context, e *env, trace *tracer) (*sc
 		for _, k := range proj.Unapplied {
 			fmt.Fprintf(e.stderr, "Warning: sgconfig key %q is not supported by loupe and is ignored\n", k)
 		}
+		checkCustomLanguages(ctx, e, proj)
 	}
 	var (
 		cfgs []*rule.Config
@@ -212,6 +213,7 @@ func (o *scanOptions) loadRules(ctx context.Context, e *env, trace *tracer) (*sc
 		return nil, projErr
 	default:
 		cfgs, err = proj.LoadRules(ctx)
+		printProjectWarnings(e, proj)
 		dir = proj.Dir
 	}
 	if err != nil {

@@ -23,6 +23,7 @@ import (
 type Language struct {
 	info    grammars.Language
 	expando rune
+	custom  *customModule // nil for a built-in language
 
 	state atomic.Pointer[loaded] // set once the grammar is loaded
 	mu    sync.Mutex
@@ -57,9 +58,13 @@ func loadRegistry() {
 	}
 }
 
-// All returns every supported language, sorted by name.
+// All returns every supported language: the built-in ones sorted by
+// name, then the registered custom ones (RegisterCustom).
 func All() []*Language {
 	regOnce.Do(loadRegistry)
+	if cs := customLanguages(); len(cs) > 0 {
+		return append(append([]*Language(nil), registry...), cs...)
+	}
 	return registry
 }
 
@@ -73,12 +78,16 @@ func Names() []string {
 	return out
 }
 
-// Lookup finds a language by name or alias, ignoring case. The error lists
-// the supported names.
+// Lookup finds a language by name or alias, ignoring case: a registered
+// custom language, else a built-in one. The error lists the supported
+// names.
 func Lookup(name string) (*Language, error) {
 	regOnce.Do(loadRegistry)
 	if regErr != nil {
 		return nil, regErr
+	}
+	if l := lookupCustom(strings.TrimSpace(name)); l != nil {
+		return l, nil
 	}
 	info, ok := grammars.Lookup(strings.TrimSpace(name))
 	if ok {
@@ -91,8 +100,12 @@ func Lookup(name string) (*Language, error) {
 	return nil, fmt.Errorf("unsupported language %q (supported: %s)", name, strings.Join(Names(), ", "))
 }
 
-// ForPath returns the language of a file by its extension.
+// ForPath returns the language of a file by its extension: a registered
+// custom language's, else a built-in one's.
 func ForPath(path string) (*Language, bool) {
+	if l := customForPath(path); l != nil {
+		return l, true
+	}
 	info, ok := grammars.ForPath(path)
 	if !ok {
 		return nil, false
@@ -169,17 +182,9 @@ func (l *Language) load(ctx context.Context) (*loaded, error) {
 }
 
 func (l *Language) loadGrammar(ctx context.Context) (*loaded, error) {
-	e, err := currentEngine(ctx)
+	g, err := l.loadModule(ctx)
 	if err != nil {
 		return nil, err
-	}
-	wasm, err := l.info.Wasm()
-	if err != nil {
-		return nil, err
-	}
-	g, err := e.Load(ctx, l.info.Name, wasm)
-	if err != nil {
-		return nil, fmt.Errorf("language %s: %w", l.info.Name, err)
 	}
 	names := g.Names()
 	s := &loaded{grammar: g, kinds: map[string][]uint16{}, fields: map[string]uint16{}}
@@ -199,6 +204,36 @@ func (l *Language) loadGrammar(ctx context.Context) (*loaded, error) {
 		}
 	}
 	return s, nil
+}
+
+// loadModule loads the language's module on its engine: a built-in one
+// on the engine, a custom one on the sandbox.
+func (l *Language) loadModule(ctx context.Context) (host.Grammar, error) {
+	if l.custom != nil {
+		return l.loadCustom(ctx)
+	}
+	e, err := currentEngine(ctx)
+	if err != nil {
+		return nil, err
+	}
+	wasm, err := l.info.Wasm()
+	if err != nil {
+		return nil, err
+	}
+	g, err := e.Load(ctx, l.info.Name, wasm)
+	if err != nil {
+		return nil, fmt.Errorf("language %s: %w", l.info.Name, err)
+	}
+	return g, nil
+}
+
+// label names the language in errors: a custom language with its
+// module's file.
+func (l *Language) label() string {
+	if l.custom != nil {
+		return l.info.Name + " (" + l.custom.path + ")"
+	}
+	return l.info.Name
 }
 
 // Parse parses src into a tree. ctx cancels a parse in progress. A
@@ -221,7 +256,7 @@ func (l *Language) Parse(ctx context.Context, src []byte) (*tree.Tree, error) {
 	nodes, err := s.grammar.Parse(ctx, src)
 	parses.release(cost)
 	if err != nil {
-		return nil, fmt.Errorf("language %s: %w", l.info.Name, err)
+		return nil, fmt.Errorf("language %s: %w", l.label(), err)
 	}
 	t, err := tree.New(src, nodes, s.grammar.Names())
 	if err != nil {

@@ -21,6 +21,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/loupe-dev/loupe/core/language"
 	"github.com/loupe-dev/loupe/core/rule"
 	"github.com/loupe-dev/loupe/core/search/ignore"
 )
@@ -36,14 +37,21 @@ type Project struct {
 	RuleDirs, UtilDirs []string
 	// TestConfigs are the rule-test folders.
 	TestConfigs []TestConfig
+	// registered are the custom languages registered, by name.
+	registered []string
 	// LanguageGlobs maps a language name to globs of files it parses.
 	LanguageGlobs map[string][]string
 	// CustomLanguages are the custom languages by name.
 	CustomLanguages map[string]CustomLanguage
 	// Unapplied lists the keys of the configuration that loupe reads but
-	// does not apply yet (customLanguages, languageInjections), for the
-	// caller to warn about.
+	// does not apply yet (languageInjections), for the caller to warn
+	// about.
 	Unapplied []string
+	// Warnings are what went wrong with parts of the project that the
+	// rest goes on without: a custom language whose module is refused,
+	// a rule file of such a language. Find, CheckLanguages and LoadRules
+	// add to them; the caller prints them.
+	Warnings []error
 }
 
 // TestConfig is an entry of sgconfig's testConfigs.
@@ -55,12 +63,15 @@ type TestConfig struct {
 
 // CustomLanguage is an entry of sgconfig's customLanguages, with
 // ast-grep's keys. In loupe, LibraryPath names a WebAssembly grammar
-// module rather than a native library.
+// module (`loupe grammar build`) rather than a native library, relative to
+// the project folder; LanguageSymbol is fixed when the module is built, so
+// it is read but not needed; MetaVarChar may only be "$".
 type CustomLanguage struct {
 	LibraryPath    string   `yaml:"libraryPath"`
 	Extensions     []string `yaml:"extensions"`
 	ExpandoChar    string   `yaml:"expandoChar"`
 	LanguageSymbol string   `yaml:"languageSymbol"`
+	MetaVarChar    string   `yaml:"metaVarChar"`
 }
 
 // ErrNotFound means no sgconfig.yml was found.
@@ -105,7 +116,54 @@ func Find(config, dir string) (*Project, error) {
 		return nil, fmt.Errorf("%s: %w", config, err)
 	}
 	p.Dir, p.Config = filepath.Dir(abs), config
+	p.registerLanguages()
 	return p, nil
+}
+
+// registerLanguages registers the project's custom languages with
+// core/language (in name order), so that every face finds them by name
+// and extension; one that cannot be registered (its module unreadable,
+// a built-in language's name) is left out with a warning.
+func (p *Project) registerLanguages() {
+	names := make([]string, 0, len(p.CustomLanguages))
+	for name := range p.CustomLanguages {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		cl := p.CustomLanguages[name]
+		expando, err := language.ParseExpando(cl.ExpandoChar)
+		if err == nil && cl.MetaVarChar != "" && cl.MetaVarChar != "$" {
+			err = fmt.Errorf("metaVarChar %q is not supported: loupe's metavariables start with $", cl.MetaVarChar)
+		}
+		if err == nil {
+			_, err = language.RegisterCustom(language.Custom{
+				Name: name, Path: p.Path(cl.LibraryPath), Extensions: cl.Extensions, Expando: expando,
+			})
+		}
+		if err != nil {
+			p.Warnings = append(p.Warnings, fmt.Errorf("customLanguages %s: %w; its files are not searched", name, err))
+			continue
+		}
+		p.registered = append(p.registered, name)
+	}
+}
+
+// CheckLanguages loads each custom language's module now, so that one
+// the sandbox refuses (not a loupe grammar module, or it traps, loops or
+// runs out of memory while starting) is reported once, naming its file,
+// instead of at every file: it is added to Warnings, and its files and
+// rules are passed over.
+func (p *Project) CheckLanguages(ctx context.Context) {
+	for _, name := range p.registered {
+		l, err := language.Lookup(name)
+		if err == nil {
+			err = l.Check(ctx)
+		}
+		if err != nil {
+			p.Warnings = append(p.Warnings, fmt.Errorf("%w; its files and rules are passed over", err))
+		}
+	}
 }
 
 // Parse reads an sgconfig.yml. Keys it does not know are ignored, as
@@ -139,7 +197,7 @@ func Parse(data []byte) (*Project, error) {
 		RuleDirs: raw.RuleDirs, UtilDirs: raw.UtilDirs, TestConfigs: raw.TestConfigs,
 		LanguageGlobs: raw.LanguageGlobs, CustomLanguages: raw.CustomLanguages,
 	}
-	for _, k := range []string{"customLanguages", "languageInjections"} {
+	for _, k := range []string{"languageInjections"} {
 		if _, ok := keys[k]; ok {
 			p.Unapplied = append(p.Unapplied, k)
 		}
@@ -186,7 +244,8 @@ func (p *Project) LoadUtils(ctx context.Context) (*rule.Globals, error) {
 }
 
 // LoadRules compiles the project's utilities and every rule file of its
-// ruleDirs; rule ids must be unique.
+// ruleDirs; rule ids must be unique. A rule file that fails because a
+// custom language's module is refused is left out with a warning.
 func (p *Project) LoadRules(ctx context.Context) ([]*rule.Config, error) {
 	globals, err := p.LoadUtils(ctx)
 	if err != nil {
@@ -201,6 +260,12 @@ func (p *Project) LoadRules(ctx context.Context) ([]*rule.Config, error) {
 		}
 		for _, path := range paths {
 			cfgs, err := ReadRuleFile(ctx, path, p.Rel(path), globals)
+			if errors.Is(err, language.ErrCustom) {
+				// A rule of a custom language whose module is refused:
+				// the other languages' rules go on.
+				p.Warnings = append(p.Warnings, err)
+				continue
+			}
 			if err != nil {
 				return nil, err
 			}

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
+	"time"
 
 	"github.com/loupe-dev/loupe/host"
 	"github.com/tetratelabs/wazero"
@@ -37,7 +38,27 @@ type Config struct {
 	// output is copied out, so a big parse's peak is its module memory or
 	// its output twice, not both.
 	RecycleBytes uint64
+	// Sandbox runs the modules as untrusted code, as custom languages'
+	// modules run: a parse (and a module's start) is stopped when it
+	// takes longer than ParseTime, even inside a loop of the module's own
+	// (wazero checks the context at every call and loop, which makes
+	// parsing slower), and a module's memory is at most MemoryLimit.
+	// Every module, sandboxed or not, must import nothing and export the
+	// glue's functions with their signatures (host.Exports).
+	Sandbox bool
+	// MemoryLimit bounds a module's linear memory in bytes, rounded down
+	// to 64 KiB pages (default 4 GiB, all a wasm32 module can address;
+	// under Sandbox, SandboxMemory).
+	MemoryLimit uint64
+	// ParseTime bounds each parse under Sandbox (default SandboxParseTime).
+	ParseTime time.Duration
 }
+
+// Limits of a sandboxed module by default.
+const (
+	SandboxMemory    = 1 << 30
+	SandboxParseTime = 30 * time.Second
+)
 
 // Engine is a host.Engine backed by one wazero runtime.
 type Engine struct {
@@ -66,13 +87,27 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	if cfg.RecycleBytes == 0 {
 		cfg.RecycleBytes = 8 << 20
 	}
+	if cfg.MemoryLimit == 0 {
+		cfg.MemoryLimit = 1 << 32
+		if cfg.Sandbox {
+			cfg.MemoryLimit = SandboxMemory
+		}
+	}
+	if cfg.ParseTime <= 0 {
+		cfg.ParseTime = SandboxParseTime
+	}
+	pages := min(cfg.MemoryLimit>>16, 65536)
+	if pages == 0 {
+		return nil, fmt.Errorf("wazhost: a memory limit of %d bytes is less than one page", cfg.MemoryLimit)
+	}
 	// Closing a module when its context is done makes wazero check the
 	// context at every call and loop, which made parsing 2-3x slower.
 	// Where the module's memory is ours, a parse is stopped through its
-	// cancel flag instead (see instance.parse).
+	// cancel flag instead (see instance.parse); a sandboxed module, which
+	// may ignore its flag, is closed.
 	rc := wazero.NewRuntimeConfigCompiler().
-		WithCloseOnContextDone(!memoryInModule).
-		WithMemoryLimitPages(65536)
+		WithCloseOnContextDone(cfg.Sandbox || !memoryInModule).
+		WithMemoryLimitPages(uint32(pages))
 	e := &Engine{cfg: cfg, grammars: map[string]*loading{}}
 	if !cfg.NoCache {
 		dir := cfg.CacheDir
@@ -135,11 +170,9 @@ func (e *Engine) compile(ctx context.Context, name string, wasm []byte) (*gramma
 	if err != nil {
 		return nil, fmt.Errorf("wazhost: compile %s: %w: %w", name, host.ErrBadModule, err)
 	}
-	for _, fn := range host.Exports {
-		if _, ok := mod.ExportedFunctions()[fn]; !ok {
-			_ = mod.Close(ctx)
-			return nil, fmt.Errorf("wazhost: %s lacks export %s: %w", name, fn, host.ErrBadModule)
-		}
+	if err := checkABI(mod); err != nil {
+		_ = mod.Close(ctx)
+		return nil, fmt.Errorf("wazhost: %s: %w: %w", name, err, host.ErrBadModule)
 	}
 	g := &grammar{engine: e, name: name, mod: mod}
 	inst, err := g.instantiate(ctx)
@@ -147,13 +180,67 @@ func (e *Engine) compile(ctx context.Context, name string, wasm []byte) (*gramma
 		_ = mod.Close(ctx)
 		return nil, err
 	}
-	if g.names, err = inst.readNames(ctx); err != nil {
+	nctx := ctx
+	if e.cfg.Sandbox {
+		var cancel context.CancelFunc
+		nctx, cancel = context.WithTimeoutCause(ctx, e.cfg.ParseTime, host.ErrTimeLimit)
+		defer cancel()
+	}
+	if g.names, err = inst.readNames(nctx); err != nil {
+		if errors.Is(context.Cause(nctx), host.ErrTimeLimit) {
+			err = fmt.Errorf("loupe_names did not return within %v: %w", e.cfg.ParseTime, host.ErrTimeLimit)
+		}
 		inst.close(ctx)
 		_ = mod.Close(ctx)
 		return nil, fmt.Errorf("wazhost: %s: name table: %w: %w", name, host.ErrBadModule, err)
 	}
 	g.put(ctx, inst)
 	return g, nil
+}
+
+// checkABI checks that a compiled module imports nothing (no file
+// system, clock or network: nothing at all) and exports the glue's
+// functions with their signatures.
+func checkABI(mod wazero.CompiledModule) error {
+	for _, f := range mod.ImportedFunctions() {
+		mod, name, _ := f.Import()
+		return fmt.Errorf("imports function %s.%s, and a grammar module may import nothing", mod, name)
+	}
+	for _, m := range mod.ImportedMemories() {
+		mod, name, _ := m.Import()
+		return fmt.Errorf("imports memory %s.%s, and a grammar module may import nothing", mod, name)
+	}
+	if len(mod.ExportedMemories()) == 0 {
+		return errors.New("exports no memory")
+	}
+	fns := mod.ExportedFunctions()
+	for _, fn := range host.Exports {
+		d, ok := fns[fn]
+		if !ok {
+			return fmt.Errorf("lacks export %s", fn)
+		}
+		params := 0
+		if fn == "loupe_input" || fn == "loupe_parse" {
+			params = 1
+		}
+		if !allI32(d.ParamTypes(), params) || !allI32(d.ResultTypes(), 1) {
+			return fmt.Errorf("export %s has the wrong signature (%d parameters, %d results)", fn, len(d.ParamTypes()), len(d.ResultTypes()))
+		}
+	}
+	return nil
+}
+
+// allI32 reports whether ts is n i32s.
+func allI32(ts []api.ValueType, n int) bool {
+	if len(ts) != n {
+		return false
+	}
+	for _, t := range ts {
+		if t != api.ValueTypeI32 {
+			return false
+		}
+	}
+	return true
 }
 
 // grammar is one compiled language and its pool of idle instances.
@@ -181,12 +268,21 @@ func (g *grammar) Parse(ctx context.Context, src []byte) ([]host.Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	nodes, err := inst.parse(ctx, src, g.engine.cfg.RecycleBytes)
+	pctx := ctx
+	if g.engine.cfg.Sandbox {
+		var cancel context.CancelFunc
+		pctx, cancel = context.WithTimeoutCause(ctx, g.engine.cfg.ParseTime, host.ErrTimeLimit)
+		defer cancel()
+	}
+	nodes, err := inst.parse(pctx, src, g.engine.cfg.RecycleBytes)
 	if err != nil {
 		// The instance may be closed (cancellation) or its state unknown.
 		inst.close(context.Background())
 		if cerr := ctx.Err(); cerr != nil {
 			return nil, fmt.Errorf("wazhost: %s: parse stopped: %w", g.name, cerr)
+		}
+		if errors.Is(context.Cause(pctx), host.ErrTimeLimit) {
+			return nil, fmt.Errorf("wazhost: %s: parse stopped after %v: %w", g.name, g.engine.cfg.ParseTime, host.ErrTimeLimit)
 		}
 		return nil, fmt.Errorf("wazhost: %s: %w", g.name, err)
 	}
@@ -227,12 +323,21 @@ func (g *grammar) instantiate(ctx context.Context) (*instance, error) {
 	// outlives this call in the pool.
 	ictx := context.WithoutCancel(ctx)
 	var lin *mmapMemory
-	if a := allocatorInto(&lin); a != nil {
+	if g.engine.cfg.Sandbox {
+		// A sandboxed module's start must end in time too. Its memory
+		// stays wazero's: it is stopped by closing, not by its flag.
+		var cancel context.CancelFunc
+		ictx, cancel = context.WithTimeoutCause(ictx, g.engine.cfg.ParseTime, host.ErrTimeLimit)
+		defer cancel()
+	} else if a := allocatorInto(&lin); a != nil {
 		ictx = experimental.WithMemoryAllocator(ictx, a)
 	}
 	cfg := wazero.NewModuleConfig().WithName("").WithStartFunctions("_initialize")
 	m, err := g.engine.rt.InstantiateModule(ictx, g.mod, cfg)
 	if err != nil {
+		if errors.Is(context.Cause(ictx), host.ErrTimeLimit) {
+			err = fmt.Errorf("did not start within %v: %w", g.engine.cfg.ParseTime, host.ErrTimeLimit)
+		}
 		return nil, fmt.Errorf("wazhost: instantiate %s: %w", g.name, err)
 	}
 	inst := &instance{mod: m, mem: m.Memory(), lin: lin}
@@ -247,6 +352,9 @@ func (g *grammar) instantiate(ctx context.Context) (*instance, error) {
 	}
 	if rc, err := inst.call(ictx, inst.init); err != nil || int32(rc) != 0 {
 		inst.close(ctx)
+		if errors.Is(context.Cause(ictx), host.ErrTimeLimit) {
+			err = fmt.Errorf("did not return within %v: %w", g.engine.cfg.ParseTime, host.ErrTimeLimit)
+		}
 		return nil, fmt.Errorf("wazhost: %s: loupe_init: %w", g.name, errors.Join(err, host.ErrBadModule))
 	}
 	if lin != nil {
