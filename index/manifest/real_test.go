@@ -265,3 +265,36 @@ func TestNpmCLI(t *testing.T) {
 		t.Errorf("gyp-next's pytest: %+v", d)
 	}
 }
+
+// TestGitea reads Gitea (fetched as a Go module): an unnamed private npm
+// root under a pnpm-workspace.yaml that holds settings but no packages
+// (the root is the workspace's only package), a PEP 621 pyproject whose
+// dev tools are PEP 735 dependency groups, and a Go module with
+// indirect requirements.
+func TestGitea(t *testing.T) {
+	dir := moduleDir(t, "code.gitea.io/gitea@v1.27.3")
+	res := Discover(os.DirFS(dir), "gitea", listFiles(t, dir))
+	if len(res.Problems) > 0 {
+		t.Errorf("problems: %v", res.Problems)
+	}
+	pkgs := byName(res.Packages)
+	web, ok := pkgs["npm gitea"]
+	if !ok || web.Path != "." || len(web.Dependencies) < 50 {
+		t.Fatalf("the npm root, named after its folder: %+v", web)
+	}
+	if d, ok := dep(web, "@citation-js/core"); !ok || d.Kind != Runtime {
+		t.Errorf("the npm root's @citation-js/core: %+v", d)
+	}
+	py := pkgs["python gitea"]
+	if py.Version != "0.0.0" || py.Metadata["requires-python"] != ">=3.10" {
+		t.Errorf("the pyproject: %+v", py)
+	}
+	for _, name := range []string{"djlint", "yamllint", "zizmor"} {
+		if d, ok := dep(py, name); !ok || d.Kind != Dev || !strings.HasPrefix(d.Version, "==") {
+			t.Errorf("the pyproject's %s: %+v", name, d)
+		}
+	}
+	if g, ok := pkgs["go gitea.dev"]; !ok || g.Metadata["indirect"] == nil {
+		t.Errorf("the Go module: %+v", g)
+	}
+}
