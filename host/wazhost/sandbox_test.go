@@ -1,0 +1,125 @@
+package wazhost
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/loupe-dev/loupe/host"
+	"github.com/loupe-dev/loupe/host/hostile"
+)
+
+// sandbox is a sandboxed engine with a 4 MiB memory limit and a short
+// time limit, so hostile modules are stopped quickly.
+func sandbox(t *testing.T) *Engine {
+	return newEngine(t, Config{Sandbox: true, MemoryLimit: 4 << 20, ParseTime: 300 * time.Millisecond})
+}
+
+// TestSandboxParse: a module that loops, traps, reads out of bounds or
+// grows its memory without end while parsing is stopped, with an error
+// saying why, and the engine goes on: a real grammar parses on it next.
+func TestSandboxParse(t *testing.T) {
+	e := sandbox(t)
+	ctx := context.Background()
+	cases := []struct {
+		name  string
+		b     hostile.Behaviour
+		check func(t *testing.T, nodes []host.Node, err error)
+	}{
+		{"loop", hostile.Loop, func(t *testing.T, _ []host.Node, err error) {
+			if !errors.Is(err, host.ErrTimeLimit) || !strings.Contains(err.Error(), "300ms") {
+				t.Fatalf("err = %v, want the time limit", err)
+			}
+		}},
+		{"trap", hostile.Trap, func(t *testing.T, _ []host.Node, err error) {
+			if err == nil || !strings.Contains(err.Error(), "unreachable") {
+				t.Fatalf("err = %v, want the trap", err)
+			}
+		}},
+		{"out-of-bounds", hostile.OutOfBounds, func(t *testing.T, _ []host.Node, err error) {
+			if err == nil || !strings.Contains(err.Error(), "out of bounds") {
+				t.Fatalf("err = %v, want an out-of-bounds access", err)
+			}
+		}},
+		{"grow", hostile.GrowForever, func(t *testing.T, nodes []host.Node, err error) {
+			// The module returns its memory's size in pages as a node
+			// count: growth stopped at the 4 MiB limit.
+			if err != nil || len(nodes) != 64 {
+				t.Fatalf("grew to %d pages (err %v), want 64 (4 MiB)", len(nodes), err)
+			}
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g, err := e.Load(ctx, "hostile-"+c.name, hostile.Module(hostile.Spec{Parse: c.b}))
+			if err != nil {
+				t.Fatalf("load: %v", err)
+			}
+			for range 2 { // an instance is replaced after a failure, and fails again
+				nodes, err := g.Parse(ctx, []byte("x = 1"))
+				c.check(t, nodes, err)
+			}
+		})
+	}
+	g, err := e.Load(ctx, "json", wasmOf(t, "json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := g.Parse(ctx, []byte(`{"a": [1, 2]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := load(t, newEngine(t, Config{}), "json").Parse(ctx, []byte(`{"a": [1, 2]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("json in the sandbox: %d nodes, %d unsandboxed, or they differ", len(got), len(want))
+	}
+}
+
+// TestSandboxRefused: a module with the wrong ABI, or that misbehaves
+// while starting, is refused at load with an error saying why.
+func TestSandboxRefused(t *testing.T) {
+	e := sandbox(t)
+	cases := []struct {
+		name string
+		spec hostile.Spec
+		want string
+		is   error
+	}{
+		{"import", hostile.Spec{Import: true}, "imports function wasi_snapshot_preview1.fd_write", host.ErrBadModule},
+		{"no-parse", hostile.Spec{Omit: "loupe_parse"}, "lacks export loupe_parse", host.ErrBadModule},
+		{"no-memory", hostile.Spec{Omit: "memory"}, "exports no memory", host.ErrBadModule},
+		{"signature", hostile.Spec{WrongParse: true}, "export loupe_parse has the wrong signature", host.ErrBadModule},
+		{"start-loop", hostile.Spec{Start: hostile.Loop}, "did not start within 300ms", host.ErrTimeLimit},
+		{"start-trap", hostile.Spec{Start: hostile.Trap}, "unreachable", nil},
+		{"start-grow", hostile.Spec{Start: hostile.GrowForever, Init: hostile.Trap}, "loupe_init", host.ErrBadModule},
+		{"init-loop", hostile.Spec{Init: hostile.Loop}, "did not return within 300ms", host.ErrTimeLimit},
+		{"names-loop", hostile.Spec{Names: hostile.Loop}, "loupe_names did not return within 300ms", host.ErrTimeLimit},
+		{"names-oob", hostile.Spec{Names: hostile.OutOfBounds}, "name table", host.ErrBadModule},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := e.Load(context.Background(), "refused-"+c.name, hostile.Module(c.spec))
+			if err == nil || !strings.Contains(err.Error(), c.want) || c.is != nil && !errors.Is(err, c.is) {
+				t.Fatalf("err = %v, want %q (%v)", err, c.want, c.is)
+			}
+		})
+	}
+}
+
+// TestHonestHostileModule: the assembled module itself is valid, so the
+// refusals above are the sandbox's doing.
+func TestHonestHostileModule(t *testing.T) {
+	g, err := sandbox(t).Load(context.Background(), "honest", hostile.Module(hostile.Spec{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nodes, err := g.Parse(context.Background(), []byte("x")); err != nil || len(nodes) != 0 {
+		t.Fatalf("parse: %d nodes, %v", len(nodes), err)
+	}
+}
