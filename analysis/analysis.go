@@ -61,7 +61,7 @@ type Params struct {
 	Mode     string `json:"mode" enum:"callers,callees,definitions,hierarchy,references,dependencies,exports" desc:"What to analyze: callers (who calls symbol, recursively), callees (what symbol calls), definitions (where symbol is defined), hierarchy (symbol's supertypes and subtypes), references (every structural use of symbol, by category), dependencies (target's imports; with reverse, its importers), exports (target's exported symbols)."`
 	Language string `json:"language" desc:"Language of the code: typescript (also covers .tsx), tsx, javascript, python, go, rust, java, csharp, kotlin, ruby, php, c, cpp."`
 	Path     string `json:"path,omitempty" desc:"File or directory to search, relative to the workspace root (default: the workspace root). Narrowing it makes name-based answers more precise and faster."`
-	Symbol   string `json:"symbol,omitempty" desc:"Function, method, class or interface name, as written in code (no qualifier): required for callers, callees, definitions, hierarchy and references."`
+	Symbol   string `json:"symbol,omitempty" desc:"Function, method, class or interface name, as written in code, or qualified by its owner (Class.method) or its module, file stem or package (registry.createRegistry, pkg.Func) to pick one of several same-named definitions: required for callers, callees, definitions, hierarchy and references."`
 	Depth    int    `json:"depth,omitempty" min:"1" max:"5" default:"1" desc:"Levels to follow for callers, callees and hierarchy: 2 adds callers of callers, and so on."`
 	MaxNodes int    `json:"maxNodes,omitempty" min:"1" max:"10000" default:"50" desc:"Maximum distinct symbols visited (callers, callees, hierarchy), definitions listed, or items listed per reference category; beyond it the result says truncated. Keeps common names like get from exploding."`
 	Target   string `json:"target,omitempty" desc:"File or directory to analyze, relative to the workspace root: required for dependencies and exports."`
@@ -131,17 +131,17 @@ func (t *Tool) Run(ctx context.Context, p Params) (*Result, error) {
 	switch req.mode {
 	case ModeCallers:
 		res.Depth = req.depth
-		res.Callers = s.callers(req.symbol, req.depth, req.maxNodes)
+		res.Callers = s.callers(req.symbol, req.qual, req.depth, req.maxNodes)
 	case ModeCallees:
 		res.Depth = req.depth
-		res.Callees = s.callees(req.symbol, req.owner, req.depth, req.maxNodes)
+		res.Callees = s.callees(req.symbol, req.qual, req.depth, req.maxNodes)
 	case ModeDefinitions:
-		res.Definitions = s.definitions(req.symbol, req.owner, req.maxNodes)
+		res.Definitions = s.definitions(req.symbol, req.qual, req.maxNodes)
 	case ModeHierarchy:
 		res.Depth = req.depth
-		res.Hierarchy = s.hierarchy(req.symbol, req.depth, req.maxNodes)
+		res.Hierarchy = s.hierarchy(req.symbol, req.qual, req.depth, req.maxNodes)
 	case ModeReferences:
-		res.References = s.references(req.symbol, req.maxNodes)
+		res.References = s.references(req.symbol, req.qual, req.maxNodes)
 	case ModeDependencies:
 		res.Dependencies, res.ImportedBy = s.dependencies(req.reverse)
 	case ModeExports:
@@ -198,6 +198,7 @@ type request struct {
 	lang      *language.Language
 	symbol    string // the name to match
 	owner     string // the qualifier of a qualified symbol (Config in Config.initialize)
+	qual      string // the whole qualifier (app.Config in app.Config.initialize)
 	depth     int
 	maxNodes  int
 	reverse   bool
@@ -237,14 +238,18 @@ func (t *Tool) validate(p Params) (*request, error) {
 	if symbolMode && req.symbol == "" {
 		return nil, fmt.Errorf("symbol is required for mode %s", mode)
 	}
-	req.owner, req.symbol = splitQualified(req.symbol)
+	full := req.symbol
+	req.owner, req.symbol = splitQualified(full)
+	if req.owner != "" {
+		req.qual = strings.TrimRight(full[:len(full)-len(req.symbol)], ".:#")
+	}
 	if req.owner != "" {
 		switch mode {
 		case ModeDefinitions, ModeCallees:
 			req.notes = append(req.notes, fmt.Sprintf("%s: definitions of %s in %s only", p.Symbol, req.symbol, req.owner))
 		default:
-			req.notes = append(req.notes, fmt.Sprintf("%s: matched by the name %s alone (%s cannot be told apart by syntax)",
-				p.Symbol, req.symbol, mode))
+			req.notes = append(req.notes, fmt.Sprintf("%s: uses of %s that resolve to its definitions in %s, and those syntax cannot resolve (name-only); uses resolving to another %s are left out",
+				p.Symbol, req.symbol, req.owner, req.symbol))
 		}
 	}
 	switch {

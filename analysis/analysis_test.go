@@ -126,14 +126,14 @@ func TestEmptyResults(t *testing.T) {
 		{Params{Mode: "callees", Symbol: "nope"}, `"callees":[]`},
 		{Params{Mode: "definitions", Symbol: "nope"}, `"definitions":[]`},
 		{Params{Mode: "hierarchy", Symbol: "nope"}, `"hierarchy":{"definitions":[],"supertypes":[],"subtypes":[]}`},
-		{Params{Mode: "references", Symbol: "nope"}, `"references":{"total":0,"categories":[` +
-			`{"id":"instanceMethodCalls","label":"Method calls on instances","heuristic":true,"count":0,"items":[]},` +
-			`{"id":"directCalls","label":"Direct calls","count":0,"items":[]},` +
-			`{"id":"instantiations","label":"Instantiations","count":0,"items":[]},` +
-			`{"id":"typeAnnotations","label":"Type annotations","count":0,"items":[]},` +
-			`{"id":"extendsImplements","label":"Extends/implements","count":0,"items":[]},` +
-			`{"id":"imports","label":"Imports","count":0,"items":[]},` +
-			`{"id":"reExports","label":"Re-exports","count":0,"items":[]}]}`},
+		{Params{Mode: "references", Symbol: "nope"}, `"references":{"total":0,"resolved":0,"nameOnly":0,"categories":[` +
+			`{"id":"instanceMethodCalls","label":"Method calls on instances","heuristic":true,"count":0,"nameOnly":0,"items":[]},` +
+			`{"id":"directCalls","label":"Direct calls","count":0,"nameOnly":0,"items":[]},` +
+			`{"id":"instantiations","label":"Instantiations","count":0,"nameOnly":0,"items":[]},` +
+			`{"id":"typeAnnotations","label":"Type annotations","count":0,"nameOnly":0,"items":[]},` +
+			`{"id":"extendsImplements","label":"Extends/implements","count":0,"nameOnly":0,"items":[]},` +
+			`{"id":"imports","label":"Imports","count":0,"nameOnly":0,"items":[]},` +
+			`{"id":"reExports","label":"Re-exports","count":0,"nameOnly":0,"items":[]}]}`},
 		{Params{Mode: "dependencies", Target: "src/polyfill.ts"}, `"dependencies":[{"file":"src/polyfill.ts","imports":[]}]`},
 		{Params{Mode: "dependencies", Target: "src/main.ts", Reverse: true}, `"importedBy":[]`},
 		{Params{Mode: "exports", Target: "src/polyfill.ts"}, `"exports":[]`},
@@ -165,10 +165,10 @@ func TestCallersJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `[{"name":"init","container":"Service","file":"src/service.ts","line":9,` +
-		`"via":"this.toolRegistry = createRegistry();","viaLine":10,` +
-		`"children":[{"name":"main","file":"src/main.ts","line":4,"via":"s.init({ name: 'a' });","viaLine":6}]},` +
-		`{"name":"reset","container":"Service","file":"src/service.ts","line":14,"via":"createRegistry();","viaLine":16},` +
-		`{"name":"View","file":"src/view.tsx","line":2,"via":"const r = createRegistry();","viaLine":3}]`
+		`"via":"this.toolRegistry = createRegistry();","viaLine":10,"confidence":"resolved",` +
+		`"children":[{"name":"main","file":"src/main.ts","line":4,"via":"s.init({ name: 'a' });","viaLine":6,"confidence":"resolved"}]},` +
+		`{"name":"reset","container":"Service","file":"src/service.ts","line":14,"via":"createRegistry();","viaLine":16,"confidence":"resolved"},` +
+		`{"name":"View","file":"src/view.tsx","line":2,"via":"const r = createRegistry();","viaLine":3,"confidence":"resolved"}]`
 	if string(b) != want {
 		t.Errorf("callers JSON\n got %s\nwant %s", b, want)
 	}
@@ -253,8 +253,8 @@ func TestQualifiedSymbol(t *testing.T) {
 		t.Errorf("callees:\n%s", c.Text())
 	}
 	r := runFixture(t, "typescript", Params{Mode: "callers", Symbol: "app.Service#init"})
-	if len(r.Callers) != 1 || r.Callers[0].Name != "main" || len(r.Notes) != 1 ||
-		!strings.Contains(r.Notes[0], "matched by the name init alone") {
+	if len(r.Callers) != 1 || r.Callers[0].Name != "main" || r.Callers[0].Confidence != Resolved || len(r.Notes) != 1 ||
+		!strings.Contains(r.Notes[0], "uses of init that resolve to its definitions in Service") {
 		t.Errorf("callers: %+v %v", r.Callers, r.Notes)
 	}
 	for _, c := range []struct{ in, owner, name string }{

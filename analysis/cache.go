@@ -114,6 +114,7 @@ func factsCost(f *fileFacts) int64 {
 	n += int64(len(f.defs)) * int64(unsafe.Sizeof(def{}))
 	n += int64(len(f.calls)) * int64(unsafe.Sizeof(call{}))
 	n += int64(len(f.supers)) * int64(unsafe.Sizeof(superFact{}))
+	n += int64(len(f.typed)) * int64(unsafe.Sizeof(typedName{}))
 	n += int64(len(f.types)) * int64(unsafe.Sizeof(typeRef{}))
 	n += int64(len(f.imports)) * int64(unsafe.Sizeof(importFact{}))
 	n += int64(len(f.exports)) * int64(unsafe.Sizeof(exportFact{}))

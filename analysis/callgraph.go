@@ -41,7 +41,8 @@ type symKey struct{ name, file string }
 type pending struct {
 	node *callNode
 	name string
-	path map[string]bool // names on the path from the root, for cycles
+	tgt  target
+	path map[symKey]bool // symbols on the path from the root, for cycles
 	// def, for callees: the definitions whose calls are the children.
 	defs []defRef
 }
@@ -52,24 +53,36 @@ type defRef struct {
 	i int
 }
 
-// callers finds the functions calling sym, and their callers up to depth,
-// breadth first, stopping after maxNodes distinct symbols. Names are
-// looked up one at a time, so a traversal cut by maxNodes parses no file
-// it does not need.
-func (s *session) callers(sym string, depth, maxNodes int) []CallNode {
+// callers finds the functions calling sym (in owner, when set), and their
+// callers up to depth, breadth first, stopping after maxNodes distinct
+// symbols. A caller found at one level is the exact target of the next.
+// Names are looked up one at a time, so a traversal cut by maxNodes parses
+// no file it does not need.
+func (s *session) callers(sym, owner string, depth, maxNodes int) []CallNode {
 	roots := []*callNode{}
 	visited := map[symKey]bool{}
 	count := 0
-	level := []pending{{name: sym, path: map[string]bool{sym: true}}}
-	for d := 1; d <= depth && len(level) > 0 && !s.truncated && !s.done(); d++ {
+	tgt := s.target(sym, owner)
+	rootPath := map[symKey]bool{}
+	for _, dr := range s.callableDefsOf(sym) {
+		if tgt.matches(dr.f, dr.i) {
+			rootPath[symKey{sym, dr.f.rel}] = true
+		}
+	}
+	level := []pending{{name: sym, tgt: tgt, path: rootPath}}
+	// The first level runs whatever happened before: the sites of the
+	// files parsed before a stop are results too.
+	for d := 1; d <= depth && len(level) > 0 && !s.truncated && (d == 1 || !s.done()); d++ {
 		var next []pending
 	level:
 		for _, p := range level {
 			// The sites of the files parsed before a stop are results
 			// too: a stop ends the search for more, not what was found.
-			for _, site := range s.callSitesOf(p.name) {
-				f, k := site.f, site.f.calls[site.i]
-				n := &callNode{CallNode: CallNode{File: f.rel, Via: f.lineText(k.Line, viaMax), ViaLine: k.Line}}
+			var found []*callNode
+			for _, m := range s.callSitesFor(p.tgt) {
+				f, k := m.f, m.f.calls[m.i]
+				n := &callNode{CallNode: CallNode{File: f.rel, Via: f.lineText(k.Line, viaMax), ViaLine: k.Line,
+					Confidence: m.st.label()}}
 				key := symKey{callerName, f.rel}
 				if k.Caller >= 0 {
 					dd := f.defs[k.Caller]
@@ -79,26 +92,38 @@ func (s *session) callers(sym string, depth, maxNodes int) []CallNode {
 					n.Name, n.Line = callerName, k.Line
 				}
 				switch {
-				case p.path[n.Name] && k.Caller >= 0:
+				case p.path[key] && k.Caller >= 0:
 					n.Cycle = true
 				case visited[key]:
 					n.Repeated = true
+				case count >= maxNodes:
+					s.truncated = true
 				default:
-					if count >= maxNodes {
-						s.truncated = true
-						break level
-					}
 					visited[key] = true
 					count++
 					if d < depth && k.Caller >= 0 {
-						next = append(next, pending{node: n, name: n.Name, path: extendPath(p.path, n.Name)})
+						path := make(map[symKey]bool, len(p.path)+1)
+						for x := range p.path {
+							path[x] = true
+						}
+						path[key] = true
+						next = append(next, pending{node: n, name: n.Name, path: path,
+							tgt: target{name: n.Name, exact: &defRef{f, k.Caller}}})
 					}
 				}
-				if p.node == nil {
-					roots = append(roots, n)
-				} else {
-					p.node.kids = append(p.node.kids, n)
+				if s.truncated {
+					break
 				}
+				found = append(found, n)
+			}
+			found = rankCalls(found)
+			if p.node == nil {
+				roots = append(roots, found...)
+			} else {
+				p.node.kids = append(p.node.kids, found...)
+			}
+			if s.truncated {
+				break level
 			}
 		}
 		level = next
@@ -106,35 +131,31 @@ func (s *session) callers(sym string, depth, maxNodes int) []CallNode {
 	return exportNodes(roots)
 }
 
-func extendPath(path map[string]bool, name string) map[string]bool {
-	out := make(map[string]bool, len(path)+1)
-	for x := range path {
-		out[x] = true
+// rankCalls puts resolved nodes first, keeping the order otherwise.
+func rankCalls(ns []*callNode) []*callNode {
+	out := make([]*callNode, 0, len(ns))
+	for _, pass := range []bool{true, false} {
+		for _, n := range ns {
+			if (n.Confidence == Resolved) == pass {
+				out = append(out, n)
+			}
+		}
 	}
-	out[name] = true
 	return out
 }
 
-// callSitesOf returns the first call of name in each calling definition
-// (or, outside any, the first per file), ordered by file and position;
+// callSitesOf returns every call of name, ordered by file and position;
 // computed once per name and call.
 func (s *session) callSitesOf(name string) []site {
 	if ss, ok := s.sites[name]; ok {
 		return ss
 	}
 	var out []site
-	type callerKey struct {
-		f   *fileFacts
-		def int
-	}
-	seen := map[callerKey]bool{}
 	for _, f := range s.factsWith(s.files, []string{name}) {
 		for i, k := range f.calls {
-			if k.Literal || k.Name != name || seen[callerKey{f, k.Caller}] {
-				continue
+			if !k.Literal && k.Name == name {
+				out = append(out, site{f, i})
 			}
-			seen[callerKey{f, k.Caller}] = true
-			out = append(out, site{f, i})
 		}
 	}
 	s.sites[name] = out
@@ -147,6 +168,42 @@ type site struct {
 	i int
 }
 
+// match is a call site that may call a target, and how sure that is.
+type match struct {
+	site
+	st status
+}
+
+// callSitesFor returns, for each definition calling t (or, outside any,
+// each file), its first resolved call of t, else its first name-only one;
+// ordered by file and position.
+func (s *session) callSitesFor(t target) []match {
+	type callerKey struct {
+		f   *fileFacts
+		def int
+	}
+	b := s.binder()
+	idx := map[callerKey]int{}
+	var out []match
+	for _, st := range s.callSitesOf(t.name) {
+		k := st.f.calls[st.i]
+		status := b.classify(st.f, k, t)
+		if status == miss {
+			continue
+		}
+		key := callerKey{st.f, k.Caller}
+		if j, ok := idx[key]; ok {
+			if out[j].st == nameOnly && status == resolved {
+				out[j] = match{st, status}
+			}
+			continue
+		}
+		idx[key] = len(out)
+		out = append(out, match{st, status})
+	}
+	return out
+}
+
 // callees lists the calls made by the definitions of sym (in owner, when
 // set), and the calls of the functions those call up to depth. Chained
 // subcalls are dropped: of two calls where one's source range holds the
@@ -156,20 +213,22 @@ func (s *session) callees(sym, owner string, depth, maxNodes int) []CallNode {
 	roots := []*callNode{}
 	visited := map[symKey]bool{}
 	var level []pending
+	tgt := s.target(sym, owner)
 	for _, dr := range s.callableDefsOf(sym) {
 		d := dr.f.defs[dr.i]
-		if owner != "" && d.Container != owner {
+		if !tgt.matches(dr.f, dr.i) {
 			continue
 		}
 		n := &callNode{CallNode: CallNode{Name: d.Name, Container: d.Container, File: dr.f.rel, Line: d.Line}}
 		roots = append(roots, n)
 		visited[symKey{d.Name, dr.f.rel}] = true
-		level = append(level, pending{node: n, name: sym, path: map[string]bool{sym: true}, defs: []defRef{dr}})
+		level = append(level, pending{node: n, name: sym, path: map[symKey]bool{{name: sym}: true}, defs: []defRef{dr}})
 	}
 	if len(roots) == 0 && !s.stopped {
 		s.notes = append(s.notes, fmt.Sprintf("no function or method named %s is defined in %s", qualified(owner, sym),
 			displayPath(s.req.scopeRel)))
 	}
+	b := s.binder()
 	count := 0
 	for d := 1; d <= depth && len(level) > 0 && !s.truncated && !s.done(); d++ {
 		var next []pending
@@ -184,30 +243,46 @@ func (s *session) callees(sym, owner string, depth, maxNodes int) []CallNode {
 					}
 					count++
 					n := &callNode{CallNode: CallNode{Name: k.Name, File: dr.f.rel, Line: k.Line,
-						Text: dr.f.text(k.Start, k.End, 100)}}
+						Text: dr.f.text(k.Start, k.End, 100), Confidence: NameOnly}}
+					var defs []defRef
+					for _, x := range b.resolveCall(dr.f, k).defs {
+						n.Confidence = Resolved
+						if x.f.defs[x.i].Callable {
+							defs = append(defs, x)
+						}
+					}
 					p.node.kids = append(p.node.kids, n)
 					if d == depth || k.Name == "" {
 						continue
 					}
-					if p.path[k.Name] {
+					if p.path[symKey{name: k.Name}] {
 						n.Cycle = true
 						continue
 					}
-					next = append(next, pending{node: n, name: k.Name, path: extendPath(p.path, k.Name)})
+					path := map[symKey]bool{{name: k.Name}: true}
+					for x := range p.path {
+						path[x] = true
+					}
+					next = append(next, pending{node: n, name: k.Name, path: path, defs: defs})
 				}
 			}
 		}
 		if s.truncated {
 			break
 		}
-		// The definitions of the next level's names, each expanded once.
+		// The definitions of the next level's names, each expanded once:
+		// a resolved call's own definitions, else every one of its name.
 		level = level[:0]
 		for _, p := range next {
 			if s.done() {
 				break
 			}
+			cands := p.defs
+			if len(cands) == 0 {
+				cands = s.callableDefsOf(p.name)
+			}
 			var fresh []defRef
-			for _, dr := range s.callableDefsOf(p.name) {
+			for _, dr := range cands {
 				key := symKey{p.name, dr.f.rel}
 				if visited[key] {
 					p.node.Repeated = true

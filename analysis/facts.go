@@ -24,6 +24,7 @@ type fileFacts struct {
 	types    []typeRef
 	imports  []importFact
 	exports  []exportFact
+	typed    []typedName
 	packages []string
 
 	lineStarts []int // byte offset of each line
@@ -38,19 +39,27 @@ type def struct {
 	Parent                 int // enclosing definition, -1 at module level
 	Exported, Default      bool
 	container              bool // its members take its name
-	kind                   uint16
+	// Lexical: the definition binds its name in the enclosing scope (a
+	// function, class or variable), unlike a member (a method, a field, an
+	// object-literal key), which is reached through its owner.
+	Lexical bool
+	kind    uint16
 }
 
 // call is one call or instantiation.
 type call struct {
-	Name       string // called name; empty when the callee has none
-	Recv       string // identifier the receiver ends with, if any
-	Line       int
-	Start, End int
-	Caller     int    // innermost enclosing callable definition, -1 if none
-	New        bool   // an instantiation (new X, X{...}, X.new)
-	NewOf      string // instantiated type for X.new / X::new
-	Literal    bool   // not a call (composite literal)
+	Name string // called name; empty when the callee has none
+	Recv string // identifier the receiver ends with, if any
+	// RecvPlain: the receiver is that identifier alone (ns.f(), this.f(),
+	// Owner.f()), not a longer chain ending with it; RecvSelf: it is a
+	// field of this or self (this.registry.f()).
+	RecvPlain, RecvSelf bool
+	Line                int
+	Start, End          int
+	Caller              int    // innermost enclosing callable definition, -1 if none
+	New                 bool   // an instantiation (new X, X{...}, X.new)
+	NewOf               string // instantiated type for X.new / X::new
+	Literal             bool   // not a call (composite literal)
 }
 
 // superFact says definition Def names Name as a supertype.
@@ -64,8 +73,18 @@ type superFact struct {
 // typeRef is a type name used in a type position.
 type typeRef struct {
 	Name       string
+	Recv       string // its qualifier (pkg in pkg.Type), if a plain name
 	Line       int
 	Start, End int // range shown for it (the annotation); Start -1: its line
+}
+
+// typedName is a name declared with a written type (a parameter, a typed
+// variable or field), visible inside definition Scope (-1: the file).
+type typedName struct {
+	Name, Type string
+	TypeRecv   string // the type's qualifier (a in *a.Store), if a plain name
+	Scope      int
+	Start      int
 }
 
 // importFact is one imported module specifier.
@@ -126,6 +145,9 @@ func extract(c *compiled, rel string, t *tree.Tree) *fileFacts {
 		for _, ef := range k.forms {
 			f.addExportForm(n, ef)
 		}
+		for _, ts := range k.typed {
+			f.addTyped(n, ts, stack)
+		}
 		for _, ps := range k.pkgs {
 			if p := ps.Name.first(n); !p.IsZero() {
 				f.packages = append(f.packages, compact(p.Text()))
@@ -134,6 +156,13 @@ func extract(c *compiled, rel string, t *tree.Tree) *fileFacts {
 		if k.flags&fType != 0 && n.NamedChildCount() == 0 && !skip[start] {
 			if !needCtx || c.inTypeContext(n) {
 				r := typeRef{Name: n.Text(), Line: n.StartPoint().Row + 1, Start: -1}
+				if p := n.Parent(); !p.IsZero() {
+					if nr := c.at(p.KindID()).name; nr != nil && len(nr.Receiver) > 0 {
+						if q := nr.Receiver.first(p); !q.IsZero() && q.NamedChildCount() == 0 && q.StartByte() != start {
+							r.Recv = q.Text()
+						}
+					}
+				}
 				for a, up := n.Parent(), 0; !a.IsZero() && up < 6; a, up = a.Parent(), up+1 {
 					if c.is(a.KindID(), fShow) {
 						r.Start, r.End = a.StartByte(), a.EndByte()
@@ -153,6 +182,43 @@ func extract(c *compiled, rel string, t *tree.Tree) *fileFacts {
 		}
 	}
 	return f
+}
+
+// addTyped records the written type of the name n declares.
+func (f *fileFacts) addTyped(n tree.Node, s *typedShape, stack []int) {
+	nn := s.Name.first(n)
+	tn := s.Type.first(n)
+	if nn.IsZero() || tn.IsZero() || nn.NamedChildCount() > 0 {
+		return
+	}
+	leaf, recv := f.c.nameLeaf(tn)
+	if leaf.IsZero() {
+		return
+	}
+	typ, typeRecv := leaf.Text(), ""
+	if !recv.IsZero() && recv.NamedChildCount() == 0 {
+		typeRecv = recv.Text()
+	}
+	// The scope is the innermost definition around the declaration, not
+	// the one it makes itself (a typed variable or field).
+	scope := -1
+	for i := len(stack) - 1; i >= 0; i-- {
+		if d := f.defs[stack[i]]; d.Start != n.StartByte() || d.End != n.EndByte() {
+			scope = stack[i]
+			break
+		}
+	}
+	f.typed = append(f.typed, typedName{Name: strings.TrimLeft(nn.Text(), "$"), Type: typ, TypeRecv: typeRecv, Scope: scope, Start: n.StartByte()})
+}
+
+// isMemberLabel reports whether a shape's label names a member, reached
+// through its owner rather than bound in a scope.
+func isMemberLabel(label string) bool {
+	switch label {
+	case lMethod, lProperty, lField, lSignature, lCtor:
+		return true
+	}
+	return false
 }
 
 // inTypeContext reports whether a leaf sits in a type position: below a
@@ -227,10 +293,15 @@ func (f *fileFacts) addDefNamed(n, nameNode tree.Node, s *defShape, stack []int,
 			d.Label = label
 		}
 	}
+	d.Lexical = !isMemberLabel(s.Label)
 	if len(stack) > 0 {
 		d.Parent = stack[len(stack)-1]
-		if p := f.defs[d.Parent]; d.Label == lFunction && p.container && p.Label != lNamespace && p.Label != lModule {
+		p := f.defs[d.Parent]
+		if d.Label == lFunction && p.container && p.Label != lNamespace && p.Label != lModule {
 			d.Label = lMethod
+		}
+		if p.container && !c.is(p.kind, fScope) && p.Label != lNamespace && p.Label != lModule {
+			d.Lexical = false
 		}
 	}
 	switch {
@@ -241,6 +312,12 @@ func (f *fileFacts) addDefNamed(n, nameNode tree.Node, s *defShape, stack []int,
 		if d.Container = c.nameOf(recv); d.Container != "" && d.Label == lFunction {
 			d.Label = lMethod
 		}
+	}
+	if isMemberLabel(d.Label) {
+		d.Lexical = false
+	}
+	if d.Parent < 0 && c.spec.ImplicitSelf {
+		d.Lexical = true // Ruby's top-level methods
 	}
 	if d.Container == "" {
 		for i := len(stack) - 1; i >= 0; i-- {
@@ -282,6 +359,15 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 	}
 	k := call{Line: n.StartPoint().Row + 1, Start: n.StartByte(), End: n.EndByte(), Caller: -1,
 		New: s.New, Literal: s.Literal, Recv: c.receiverName(recv)}
+	switch {
+	case recv.IsZero():
+	case recv.NamedChildCount() == 0:
+		k.RecvPlain = true
+	case c.at(recv.KindID()).name != nil && len(c.at(recv.KindID()).name.Receiver) > 0:
+		inner := c.at(recv.KindID()).name.Receiver.first(recv)
+		k.RecvSelf = !inner.IsZero() && inner.NamedChildCount() == 0 &&
+			contains(c.spec.SelfNames, strings.TrimLeft(inner.Text(), "$"))
+	}
 	if !leaf.IsZero() {
 		k.Name = leaf.Text()
 		if s.New {

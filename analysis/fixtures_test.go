@@ -48,6 +48,7 @@ var fixtureCases = []struct {
   → s.init({ name: 'a' })  src/main.ts:6
   → ping(3)  src/main.ts:7
   → s.builder().with('x').build()  src/main.ts:8
+  (3 of 4 calls resolved to their definitions through imports or scope)
 `},
 	{"typescript", "callees depth 2", Params{Mode: "callees", Symbol: "main", Depth: 2}, `main()  src/main.ts:4
   → new Service()  src/main.ts:5
@@ -58,6 +59,7 @@ var fixtureCases = []struct {
   → ping(3)  src/main.ts:7
     → pong(n - 1)  src/main.ts:11
   → s.builder().with('x').build()  src/main.ts:8
+  (7 of 8 calls resolved to their definitions through imports or scope)
 `},
 	{"typescript", "definitions", Params{Mode: "definitions", Symbol: "register"}, `register — 2 definitions
   signature Registry.register  src/registry.ts:2
@@ -76,8 +78,8 @@ var fixtureCases = []struct {
     ← SpecialRegistry  src/registry.ts:16  (extends)
   0 supertypes, 2 subtypes
 `},
-	{"typescript", "references", Params{Mode: "references", Symbol: "ToolRegistry"}, `ToolRegistry — 7 references
-  Method calls on instances (2) [heuristic: receiver name contains "ToolRegistry"]:
+	{"typescript", "references", Params{Mode: "references", Symbol: "ToolRegistry"}, `ToolRegistry — 7 references: 5 resolved, 0 name-only, 2 heuristic
+  Method calls on instances (2) [heuristic: receiver name contains the words of "ToolRegistry"; not counted as resolved]:
     src/service.ts:11  this.toolRegistry.register(tool)
     src/service.ts:15  this.toolRegistry?.getTool?.('x')
   Instantiations (1):
@@ -146,7 +148,7 @@ Imported by (4):
   ← src/main.ts:1  import { Service } from './service.js';
   ← src/view.tsx:1  import { createRegistry } from './service';
 `},
-	{"typescript", "references with re-exports", Params{Mode: "references", Symbol: "createRegistry"}, `createRegistry — 5 references
+	{"typescript", "references with re-exports", Params{Mode: "references", Symbol: "createRegistry"}, `createRegistry — 5 references: 5 resolved, 0 name-only
   Direct calls (3):
     src/service.ts:10  createRegistry()
     src/service.ts:16  createRegistry()
@@ -194,6 +196,7 @@ Imported by (4):
   → s.init('a')  src/main.cjs:6
   → ping(3)  src/main.cjs:7
   → s.builder().with('x').build()  src/main.cjs:8
+  (3 of 4 calls resolved to their definitions through imports or scope)
 `},
 	{"javascript", "callees depth 2", Params{Mode: "callees", Symbol: "main", Depth: 2}, `main()  src/main.cjs:4
   → new Service()  src/main.cjs:5
@@ -204,6 +207,7 @@ Imported by (4):
   → ping(3)  src/main.cjs:7
     → pong(n - 1)  src/main.cjs:11
   → s.builder().with('x').build()  src/main.cjs:8
+  (6 of 8 calls resolved to their definitions through imports or scope)
 `},
 	{"javascript", "definitions", Params{Mode: "definitions", Symbol: "register"}, `register — 1 definition
   method ToolRegistry.register  src/registry.js:5
@@ -219,8 +223,8 @@ Imported by (4):
     ← SpecialRegistry  src/registry.js:12  (extends)
   0 supertypes, 2 subtypes
 `},
-	{"javascript", "references", Params{Mode: "references", Symbol: "ToolRegistry"}, `ToolRegistry — 5 references
-  Method calls on instances (2) [heuristic: receiver name contains "ToolRegistry"]:
+	{"javascript", "references", Params{Mode: "references", Symbol: "ToolRegistry"}, `ToolRegistry — 5 references: 3 resolved, 0 name-only, 2 heuristic
+  Method calls on instances (2) [heuristic: receiver name contains the words of "ToolRegistry"; not counted as resolved]:
     src/service.js:12  this.toolRegistry.register(tool)
     src/service.js:16  this.toolRegistry?.register?.('x')
   Instantiations (1):
@@ -291,6 +295,7 @@ note: no javascript file in . mentions nothingCallsThis
   → s.init("a")  app/main.py:9
   → ping(3)  app/main.py:10
   → s.builder().with_("x").build()  app/main.py:11
+  (3 of 4 calls resolved to their definitions through imports or scope)
 `},
 	{"python", "callees depth 2", Params{Mode: "callees", Symbol: "main", Depth: 2}, `main()  app/main.py:7
   → Service()  app/main.py:8
@@ -301,6 +306,7 @@ note: no javascript file in . mentions nothingCallsThis
   → ping(3)  app/main.py:10
     → pong(n - 1)  app/main.py:16
   → s.builder().with_("x").build()  app/main.py:11
+  (5 of 8 calls resolved to their definitions through imports or scope)
 `},
 	{"python", "definitions", Params{Mode: "definitions", Symbol: "register"}, `register — 2 definitions
   method Registry.register  app/registry.py:8
@@ -314,14 +320,14 @@ note: no javascript file in . mentions nothingCallsThis
   1 supertype, 1 subtype
 `},
 	{"python", "hierarchy depth 3", Params{Mode: "hierarchy", Symbol: "Registry", Depth: 3}, `Registry  (class, app/registry.py:7)
-  → ABC  not defined in scope  (extends)
+  → ABC  not defined in scope  (extends)  [name-only]
   ← BaseRegistry  app/registry.py:12  (extends)
     ← ToolRegistry  app/registry.py:16  (extends)
       ← SpecialRegistry  app/registry.py:24  (extends)
   1 supertype, 3 subtypes
 `},
-	{"python", "references", Params{Mode: "references", Symbol: "ToolRegistry"}, `ToolRegistry — 6 references
-  Method calls on instances (1) [heuristic: receiver name contains "ToolRegistry"]:
+	{"python", "references", Params{Mode: "references", Symbol: "ToolRegistry"}, `ToolRegistry — 6 references: 5 resolved, 0 name-only, 1 heuristic
+  Method calls on instances (1) [heuristic: receiver name contains the words of "ToolRegistry"; not counted as resolved]:
     app/service.py:16  self.tool_registry.register(tool)
   Instantiations (1):
     app/service.py:8  ToolRegistry()
@@ -377,10 +383,11 @@ Imported by (2):
 	{"go", "callers depth 2", Params{Mode: "callers", Symbol: "CreateRegistry", Depth: 2}, `CreateRegistry()
   ← Init()  service/service.go:21
     via: s.toolRegistry = CreateRegistry()
-    ← main()  main.go:5
+    ← main()  main.go:5  [name-only]
       via: s.Init("a")
   ← Reset()  service/service.go:28
     via: reset := func() { CreateRegistry() }
+  (1 of 3 callers matched by name only, marked [name-only]: syntax cannot tell which definition they mean; the others resolved through imports or scope)
 `},
 	{"go", "callers cycle", Params{Mode: "callers", Symbol: "ping", Depth: 3}, `ping()
   ← main()  main.go:5
@@ -399,6 +406,7 @@ Imported by (2):
   → s.Init("a")  main.go:7
   → ping(3)  main.go:8
   → s.Builder().With("x").Build()  main.go:9
+  (1 of 3 calls resolved to their definitions through imports or scope)
 `},
 	{"go", "callees depth 2", Params{Mode: "callees", Symbol: "main", Depth: 2}, `main()  main.go:5
   → s.Init("a")  main.go:7
@@ -408,6 +416,7 @@ Imported by (2):
   → ping(3)  main.go:8
     → pong(n - 1)  main.go:14
   → s.Builder().With("x").Build()  main.go:9
+  (3 of 7 calls resolved to their definitions through imports or scope)
 `},
 	{"go", "definitions", Params{Mode: "definitions", Symbol: "Register"}, `Register — 2 definitions
   signature Registry.Register  registry/registry.go:6
@@ -424,8 +433,8 @@ Imported by (2):
   ← NamedRegistry  registry/registry.go:30  (embeds)
   0 supertypes, 1 subtype
 `},
-	{"go", "references", Params{Mode: "references", Symbol: "ToolRegistry"}, `ToolRegistry — 9 references
-  Method calls on instances (1) [heuristic: receiver name contains "ToolRegistry"]:
+	{"go", "references", Params{Mode: "references", Symbol: "ToolRegistry"}, `ToolRegistry — 9 references: 8 resolved, 0 name-only, 1 heuristic
+  Method calls on instances (1) [heuristic: receiver name contains the words of "ToolRegistry"; not counted as resolved]:
     service/service.go:23  s.toolRegistry.Register(tool)
   Instantiations (2):
     registry/registry.go:36  ToolRegistry{}
@@ -494,6 +503,7 @@ note: no go file in . mentions nothingCallsThis
   → s.init("a".to_string())  src/main.rs:9
   → ping(3)  src/main.rs:10
   → s.builder().with("x").build()  src/main.rs:11
+  (2 of 3 calls resolved to their definitions through imports or scope)
 `},
 	{"rust", "callees depth 2", Params{Mode: "callees", Symbol: "main", Depth: 2}, `main()  src/main.rs:7
   → s.init("a".to_string())  src/main.rs:9
@@ -503,6 +513,7 @@ note: no go file in . mentions nothingCallsThis
   → ping(3)  src/main.rs:10
     → pong(n - 1)  src/main.rs:16
   → s.builder().with("x").build()  src/main.rs:11
+  (3 of 7 calls resolved to their definitions through imports or scope)
 `},
 	{"rust", "definitions", Params{Mode: "definitions", Symbol: "register"}, `register — 2 definitions
   signature Registry.register  src/registry.rs:4
@@ -516,13 +527,13 @@ note: no go file in . mentions nothingCallsThis
   2 supertypes, 0 subtypes
 `},
 	{"rust", "hierarchy depth 3", Params{Mode: "hierarchy", Symbol: "Registry", Depth: 3}, `Registry  (trait, src/registry.rs:3)
-  → Debug  not defined in scope  (extends)
+  → Debug  not defined in scope  (extends)  [name-only]
   ← ToolRegistry  src/registry.rs:31  (implements)
   ← SpecialRegistry  src/registry.rs:43  (extends)
   1 supertype, 2 subtypes
 `},
-	{"rust", "references", Params{Mode: "references", Symbol: "ToolRegistry"}, `ToolRegistry — 6 references
-  Method calls on instances (1) [heuristic: receiver name contains "ToolRegistry"]:
+	{"rust", "references", Params{Mode: "references", Symbol: "ToolRegistry"}, `ToolRegistry — 6 references: 5 resolved, 0 name-only, 1 heuristic
+  Method calls on instances (1) [heuristic: receiver name contains the words of "ToolRegistry"; not counted as resolved]:
     src/service.rs:16  self.tool_registry.as_mut()
   Instantiations (2):
     src/registry.rs:23  ToolRegistry { base: BaseRegistry::default() }
@@ -611,6 +622,7 @@ Imported by (3):
   → s.init("a")  src/com/example/Main.java:8
   → ping(3)  src/com/example/Main.java:9
   → s.builder().with("x").build()  src/com/example/Main.java:10
+  (3 of 4 calls resolved to their definitions through imports or scope)
 `},
 	{"java", "callees depth 2", Params{Mode: "callees", Symbol: "main", Depth: 2}, `Main.main()  src/com/example/Main.java:6
   → new Service()  src/com/example/Main.java:7
@@ -621,6 +633,7 @@ Imported by (3):
   → ping(3)  src/com/example/Main.java:9
     → pong(n - 1)  src/com/example/Main.java:15
   → s.builder().with("x").build()  src/com/example/Main.java:10
+  (7 of 8 calls resolved to their definitions through imports or scope)
 `},
 	{"java", "definitions", Params{Mode: "definitions", Symbol: "register"}, `register — 2 definitions
   method Registry.register  src/com/example/registry/Registry.java:4
@@ -631,7 +644,7 @@ Imported by (3):
 	{"java", "hierarchy", Params{Mode: "hierarchy", Symbol: "ToolRegistry"}, `ToolRegistry  (class, src/com/example/registry/ToolRegistry.java:3)
   → BaseRegistry  src/com/example/registry/BaseRegistry.java:6  (extends)
   → Registry  src/com/example/registry/Registry.java:3  (implements)
-  → Serializable  not defined in scope  (implements)
+  → Serializable  not defined in scope  (implements)  [name-only]
   ← SpecialRegistry  src/com/example/registry/ToolRegistry.java:22  (extends)
   3 supertypes, 1 subtype
 `},
@@ -641,8 +654,8 @@ Imported by (3):
       ← SpecialRegistry  src/com/example/registry/ToolRegistry.java:22  (extends)
   0 supertypes, 3 subtypes
 `},
-	{"java", "references", Params{Mode: "references", Symbol: "ToolRegistry"}, `ToolRegistry — 6 references
-  Method calls on instances (1) [heuristic: receiver name contains "ToolRegistry"]:
+	{"java", "references", Params{Mode: "references", Symbol: "ToolRegistry"}, `ToolRegistry — 6 references: 5 resolved, 0 name-only, 1 heuristic
+  Method calls on instances (1) [heuristic: receiver name contains the words of "ToolRegistry"; not counted as resolved]:
     src/com/example/service/Service.java:16  this.toolRegistry.register(tool)
   Instantiations (1):
     src/com/example/service/Service.java:11  new ToolRegistry()
@@ -685,12 +698,13 @@ Imported by (1):
 	{"csharp", "callers depth 2", Params{Mode: "callers", Symbol: "CreateRegistry", Depth: 2}, `CreateRegistry()
   ← Init()  Service/Service.cs:15
     via: this.toolRegistry = CreateRegistry();
-    ← Main()  Program.cs:5
+    ← Main()  Program.cs:5  [name-only]
       via: s.Init("a");
   ← Again()  Service/Service.cs:24
     via: void Again() => CreateRegistry();
     ← Reset()  Service/Service.cs:22
       via: Again();
+  (1 of 4 callers matched by name only, marked [name-only]: syntax cannot tell which definition they mean; the others resolved through imports or scope)
 `},
 	{"csharp", "callers cycle", Params{Mode: "callers", Symbol: "Ping", Depth: 3}, `Ping()
   ← Main()  Program.cs:5
@@ -710,6 +724,7 @@ Imported by (1):
   → s.Init("a")  Program.cs:8
   → Ping(3)  Program.cs:9
   → s.Builder().With("x").Build()  Program.cs:10
+  (1 of 4 calls resolved to their definitions through imports or scope)
 `},
 	{"csharp", "callees depth 2", Params{Mode: "callees", Symbol: "Main", Depth: 2}, `Program.Main()  Program.cs:5
   → new Service()  Program.cs:7
@@ -720,6 +735,7 @@ Imported by (1):
   → Ping(3)  Program.cs:9
     → Pong(n - 1)  Program.cs:15
   → s.Builder().With("x").Build()  Program.cs:10
+  (3 of 8 calls resolved to their definitions through imports or scope)
 `},
 	{"csharp", "definitions", Params{Mode: "definitions", Symbol: "Register"}, `Register — 2 definitions
   method IRegistry.Register  Registry/Registry.cs:13
@@ -739,14 +755,14 @@ Imported by (1):
       ← SpecialRegistry  Registry/Registry.cs:33  (base)
   0 supertypes, 3 subtypes
 `},
-	{"csharp", "references", Params{Mode: "references", Symbol: "ToolRegistry"}, `ToolRegistry — 5 references
-  Method calls on instances (1) [heuristic: receiver name contains "ToolRegistry"]:
+	{"csharp", "references", Params{Mode: "references", Symbol: "ToolRegistry"}, `ToolRegistry — 5 references: 1 resolved, 3 name-only, 1 heuristic
+  Method calls on instances (1) [heuristic: receiver name contains the words of "ToolRegistry"; not counted as resolved]:
     Service/Service.cs:18  toolRegistry?.Register(tool)
-  Instantiations (1):
-    Service/Service.cs:12  new ToolRegistry()
-  Type annotations (2):
-    Service/Service.cs:8   private ToolRegistry? toolRegistry;
-    Service/Service.cs:10  public static ToolRegistry CreateRegistry()
+  Instantiations (1, 1 name-only):
+    Service/Service.cs:12  new ToolRegistry()  [name-only]
+  Type annotations (2, 2 name-only):
+    Service/Service.cs:8   private ToolRegistry? toolRegistry;  [name-only]
+    Service/Service.cs:10  public static ToolRegistry CreateRegistry()  [name-only]
   Extends/implements (1):
     Registry/Registry.cs:33  internal class SpecialRegistry : ToolRegistry
 `},
@@ -780,10 +796,11 @@ Imported by (1):
 	{"kotlin", "callers depth 2", Params{Mode: "callers", Symbol: "createRegistry", Depth: 2}, `createRegistry()
   ← init()  src/main/kotlin/com/example/service/Service.kt:12
     via: this.toolRegistry = createRegistry()
-    ← main()  src/main/kotlin/com/example/Main.kt:5
+    ← main()  src/main/kotlin/com/example/Main.kt:5  [name-only]
       via: s.init("a")
   ← reset()  src/main/kotlin/com/example/service/Service.kt:18
     via: val reset = { createRegistry() }
+  (1 of 3 callers matched by name only, marked [name-only]: syntax cannot tell which definition they mean; the others resolved through imports or scope)
 `},
 	{"kotlin", "callers cycle", Params{Mode: "callers", Symbol: "ping", Depth: 3}, `ping()
   ← main()  src/main/kotlin/com/example/Main.kt:5
@@ -803,6 +820,7 @@ Imported by (1):
   → s.init("a")  src/main/kotlin/com/example/Main.kt:7
   → ping(3)  src/main/kotlin/com/example/Main.kt:8
   → s.builder().with("x").build()  src/main/kotlin/com/example/Main.kt:9
+  (2 of 4 calls resolved to their definitions through imports or scope)
 `},
 	{"kotlin", "callees depth 2", Params{Mode: "callees", Symbol: "main", Depth: 2}, `main()  src/main/kotlin/com/example/Main.kt:5
   → Service()  src/main/kotlin/com/example/Main.kt:6
@@ -813,6 +831,7 @@ Imported by (1):
   → ping(3)  src/main/kotlin/com/example/Main.kt:8
     → pong(n - 1)  src/main/kotlin/com/example/Main.kt:14
   → s.builder().with("x").build()  src/main/kotlin/com/example/Main.kt:9
+  (5 of 8 calls resolved to their definitions through imports or scope)
 `},
 	{"kotlin", "definitions", Params{Mode: "definitions", Symbol: "register"}, `register — 2 definitions
   method Registry.register  src/main/kotlin/com/example/registry/Registry.kt:8
@@ -832,8 +851,8 @@ Imported by (1):
       ← SpecialRegistry  src/main/kotlin/com/example/registry/Registry.kt:25  (extends)
   0 supertypes, 3 subtypes
 `},
-	{"kotlin", "references", Params{Mode: "references", Symbol: "ToolRegistry"}, `ToolRegistry — 6 references
-  Method calls on instances (1) [heuristic: receiver name contains "ToolRegistry"]:
+	{"kotlin", "references", Params{Mode: "references", Symbol: "ToolRegistry"}, `ToolRegistry — 6 references: 5 resolved, 0 name-only, 1 heuristic
+  Method calls on instances (1) [heuristic: receiver name contains the words of "ToolRegistry"; not counted as resolved]:
     src/main/kotlin/com/example/service/Service.kt:14  toolRegistry?.register(tool)
   Instantiations (1):
     src/main/kotlin/com/example/service/Service.kt:7  ToolRegistry()
@@ -882,10 +901,11 @@ Imported by (1):
 	{"ruby", "callers depth 2", Params{Mode: "callers", Symbol: "create_registry", Depth: 2}, `create_registry()
   ← init()  lib/app/service.rb:11
     via: @tool_registry = create_registry()
-    ← main()  lib/main.rb:3
+    ← main()  lib/main.rb:3  [name-only]
       via: s.init("a")
   ← reset()  lib/app/service.rb:17
     via: again = -> { create_registry() }
+  (1 of 3 callers matched by name only, marked [name-only]: syntax cannot tell which definition they mean; the others resolved through imports or scope)
 `},
 	{"ruby", "callers cycle", Params{Mode: "callers", Symbol: "ping", Depth: 3}, `ping()
   ← main()  lib/main.rb:3
@@ -907,6 +927,7 @@ Imported by (1):
   → s.init("a")  lib/main.rb:5
   → ping(3)  lib/main.rb:6
   → s.builder().with("x").build()  lib/main.rb:7
+  (1 of 4 calls resolved to their definitions through imports or scope)
 `},
 	{"ruby", "callees depth 2", Params{Mode: "callees", Symbol: "main", Depth: 2}, `main()  lib/main.rb:3
   → App::Service.new  lib/main.rb:4
@@ -917,6 +938,7 @@ Imported by (1):
   → ping(3)  lib/main.rb:6
     → pong(n - 1)  lib/main.rb:11
   → s.builder().with("x").build()  lib/main.rb:7
+  (3 of 8 calls resolved to their definitions through imports or scope)
 `},
 	{"ruby", "definitions", Params{Mode: "definitions", Symbol: "register"}, `register — 1 definition
   method ToolRegistry.register  lib/app/registry.rb:17
@@ -932,11 +954,11 @@ Imported by (1):
     ← SpecialRegistry  lib/app/registry.rb:26  (extends)
   0 supertypes, 2 subtypes
 `},
-	{"ruby", "references", Params{Mode: "references", Symbol: "ToolRegistry"}, `ToolRegistry — 3 references
-  Method calls on instances (1) [heuristic: receiver name contains "ToolRegistry"]:
+	{"ruby", "references", Params{Mode: "references", Symbol: "ToolRegistry"}, `ToolRegistry — 3 references: 1 resolved, 1 name-only, 1 heuristic
+  Method calls on instances (1) [heuristic: receiver name contains the words of "ToolRegistry"; not counted as resolved]:
     lib/app/service.rb:13  @tool_registry.register(tool)
-  Instantiations (1):
-    lib/app/service.rb:8  ToolRegistry.new
+  Instantiations (1, 1 name-only):
+    lib/app/service.rb:8  ToolRegistry.new  [name-only]
   Extends/implements (1):
     lib/app/registry.rb:26  class SpecialRegistry < App::ToolRegistry
 `},
@@ -974,12 +996,13 @@ Imported by (1):
 	{"php", "callers depth 2", Params{Mode: "callers", Symbol: "createRegistry", Depth: 2}, `createRegistry()
   ← init()  src/Service/Service.php:18
     via: $this->toolRegistry = createRegistry();
-    ← main()  src/main.php:6
+    ← main()  src/main.php:6  [name-only]
       via: $s->init('a');
   ← again()  src/Service/Service.php:27
     via: $again = fn() => createRegistry();
     ← reset()  src/Service/Service.php:25
       via: $again();
+  (1 of 4 callers matched by name only, marked [name-only]: syntax cannot tell which definition they mean; the others resolved through imports or scope)
 `},
 	{"php", "callers cycle", Params{Mode: "callers", Symbol: "ping", Depth: 3}, `ping()
   ← main()  src/main.php:6
@@ -1001,6 +1024,7 @@ Imported by (1):
   → $s->init('a')  src/main.php:9
   → ping(3)  src/main.php:10
   → $s->builder()->with('x')->build()  src/main.php:11
+  (2 of 4 calls resolved to their definitions through imports or scope)
 `},
 	{"php", "callees depth 2", Params{Mode: "callees", Symbol: "main", Depth: 2}, `main()  src/main.php:6
   → new Service()  src/main.php:8
@@ -1011,6 +1035,7 @@ Imported by (1):
   → ping(3)  src/main.php:10
     → pong($n - 1)  src/main.php:17
   → $s->builder()->with('x')->build()  src/main.php:11
+  (5 of 8 calls resolved to their definitions through imports or scope)
 `},
 	{"php", "definitions", Params{Mode: "definitions", Symbol: "register"}, `register — 2 definitions
   method Registry.register  src/Registry/Registry.php:11
@@ -1030,18 +1055,18 @@ Imported by (1):
       ← SpecialRegistry  src/Registry/Registry.php:37  (extends)
   0 supertypes, 3 subtypes
 `},
-	{"php", "references", Params{Mode: "references", Symbol: "ToolRegistry"}, `ToolRegistry — 6 references
-  Method calls on instances (1) [heuristic: receiver name contains "ToolRegistry"]:
+	{"php", "references", Params{Mode: "references", Symbol: "ToolRegistry"}, `ToolRegistry — 6 references: 1 resolved, 4 name-only, 1 heuristic
+  Method calls on instances (1) [heuristic: receiver name contains the words of "ToolRegistry"; not counted as resolved]:
     src/Service/Service.php:21  $this->toolRegistry->register($tool)
-  Instantiations (1):
-    src/Service/Service.php:11  new ToolRegistry()
-  Type annotations (2):
-    src/Service/Service.php:9   function createRegistry(): ToolRegistry
-    src/Service/Service.php:16  private ?ToolRegistry $toolRegistry = null;
+  Instantiations (1, 1 name-only):
+    src/Service/Service.php:11  new ToolRegistry()  [name-only]
+  Type annotations (2, 2 name-only):
+    src/Service/Service.php:9   function createRegistry(): ToolRegistry  [name-only]
+    src/Service/Service.php:16  private ?ToolRegistry $toolRegistry = null;  [name-only]
   Extends/implements (1):
     src/Registry/Registry.php:37  final class SpecialRegistry extends ToolRegistry
-  Imports (1):
-    src/Service/Service.php:4  use App\Registry\ToolRegistry;
+  Imports (1, 1 name-only):
+    src/Service/Service.php:4  use App\Registry\ToolRegistry;  [name-only]
 `},
 	{"php", "dependencies", Params{Mode: "dependencies", Target: "src/Service/Service.php"}, `src/Service/Service.php — 3 imports
   → App\Registry  named { ToolRegistry }  :4
@@ -1084,12 +1109,13 @@ Imported by (2):
   class SpecialRegistry  :37
 `},
 	{"c", "callers depth 2", Params{Mode: "callers", Symbol: "create_registry", Depth: 2}, `create_registry()
-  ← service_init()  src/service.c:7
+  ← service_init()  src/service.c:7  [name-only]
     via: tool_registry = create_registry();
-    ← main()  src/main.c:17
+    ← main()  src/main.c:17  [name-only]
       via: service_init("a");
-  ← service_reset()  src/service.c:13
+  ← service_reset()  src/service.c:13  [name-only]
     via: create_registry();
+  (3 of 3 callers matched by name only, marked [name-only]: syntax cannot tell which definition they mean; the others resolved through imports or scope)
 `},
 	{"c", "callers cycle", Params{Mode: "callers", Symbol: "ping", Depth: 3}, `ping()
   ← pong()  src/main.c:13
@@ -1108,6 +1134,7 @@ Imported by (2):
   → service_init("a")  src/main.c:18
   → ping(3)  src/main.c:19
   → builder()->with("x")->build()  src/main.c:20
+  (1 of 3 calls resolved to their definitions through imports or scope)
 `},
 	{"c", "callees depth 2", Params{Mode: "callees", Symbol: "main", Depth: 2}, `main()  src/main.c:17
   → service_init("a")  src/main.c:18
@@ -1117,6 +1144,7 @@ Imported by (2):
   → ping(3)  src/main.c:19
     → pong(n - 1)  src/main.c:8
   → builder()->with("x")->build()  src/main.c:20
+  (2 of 7 calls resolved to their definitions through imports or scope)
 `},
 	{"c", "definitions", Params{Mode: "definitions", Symbol: "create_registry"}, `create_registry — 2 definitions
   signature create_registry  include/registry.h:15
@@ -1124,7 +1152,7 @@ Imported by (2):
   function create_registry  src/registry.c:8
     ToolRegistry *create_registry(void) {
 `},
-	{"c", "references", Params{Mode: "references", Symbol: "ToolRegistry"}, `ToolRegistry — 7 references
+	{"c", "references", Params{Mode: "references", Symbol: "ToolRegistry"}, `ToolRegistry — 7 references: 7 resolved, 0 name-only
   Type annotations (7):
     include/registry.h:12  ToolRegistry base;
     include/registry.h:15  ToolRegistry *create_registry(void);
@@ -1170,14 +1198,15 @@ note: no c file in . mentions nothingCallsThis
   signature registry_register  :16
 `},
 	{"cpp", "callers depth 2", Params{Mode: "callers", Symbol: "create_registry", Depth: 2}, `create_registry()
-  ← init()  src/service.cpp:8
+  ← init()  src/service.cpp:8  [name-only]
     via: toolRegistry = create_registry();
-    ← main()  src/main.cpp:14
+    ← main()  src/main.cpp:14  [name-only]
       via: s.init("a");
-  ← again()  src/service.cpp:14
+  ← again()  src/service.cpp:14  [name-only]
     via: auto again = [] { return create_registry(); };
     ← reset()  src/service.cpp:13
       via: again();
+  (3 of 4 callers matched by name only, marked [name-only]: syntax cannot tell which definition they mean; the others resolved through imports or scope)
 `},
 	{"cpp", "callers cycle", Params{Mode: "callers", Symbol: "ping", Depth: 3}, `ping()
   ← pong()  src/main.cpp:12
@@ -1196,6 +1225,7 @@ note: no c file in . mentions nothingCallsThis
   → s.init("a")  src/main.cpp:16
   → ping(3)  src/main.cpp:17
   → s.builder().with("x").build()  src/main.cpp:18
+  (1 of 3 calls resolved to their definitions through imports or scope)
 `},
 	{"cpp", "callees depth 2", Params{Mode: "callees", Symbol: "main", Depth: 2}, `main()  src/main.cpp:14
   → s.init("a")  src/main.cpp:16
@@ -1205,6 +1235,7 @@ note: no c file in . mentions nothingCallsThis
   → ping(3)  src/main.cpp:17
     → pong(n - 1)  src/main.cpp:7
   → s.builder().with("x").build()  src/main.cpp:18
+  (2 of 7 calls resolved to their definitions through imports or scope)
 `},
 	{"cpp", "definitions", Params{Mode: "definitions", Symbol: "add"}, `add — 3 definitions
   method ToolRegistry.add  src/registry.cpp:5
@@ -1226,8 +1257,8 @@ note: no c file in . mentions nothingCallsThis
       ← SpecialRegistry  src/registry.h:31  (extends)
   0 supertypes, 3 subtypes
 `},
-	{"cpp", "references", Params{Mode: "references", Symbol: "ToolRegistry"}, `ToolRegistry — 6 references
-  Method calls on instances (1) [heuristic: receiver name contains "ToolRegistry"]:
+	{"cpp", "references", Params{Mode: "references", Symbol: "ToolRegistry"}, `ToolRegistry — 6 references: 5 resolved, 0 name-only, 1 heuristic
+  Method calls on instances (1) [heuristic: receiver name contains the words of "ToolRegistry"; not counted as resolved]:
     src/service.cpp:10  toolRegistry->add(tool)
   Instantiations (1):
     src/registry.cpp:9  new ToolRegistry()

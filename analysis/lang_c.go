@@ -59,9 +59,11 @@ var cppHeritage = []parentShape{{Path: path{"#base_class_clause", "*"}, Relation
 	Skip: []string{"access_specifier"}}}
 
 var cppSpec = &langSpec{
-	Lang:      "cpp",
-	Scope:     []string{"cpp"},
-	ExtraExts: []string{"h"},
+	Lang:         "cpp",
+	SelfNames:    []string{"this"},
+	ImplicitSelf: true,
+	Scope:        []string{"cpp"},
+	ExtraExts:    []string{"h"},
 	// The class-like shapes come first: they win over C's struct shape.
 	Defs: append([]defShape{
 		{Kind: "class_specifier", Name: path{"?body", "name"}, Label: lClass, Container: true, Heritage: cppHeritage},

@@ -5,8 +5,10 @@ package analysis
 var csHeritage = []parentShape{{Path: path{"#base_list", "*"}, Relation: "base"}}
 
 var csSpec = &langSpec{
-	Lang:  "csharp",
-	Scope: []string{"csharp"},
+	Lang:         "csharp",
+	SelfNames:    []string{"this"},
+	ImplicitSelf: true,
+	Scope:        []string{"csharp"},
 	Defs: []defShape{
 		{Kind: "method_declaration", Name: path{"name"}, Label: lMethod, Callable: true},
 		{Kind: "constructor_declaration", Name: path{"name"}, Label: lCtor, Callable: true},

@@ -3,8 +3,13 @@ package analysis
 // The Go table.
 
 var goSpec = &langSpec{
-	Lang:  "go",
-	Scope: []string{"go"},
+	Lang: "go",
+	Typed: []typedShape{
+		{Kind: "parameter_declaration", Name: path{"name"}, Type: path{"type"}},
+		{Kind: "var_spec", Name: path{"name"}, Type: path{"type"}},
+	},
+	DirScope: true,
+	Scope:    []string{"go"},
 	Defs: []defShape{
 		{Kind: "function_declaration", Name: path{"name"}, Label: lFunction, Callable: true},
 		{Kind: "method_declaration", Name: path{"name"}, Label: lMethod, Callable: true,

@@ -3,8 +3,16 @@ package analysis
 // The Java table.
 
 var javaSpec = &langSpec{
-	Lang:  "java",
-	Scope: []string{"java"},
+	Lang: "java",
+	Typed: []typedShape{
+		{Kind: "formal_parameter", Name: path{"name"}, Type: path{"type"}},
+		{Kind: "local_variable_declaration", Name: path{"declarator", "name"}, Type: path{"type"}},
+		{Kind: "field_declaration", Name: path{"declarator", "name"}, Type: path{"type"}},
+	},
+	SelfNames:    []string{"this"},
+	DirScope:     true,
+	ImplicitSelf: true,
+	Scope:        []string{"java"},
 	Defs: []defShape{
 		{Kind: "method_declaration", Name: path{"name"}, Label: lMethod, Callable: true},
 		{Kind: "constructor_declaration", Name: path{"name"}, Label: lCtor, Callable: true},

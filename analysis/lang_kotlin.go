@@ -11,8 +11,10 @@ var ktHeritage = []parentShape{
 }
 
 var ktSpec = &langSpec{
-	Lang:  "kotlin",
-	Scope: []string{"kotlin"},
+	Lang:         "kotlin",
+	SelfNames:    []string{"this"},
+	ImplicitSelf: true,
+	Scope:        []string{"kotlin"},
 	Defs: []defShape{
 		{Kind: "function_declaration", Name: path{"#simple_identifier"}, Label: lFunction, Callable: true},
 		{Kind: "class_declaration", Name: path{"#type_identifier"}, Label: lClass, Container: true,

@@ -3,8 +3,9 @@ package analysis
 // The PHP table.
 
 var phpSpec = &langSpec{
-	Lang:  "php",
-	Scope: []string{"php"},
+	Lang:      "php",
+	SelfNames: []string{"this", "self", "static"},
+	Scope:     []string{"php"},
 	Defs: []defShape{
 		{Kind: "function_definition", Name: path{"name"}, Label: lFunction, Callable: true},
 		{Kind: "method_declaration", Name: path{"name"}, Label: lMethod, Callable: true},

@@ -3,8 +3,13 @@ package analysis
 // The Python table.
 
 var pySpec = &langSpec{
-	Lang:  "python",
-	Scope: []string{"python"},
+	Lang: "python",
+	Typed: []typedShape{
+		{Kind: "typed_parameter", Name: path{"^"}, Type: path{"type", "^"}},
+		{Kind: "typed_default_parameter", Name: path{"name"}, Type: path{"type", "^"}},
+	},
+	SelfNames: []string{"self", "cls"},
+	Scope:     []string{"python"},
 	Defs: []defShape{
 		{Kind: "function_definition", Name: path{"name"}, Label: lFunction, Callable: true},
 		{Kind: "class_definition", Name: path{"name"}, Label: lClass, Container: true,

@@ -5,8 +5,10 @@ package analysis
 // nodes count as calls.
 
 var rubySpec = &langSpec{
-	Lang:  "ruby",
-	Scope: []string{"ruby"},
+	Lang:         "ruby",
+	SelfNames:    []string{"self"},
+	ImplicitSelf: true,
+	Scope:        []string{"ruby"},
 	Defs: []defShape{
 		{Kind: "method", Name: path{"name"}, Label: lMethod, Callable: true},
 		{Kind: "singleton_method", Name: path{"name"}, Label: lMethod, Callable: true},

@@ -3,8 +3,13 @@ package analysis
 // The Rust table.
 
 var rustSpec = &langSpec{
-	Lang:  "rust",
-	Scope: []string{"rust"},
+	Lang: "rust",
+	Typed: []typedShape{
+		{Kind: "parameter", Name: path{"pattern"}, Type: path{"type"}},
+		{Kind: "let_declaration", Name: path{"pattern"}, Type: path{"type"}},
+	},
+	SelfNames: []string{"self", "Self"},
+	Scope:     []string{"rust"},
 	Defs: []defShape{
 		{Kind: "function_item", Name: path{"name"}, Label: lFunction, Callable: true},
 		{Kind: "function_signature_item", Name: path{"name"}, Label: lSignature},

@@ -84,8 +84,15 @@ var jsNames = []nameRule{
 }
 
 var tsSpec = &langSpec{
-	Lang:  "typescript",
-	Scope: []string{"typescript", "tsx"},
+	Lang: "typescript",
+	Typed: []typedShape{
+		{Kind: "required_parameter", Name: path{"pattern"}, Type: path{"type", "^"}},
+		{Kind: "optional_parameter", Name: path{"pattern"}, Type: path{"type", "^"}},
+		{Kind: "variable_declarator", Name: path{"name"}, Type: path{"type", "^"}},
+		{Kind: "public_field_definition", Name: path{"name"}, Type: path{"type", "^"}},
+	},
+	SelfNames: []string{"this"},
+	Scope:     []string{"typescript", "tsx"},
 	Defs: append(jsCommonDefs(),
 		defShape{Kind: "function_signature", Name: path{"name"}, Label: lSignature},
 		defShape{Kind: "method_signature", Name: path{"name"}, Label: lSignature},
@@ -132,8 +139,9 @@ var tsClassHeritage = []parentShape{
 }
 
 var jsSpec = &langSpec{
-	Lang:  "javascript",
-	Scope: []string{"javascript"},
+	Lang:      "javascript",
+	SelfNames: []string{"this"},
+	Scope:     []string{"javascript"},
 	Defs: append(jsCommonDefs(),
 		defShape{Kind: "field_definition", Name: path{"property"}, Label: lProperty,
 			Value: path{"value"}, FuncKinds: jsFuncKinds},

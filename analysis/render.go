@@ -50,12 +50,46 @@ func (r *Result) textCallers(b *strings.Builder) {
 			if name != callerName {
 				name += "()"
 			}
-			fmt.Fprintf(b, "%s← %s  %s%s\n", indent, name, loc(n.File, n.Line), mark(n.Cycle, n.Repeated))
+			fmt.Fprintf(b, "%s← %s  %s%s%s\n", indent, name, loc(n.File, n.Line), mark(n.Cycle, n.Repeated), confMark(n.Confidence))
 			fmt.Fprintf(b, "%s  via: %s\n", indent, n.Via)
 			walk(n.Children, indent+"  ")
 		}
 	}
 	walk(r.Callers, "  ")
+	total, nameOnly := countCalls(r.Callers)
+	textNameOnly(b, total, nameOnly, "caller", "callers")
+}
+
+// confMark marks a result matched by name only.
+func confMark(c string) string {
+	if c == NameOnly {
+		return "  [name-only]"
+	}
+	return ""
+}
+
+// countCalls counts the nodes of call trees, and those matched by name
+// only.
+func countCalls(ns []CallNode) (total, nameOnly int) {
+	for _, n := range ns {
+		total++
+		if n.Confidence == NameOnly {
+			nameOnly++
+		}
+		t, o := countCalls(n.Children)
+		total, nameOnly = total+t, nameOnly+o
+	}
+	return total, nameOnly
+}
+
+// textNameOnly says how many results were matched by name only, when any
+// were.
+func textNameOnly(b *strings.Builder, total, nameOnly int, one, many string) {
+	if nameOnly == 0 {
+		return
+	}
+	fmt.Fprintf(b, "  (%d of %s matched by name only, marked [name-only]: syntax cannot tell which definition they mean; the others resolved through imports or scope)\n",
+		nameOnly, plural(total, one, many))
 }
 
 func mark(cycle, repeated bool) string {
@@ -80,12 +114,19 @@ func (r *Result) textCallees(b *strings.Builder) {
 			walk(n.Children, indent+"  ")
 		}
 	}
+	total, nameOnly := 0, 0
 	for _, root := range r.Callees {
 		fmt.Fprintf(b, "%s()  %s\n", qualified(root.Container, root.Name), loc(root.File, root.Line))
 		if len(root.Children) == 0 {
 			b.WriteString("  (no calls)\n")
 		}
 		walk(root.Children, "  ")
+		t, o := countCalls(root.Children)
+		total, nameOnly = total+t, nameOnly+o
+	}
+	if nameOnly > 0 {
+		fmt.Fprintf(b, "  (%d of %s resolved to their definitions through imports or scope)\n", total-nameOnly,
+			plural(total, "call", "calls"))
 	}
 }
 
@@ -135,7 +176,7 @@ func (r *Result) textHierarchy(b *strings.Builder) {
 			if n.File != "" {
 				where = loc(n.File, n.Line)
 			}
-			fmt.Fprintf(b, "%s%s %s  %s  (%s)%s\n", indent, arrow, n.Name, where, n.Relation, mark(n.Cycle, n.Repeated))
+			fmt.Fprintf(b, "%s%s %s  %s  (%s)%s%s\n", indent, arrow, n.Name, where, n.Relation, mark(n.Cycle, n.Repeated), confMark(n.Confidence))
 			walk(n.Children, indent+"  ", arrow)
 		}
 	}
@@ -161,7 +202,14 @@ func (r *Result) textReferences(b *strings.Builder) {
 	if refs == nil {
 		return
 	}
-	fmt.Fprintf(b, "%s — %s\n", r.Symbol, plural(refs.Total, "reference", "references"))
+	fmt.Fprintf(b, "%s — %s", r.Symbol, plural(refs.Total, "reference", "references"))
+	if refs.Total > 0 {
+		fmt.Fprintf(b, ": %d resolved, %d name-only", refs.Resolved, refs.NameOnly)
+		if h := refs.Total - refs.Resolved - refs.NameOnly; h > 0 {
+			fmt.Fprintf(b, ", %d heuristic", h)
+		}
+	}
+	b.WriteString("\n")
 	if refs.Total == 0 {
 		fmt.Fprintf(b, "  (no references found in %s)\n", r.scopeName())
 	}
@@ -170,8 +218,12 @@ func (r *Result) textReferences(b *strings.Builder) {
 			continue
 		}
 		label := fmt.Sprintf("%s (%d)", c.Label, c.Count)
-		if c.Heuristic {
-			label += fmt.Sprintf(" [heuristic: receiver name contains %q]", r.Symbol)
+		switch {
+		case c.Heuristic:
+			_, name := splitQualified(r.Symbol)
+			label += fmt.Sprintf(" [heuristic: receiver name contains the words of %q; not counted as resolved]", name)
+		case c.NameOnly > 0:
+			label = fmt.Sprintf("%s (%d, %d name-only)", c.Label, c.Count, c.NameOnly)
 		}
 		fmt.Fprintf(b, "  %s:\n", label)
 		width := 0
@@ -179,7 +231,7 @@ func (r *Result) textReferences(b *strings.Builder) {
 			width = max(width, len(loc(it.File, it.Line)))
 		}
 		for _, it := range c.Items {
-			fmt.Fprintf(b, "    %-*s  %s\n", width, loc(it.File, it.Line), it.Text)
+			fmt.Fprintf(b, "    %-*s  %s%s\n", width, loc(it.File, it.Line), it.Text, confMark(it.Confidence))
 		}
 		if more := c.Count - len(c.Items); more > 0 {
 			fmt.Fprintf(b, "    ... %d more\n", more)

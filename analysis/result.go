@@ -58,6 +58,10 @@ type CallNode struct {
 	// call site when it calls several times), ViaLine its line.
 	Via     string `json:"via,omitempty"`
 	ViaLine int    `json:"viaLine,omitempty"`
+	// Confidence says how the call was tied to its callee: Resolved
+	// (through an import or scope) or NameOnly (the name matches). Empty
+	// for the top nodes of callees, which are definitions.
+	Confidence string `json:"confidence,omitempty"`
 	// Text is a callee's call expression.
 	Text string `json:"text,omitempty"`
 	// Cycle: the node is already on the path above it; Repeated: it was
@@ -97,16 +101,25 @@ type TypeNode struct {
 	Kind     string `json:"kind,omitempty"`
 	// File and Line locate the type's definition; empty when it is not in
 	// scope (a library type).
-	File     string     `json:"file,omitempty"`
-	Line     int        `json:"line,omitempty"`
-	Cycle    bool       `json:"cycle,omitempty"`
-	Repeated bool       `json:"repeated,omitempty"`
-	Children []TypeNode `json:"children,omitempty"`
+	File string `json:"file,omitempty"`
+	Line int    `json:"line,omitempty"`
+	// Confidence says how the supertype's name was tied to its
+	// definition, or the subtype's clause to the type: Resolved or
+	// NameOnly.
+	Confidence string     `json:"confidence,omitempty"`
+	Cycle      bool       `json:"cycle,omitempty"`
+	Repeated   bool       `json:"repeated,omitempty"`
+	Children   []TypeNode `json:"children,omitempty"`
 }
 
 // References groups a symbol's structural references by category.
 type References struct {
-	Total      int           `json:"total"`
+	Total int `json:"total"`
+	// Resolved counts the references tied to the symbol's definitions
+	// through imports or scope; NameOnly those matched by name alone. The
+	// heuristic category counts in neither.
+	Resolved   int           `json:"resolved"`
+	NameOnly   int           `json:"nameOnly"`
 	Categories []RefCategory `json:"categories"`
 }
 
@@ -128,7 +141,10 @@ type RefCategory struct {
 	Label     string `json:"label"`
 	Heuristic bool   `json:"heuristic,omitempty"`
 	Count     int    `json:"count"`
-	Items     []Ref  `json:"items"`
+	// NameOnly of Count were matched by name alone (all of them in the
+	// heuristic category).
+	NameOnly int   `json:"nameOnly"`
+	Items    []Ref `json:"items"`
 }
 
 // Ref is one reference.
@@ -136,6 +152,9 @@ type Ref struct {
 	File string `json:"file"`
 	Line int    `json:"line"`
 	Text string `json:"text"`
+	// Confidence: Resolved, NameOnly, or Heuristic in the heuristic
+	// category.
+	Confidence string `json:"confidence"`
 }
 
 // FileDeps is one file's imports.

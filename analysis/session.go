@@ -53,6 +53,7 @@ type session struct {
 
 	sites      map[string][]site   // callSitesOf, by name
 	defsByName map[string][]defRef // callableDefsOf, by name
+	bind       *binder             // import and scope resolution, made when first needed
 }
 
 func newSession(ctx context.Context, req *request) (*session, error) {

@@ -369,6 +369,19 @@ type langSpec struct {
 	NewMethod string
 	// ClassCalls: calling a class by name instantiates it (Python, Kotlin).
 	ClassCalls bool
+	// SelfNames are the receivers naming the enclosing class's instance
+	// (this, self): a call on one resolves to the class's own member.
+	SelfNames []string
+	// Typed lists the declarations of names with a written type
+	// (parameters, typed variables and fields): a method called on such a
+	// name resolves to the type's member.
+	Typed []typedShape
+	// ImplicitSelf: an unqualified call inside a class may call one of its
+	// own methods (Java, C#, Kotlin, Ruby, C++).
+	ImplicitSelf bool
+	// DirScope: the files of one directory share a scope (Go's and Java's
+	// packages), so an unqualified name may be defined in a sibling file.
+	DirScope bool
 
 	// Sep separates module path segments in import specifiers ("." for
 	// Java, "::" for Rust, "\\" for PHP).
@@ -380,6 +393,15 @@ type langSpec struct {
 	// order; Index are the file names standing for a directory.
 	Exts  []string
 	Index []string
+}
+
+// typedShape is one declaration of a name with a written type: the name
+// at Name, the type at Type (read through the name rules, so Foo<T>, *Foo
+// and pkg.Foo give Foo).
+type typedShape struct {
+	Kind string
+	Name path
+	Type path
 }
 
 // packageShape reads a package declaration.
@@ -439,6 +461,7 @@ type kindInfo struct {
 	imports []*importShape
 	forms   []*exportForm
 	pkgs    []*packageShape
+	typed   []*typedShape
 	name    *nameRule
 	flags   kindFlag
 }
@@ -528,6 +551,10 @@ func compileSpec(ctx context.Context, name string) (*compiled, error) {
 	for i := range s.Exports.Forms {
 		f := &s.Exports.Forms[i]
 		add(each(f.Kind, func(k *kindInfo) { k.forms = append(k.forms, f) }))
+	}
+	for i := range s.Typed {
+		ts := &s.Typed[i]
+		add(each(ts.Kind, func(k *kindInfo) { k.typed = append(k.typed, ts) }))
 	}
 	for i := range s.Package {
 		p := &s.Package[i]

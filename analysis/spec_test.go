@@ -55,6 +55,12 @@ func tableRefs(s *langSpec) (kinds, fields map[string]string) {
 		addPath(w, c.Name)
 		addPath(w, c.Receiver)
 	}
+	for _, ts := range s.Typed {
+		w := "typed " + ts.Kind
+		addKinds(w, ts.Kind)
+		addPath(w, ts.Name)
+		addPath(w, ts.Type)
+	}
 	for _, n := range s.Names {
 		w := "name " + n.Kind
 		addKinds(w, n.Kind)

@@ -3,15 +3,18 @@ package analysis
 import (
 	"fmt"
 	"sort"
+	"strings"
+	"unicode"
 )
 
 // definitions lists the definition sites of sym (in owner, when set), by
 // file and line.
 func (s *session) definitions(sym, owner string, maxNodes int) []Definition {
 	out := []Definition{}
+	tgt := s.target(sym, owner)
 	for _, f := range s.factsWith(s.files, []string{sym}) {
-		for _, d := range f.defs {
-			if d.Name != sym || (owner != "" && d.Container != owner) {
+		for i, d := range f.defs {
+			if !tgt.matches(f, i) {
 				continue
 			}
 			if len(out) >= maxNodes {
@@ -51,22 +54,23 @@ func typeDefs(facts []*fileFacts) map[string][]defRef {
 	return out
 }
 
-// hierarchy finds sym's supertypes and subtypes, each up to depth levels.
-func (s *session) hierarchy(sym string, depth, maxNodes int) *Hierarchy {
+// hierarchy finds sym's supertypes and subtypes (of the types in owner,
+// when set), each up to depth levels.
+func (s *session) hierarchy(sym, owner string, depth, maxNodes int) *Hierarchy {
 	h := &Hierarchy{Definitions: []Definition{}, Supertypes: []TypeNode{}, Subtypes: []TypeNode{}}
 	facts := s.factsWith(s.files, []string{sym})
-	own := typeDefs(facts)[sym]
-	for _, dr := range own {
+	tgt := s.target(sym, owner)
+	for _, dr := range typeDefs(facts)[sym] {
 		d := dr.f.defs[dr.i]
-		if d.Label != lImpl {
+		if d.Label != lImpl && tgt.matches(dr.f, dr.i) {
 			h.Definitions = append(h.Definitions, dr.f.definition(d))
 		}
 	}
 	count := 0
-	h.Supertypes = s.walkTypes(sym, depth, maxNodes, &count, true)
-	h.Subtypes = s.walkTypes(sym, depth, maxNodes, &count, false)
+	h.Supertypes = s.walkTypes(tgt, depth, maxNodes, &count, true)
+	h.Subtypes = s.walkTypes(tgt, depth, maxNodes, &count, false)
 	if len(h.Definitions) == 0 && len(h.Subtypes) == 0 {
-		s.notes = append(s.notes, fmt.Sprintf("no type named %s is defined or extended in %s", sym,
+		s.notes = append(s.notes, fmt.Sprintf("no type named %s is defined or extended in %s", qualified(owner, sym),
 			displayPath(s.req.scopeRel)))
 	}
 	return h
@@ -86,33 +90,39 @@ func (n *typeNode) export() TypeNode {
 	return out
 }
 
-// walkTypes goes up (supertypes) or down (subtypes) from sym, breadth
-// first, sharing the maxNodes budget in count.
-func (s *session) walkTypes(sym string, depth, maxNodes int, count *int, up bool) []TypeNode {
+// typeEdge is one supertype or subtype found, with the target its own
+// expansion looks for.
+type typeEdge struct {
+	node TypeNode
+	next target
+}
+
+// walkTypes goes up (supertypes) or down (subtypes) from the types t
+// names, breadth first, sharing the maxNodes budget in count. A type
+// whose definition was resolved is followed exactly; one matched by name,
+// by its name.
+func (s *session) walkTypes(t target, depth, maxNodes int, count *int, up bool) []TypeNode {
 	type item struct {
 		node *typeNode
-		name string
+		tgt  target
 		path map[string]bool
 	}
 	var roots []*typeNode
 	visited := map[symKey]bool{}
-	level := []item{{name: sym, path: map[string]bool{sym: true}}}
+	level := []item{{tgt: t, path: map[string]bool{t.name: true}}}
 	for d := 1; d <= depth && len(level) > 0 && !s.truncated && !s.done(); d++ {
-		var names []string
-		for _, it := range level {
-			names = append(names, it.name)
-		}
-		facts := s.factsWith(s.files, names)
-		var found map[string][]TypeNode
-		if up {
-			found = s.supertypesOf(facts, names)
-		} else {
-			found = subtypesOf(facts, names)
-		}
 		var next []item
 	level:
 		for _, it := range level {
-			for _, tn := range found[it.name] {
+			var found []typeEdge
+			if up {
+				found = s.supertypesOf(it.tgt)
+			} else {
+				found = s.subtypesOf(it.tgt)
+			}
+			var ranked []*typeNode
+			for _, e := range found {
+				tn := e.node
 				n := &typeNode{TypeNode: tn}
 				key := symKey{tn.Name, tn.File}
 				switch {
@@ -120,24 +130,36 @@ func (s *session) walkTypes(sym string, depth, maxNodes int, count *int, up bool
 					n.Cycle = true
 				case visited[key]:
 					n.Repeated = true
+				case *count >= maxNodes:
+					s.truncated = true
 				default:
-					if *count >= maxNodes {
-						s.truncated = true
-						break level
-					}
 					*count++
 					visited[key] = true
 					path := map[string]bool{tn.Name: true}
 					for x := range it.path {
 						path[x] = true
 					}
-					next = append(next, item{n, tn.Name, path})
+					next = append(next, item{n, e.next, path})
 				}
-				if it.node == nil {
-					roots = append(roots, n)
-				} else {
-					it.node.kids = append(it.node.kids, n)
+				if s.truncated {
+					break
 				}
+				ranked = append(ranked, n)
+			}
+			for _, pass := range []bool{true, false} {
+				for _, n := range ranked {
+					if (n.Confidence == Resolved) != pass {
+						continue
+					}
+					if it.node == nil {
+						roots = append(roots, n)
+					} else {
+						it.node.kids = append(it.node.kids, n)
+					}
+				}
+			}
+			if s.truncated {
+				break level
 			}
 		}
 		level = next
@@ -149,81 +171,91 @@ func (s *session) walkTypes(sym string, depth, maxNodes int, count *int, up bool
 	return out
 }
 
-// subtypesOf finds the types naming each of names as a supertype.
-func subtypesOf(facts []*fileFacts, names []string) map[string][]TypeNode {
-	want := map[string]bool{}
-	for _, n := range names {
-		want[n] = true
-	}
-	out := map[string][]TypeNode{}
+// subtypesOf finds the types naming t as a supertype: through the scope
+// and imports of their file (resolved) or by the name alone.
+func (s *session) subtypesOf(t target) []typeEdge {
+	var out []typeEdge
 	type seenKey struct {
-		parent, name, file string
-		line               int
+		name, file string
+		line       int
 	}
 	seen := map[seenKey]bool{}
-	for _, f := range facts {
+	b := s.binder()
+	for _, f := range s.factsWith(s.files, []string{t.name}) {
 		for _, sf := range f.supers {
-			if !want[sf.Name] {
+			if sf.Name != t.name {
 				continue
 			}
 			d := f.defs[sf.Def]
-			k := seenKey{sf.Name, d.Name, f.rel, d.Line}
+			st := b.classifyName(f, sf.Name, d.Start, t)
+			if st == miss {
+				continue
+			}
+			k := seenKey{d.Name, f.rel, d.Line}
 			if seen[k] {
 				continue
 			}
 			seen[k] = true
-			out[sf.Name] = append(out[sf.Name], TypeNode{Name: d.Name, Relation: sf.Relation, Kind: d.Label,
-				File: f.rel, Line: d.Line})
+			out = append(out, typeEdge{TypeNode{Name: d.Name, Relation: sf.Relation, Kind: d.Label,
+				File: f.rel, Line: d.Line, Confidence: st.label()}, target{name: d.Name, exact: &defRef{f, sf.Def}}})
 		}
 	}
 	return out
 }
 
-// supertypesOf finds what each of names extends or implements, locating
-// each supertype's definition when it is in scope.
-func (s *session) supertypesOf(facts []*fileFacts, names []string) map[string][]TypeNode {
-	want := map[string]bool{}
-	for _, n := range names {
-		want[n] = true
-	}
+// supertypesOf finds what the types t names extend or implement, each
+// supertype located at the definition its name resolves to, else at the
+// first type of that name in scope.
+func (s *session) supertypesOf(t target) []typeEdge {
 	type edge struct {
-		child, parent, relation string
+		parent, relation string
 	}
-	var edges []edge
+	var out []typeEdge
 	seen := map[edge]bool{}
-	var parents []string
+	b := s.binder()
+	facts := s.factsWith(s.files, []string{t.name})
+	if t.exact != nil {
+		facts = []*fileFacts{t.exact.f}
+	}
 	for _, f := range facts {
 		for _, sf := range f.supers {
-			d := f.defs[sf.Def]
-			if !want[d.Name] {
+			if !t.matches(f, sf.Def) {
 				continue
 			}
-			e := edge{d.Name, sf.Name, sf.Relation}
+			e := edge{sf.Name, sf.Relation}
+			bd := b.lookup(f, sf.Name, f.defs[sf.Def].Start, 0)
+			tn := TypeNode{Name: sf.Name, Relation: sf.Relation, Confidence: NameOnly}
+			next := target{name: sf.Name}
+			for _, dr := range bd.defs {
+				if d := dr.f.defs[dr.i]; isType(d) && d.Label != lImpl {
+					tn.Kind, tn.File, tn.Line, tn.Confidence = d.Label, dr.f.rel, d.Line, Resolved
+					next = target{name: sf.Name, exact: &defRef{dr.f, dr.i}}
+					e.parent += "@" + dr.f.rel
+					break
+				}
+			}
 			if seen[e] {
 				continue
 			}
 			seen[e] = true
-			edges = append(edges, e)
-			parents = append(parents, sf.Name)
-		}
-	}
-	defs := typeDefs(s.factsWith(s.files, parents))
-	out := map[string][]TypeNode{}
-	for _, e := range edges {
-		tn := TypeNode{Name: e.parent, Relation: e.relation}
-		for _, dr := range defs[e.parent] {
-			if d := dr.f.defs[dr.i]; d.Label != lImpl {
-				tn.Kind, tn.File, tn.Line = d.Label, dr.f.rel, d.Line
-				break
+			if tn.Confidence == NameOnly && !bd.external {
+				for _, dr := range typeDefs(s.factsWith(s.files, []string{sf.Name}))[sf.Name] {
+					if d := dr.f.defs[dr.i]; d.Label != lImpl {
+						tn.Kind, tn.File, tn.Line = d.Label, dr.f.rel, d.Line
+						break
+					}
+				}
 			}
+			out = append(out, typeEdge{tn, next})
 		}
-		out[e.child] = append(out[e.child], tn)
 	}
 	return out
 }
 
-// references finds every structural reference to sym, by category.
-func (s *session) references(sym string, maxNodes int) *References {
+// references finds every structural reference to sym (to its definitions
+// in owner, when set), by category. Within a category, references
+// resolved to the symbol's definitions come first.
+func (s *session) references(sym, owner string, maxNodes int) *References {
 	cats := []*RefCategory{
 		{ID: RefInstanceCalls, Label: "Method calls on instances", Heuristic: true},
 		{ID: RefDirectCalls, Label: "Direct calls"},
@@ -239,6 +271,7 @@ func (s *session) references(sym string, maxNodes int) *References {
 		c.Items = []Ref{}
 	}
 	folded := fold(sym)
+	words := identWords(sym)
 	s.load(s.files)
 	var cands []*file
 	for _, f := range s.files {
@@ -258,38 +291,45 @@ func (s *session) references(sym string, maxNodes int) *References {
 			}
 		}
 	}
+	tgt := s.target(sym, owner)
+	b := s.binder()
 	type lineKey struct {
 		cat, file string
 		line      int
 	}
-	seen := map[lineKey]bool{}
-	add := func(cat string, f *fileFacts, line int, text string) {
-		k := lineKey{cat, f.rel, line}
-		if seen[k] {
+	seen := map[lineKey]int{}
+	add := func(cat string, f *fileFacts, line int, text string, st status) {
+		if st == miss {
 			return
 		}
-		seen[k] = true
 		c := byID[cat]
-		c.Count++
-		if len(c.Items) < maxNodes {
-			c.Items = append(c.Items, Ref{File: f.rel, Line: line, Text: text})
-		} else {
-			s.truncated = true
+		conf := st.label()
+		if c.Heuristic {
+			conf = Heuristic
 		}
+		k := lineKey{cat, f.rel, line}
+		if i, ok := seen[k]; ok {
+			if st == resolved && !c.Heuristic {
+				c.Items[i].Confidence = Resolved
+			}
+			return
+		}
+		seen[k] = len(c.Items)
+		c.Items = append(c.Items, Ref{File: f.rel, Line: line, Text: text, Confidence: conf})
 	}
 	for _, f := range facts {
 		for _, k := range f.calls {
 			text := func() string { return f.text(k.Start, k.End, 100) }
 			switch {
-			case k.New && (k.Name == sym || k.NewOf == sym):
-				add(RefInstantiations, f, k.Line, text())
-			case k.Name == sym && classCall:
-				add(RefInstantiations, f, k.Line, text())
+			case k.New && k.NewOf == sym:
+				add(RefInstantiations, f, k.Line, text(), b.classifyName(f, sym, k.Start, tgt))
+			case k.New && k.Name == sym, k.Name == sym && classCall:
+				add(RefInstantiations, f, k.Line, text(), b.classify(f, k, tgt))
 			case k.Name == sym:
-				add(RefDirectCalls, f, k.Line, text())
+				add(RefDirectCalls, f, k.Line, text(), b.classify(f, k, tgt))
 			}
-			if !k.New && k.Recv != "" && k.Name != "" && containsFold([]byte(k.Recv), folded) {
-				add(RefInstanceCalls, f, k.Line, text())
+			if !k.New && k.Recv != "" && k.Name != "" && containsWords(identWords(k.Recv), words) {
+				add(RefInstanceCalls, f, k.Line, text(), nameOnly)
 			}
 		}
 		for _, t := range f.types {
@@ -298,12 +338,18 @@ func (s *session) references(sym string, maxNodes int) *References {
 				if t.Start >= 0 {
 					text = f.text(t.Start, t.End, 100)
 				}
-				add(RefTypes, f, t.Line, text)
+				pos := f.lineStarts[t.Line-1]
+				st := b.classifyName(f, sym, pos, tgt)
+				if t.Recv != "" {
+					st = judge(b.member(b.lookup(f, t.Recv, pos, 0), sym), tgt)
+				}
+				add(RefTypes, f, t.Line, text, st)
 			}
 		}
 		for _, sf := range f.supers {
 			if sf.Name == sym {
-				add(RefHeritage, f, f.defs[sf.Def].Line, f.lineText(f.defs[sf.Def].Line, viaMax))
+				d := f.defs[sf.Def]
+				add(RefHeritage, f, d.Line, f.lineText(d.Line, viaMax), b.classifyName(f, sym, d.Start, tgt))
 			}
 		}
 		for _, imp := range f.imports {
@@ -314,21 +360,90 @@ func (s *session) references(sym string, maxNodes int) *References {
 			if imp.Form == "re-export" {
 				cat = RefReExports
 			}
-			add(cat, f, imp.Line, f.importText(imp))
+			add(cat, f, imp.Line, f.importText(imp), b.classifyImport(f, imp, tgt))
 		}
 	}
 	refs := &References{}
 	for _, c := range cats {
 		sort.SliceStable(c.Items, func(a, b int) bool {
-			if c.Items[a].File != c.Items[b].File {
-				return c.Items[a].File < c.Items[b].File
+			x, y := c.Items[a], c.Items[b]
+			if (x.Confidence == Resolved) != (y.Confidence == Resolved) {
+				return x.Confidence == Resolved
 			}
-			return c.Items[a].Line < c.Items[b].Line
+			if x.File != y.File {
+				return x.File < y.File
+			}
+			return x.Line < y.Line
 		})
+		c.Count = len(c.Items)
+		for _, it := range c.Items {
+			if it.Confidence != Resolved {
+				c.NameOnly++
+			}
+		}
+		if len(c.Items) > maxNodes {
+			c.Items = c.Items[:maxNodes]
+			s.truncated = true
+		}
 		refs.Total += c.Count
+		if !c.Heuristic {
+			refs.Resolved += c.Count - c.NameOnly
+			refs.NameOnly += c.NameOnly
+		}
 		refs.Categories = append(refs.Categories, *c)
 	}
 	return refs
+}
+
+// identWords splits an identifier into its lower-cased words: camelCase,
+// PascalCase, snake_case, kebab-case and digits (toolRegistry, HTTPServer,
+// _subscribe -> subscribe).
+func identWords(s string) []string {
+	var words []string
+	var cur []rune
+	rs := []rune(s)
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	for i, r := range rs {
+		switch {
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			flush()
+			continue
+		case unicode.IsUpper(r) && len(cur) > 0:
+			prevUpper := unicode.IsUpper(cur[len(cur)-1])
+			nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
+			if !prevUpper || nextLower {
+				flush()
+			}
+		}
+		cur = append(cur, r)
+	}
+	flush()
+	return words
+}
+
+// containsWords reports whether want occurs as consecutive words of have.
+func containsWords(have, want []string) bool {
+	if len(want) == 0 {
+		return false
+	}
+	for i := 0; i+len(want) <= len(have); i++ {
+		ok := true
+		for j, w := range want {
+			if have[i+j] != w {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
 }
 
 // importsName reports whether an import binds sym, or imports a module

@@ -15,7 +15,8 @@ var structuralAnalysis = declare(decl[analysis.Params, *analysis.Result, analysi
 	Summary:     "Answers multi-hop questions about code from syntax trees (who calls a function and who calls those, what it calls, where a symbol is defined, what extends a type, where a symbol is used, what a file imports or exports), matching names as written, not resolving types.",
 	Description: analysis.Description,
 	Guide: "Use structural_analysis for relationship questions before reading files one by one: callers of a function before changing its signature, what a function calls, where a symbol is defined, what a class extends and what extends it, every use of a symbol, a file's imports and importers. " +
-		"mode and language are required; symbol names a function, method or type as written (no qualifier), target a file or directory for dependencies and exports. " +
+		"mode and language are required; symbol names a function, method or type as written, or qualified by its owner (Class.method) or module/package (module.func) to pick one of several same-named definitions; target a file or directory for dependencies and exports. " +
+		"Each caller, callee, supertype, subtype and reference is labelled resolved (followed through imports, re-exports, scope, this/self or a declared type) or name-only (the name matches, nothing more is known); resolved ones come first. " +
 		"depth (1-5) follows callers of callers; maxNodes (default 50) bounds the answer; path narrows the scope and makes name matches more precise.",
 	Category:    toolspec.CodeAnalysis,
 	Permissions: toolspec.ReadFiles,
@@ -66,7 +67,7 @@ type analysisOutput struct {
 	SkippedFiles  int            `json:"skippedFiles"`
 	Items         []analysisItem `json:"items" desc:"The answer, as many items as fit the size bound (omitted counts the rest; the text shows them all)."`
 	Omitted       int            `json:"omitted,omitempty" desc:"Items left out of this structured form by its size bound."`
-	References    map[string]int `json:"references,omitempty" desc:"references mode: the count of each reference category (items may list fewer, see maxNodes)."`
+	References    map[string]int `json:"references,omitempty" desc:"references mode: the count of each reference category (items may list fewer, see maxNodes), and under resolved and nameOnly the totals of references resolved and matched by name alone (the heuristic category counts in neither)."`
 	Notes         []string       `json:"notes,omitempty"`
 }
 
@@ -80,6 +81,9 @@ type analysisItem struct {
 	File   string `json:"file,omitempty" desc:"Path relative to the workspace root; empty for a type not defined in scope."`
 	Line   int    `json:"line,omitempty" desc:"1-based: the definition's line, or the call's, reference's or import's."`
 	Text   string `json:"text,omitempty" desc:"The line that shows it (a call site, a definition, a reference), clipped."`
+	// Confidence is analysis's label of a caller, callee, supertype,
+	// subtype or reference.
+	Confidence string `json:"confidence,omitempty" enum:"resolved,name-only,heuristic" desc:"How a caller, callee, supertype, subtype or reference was tied to the symbol: resolved (through an import, re-export, same-file, same-package or class scope, this/self, a declared type), name-only (the name matches; syntax cannot tell which definition it means), heuristic (a method call on a receiver whose name contains the symbol's words)."`
 }
 
 func compactAnalysis(r *analysis.Result) analysisOutput {
@@ -95,7 +99,8 @@ func compactAnalysis(r *analysis.Result) analysisOutput {
 	var calls func(kind string, ns []analysis.CallNode, depth int)
 	calls = func(kind string, ns []analysis.CallNode, depth int) {
 		for _, n := range ns {
-			it := analysisItem{Kind: kind, Depth: depth, Name: qualify(n.Container, n.Name), Detail: mark(n.Cycle, n.Repeated), File: n.File, Line: n.Line, Text: n.Via}
+			it := analysisItem{Kind: kind, Depth: depth, Name: qualify(n.Container, n.Name), Detail: mark(n.Cycle, n.Repeated), File: n.File, Line: n.Line, Text: n.Via,
+				Confidence: n.Confidence}
 			if kind == "callee" {
 				it.Name, it.Text = "", n.Text
 			}
@@ -110,7 +115,7 @@ func compactAnalysis(r *analysis.Result) analysisOutput {
 			if m := mark(n.Cycle, n.Repeated); m != "" {
 				detail += ", " + m
 			}
-			add(analysisItem{Kind: kind, Depth: depth, Name: n.Name, Detail: detail, File: n.File, Line: n.Line})
+			add(analysisItem{Kind: kind, Depth: depth, Name: n.Name, Detail: detail, File: n.File, Line: n.Line, Confidence: n.Confidence})
 			types(kind, n.Children, depth+1)
 		}
 	}
@@ -137,11 +142,11 @@ func compactAnalysis(r *analysis.Result) analysisOutput {
 		}
 	case analysis.ModeReferences:
 		if refs := r.References; refs != nil {
-			out.References = map[string]int{}
+			out.References = map[string]int{"resolved": refs.Resolved, "nameOnly": refs.NameOnly}
 			for _, c := range refs.Categories {
 				out.References[c.ID] = c.Count
 				for _, it := range c.Items {
-					add(analysisItem{Kind: "reference", Detail: c.ID, File: it.File, Line: it.Line, Text: it.Text})
+					add(analysisItem{Kind: "reference", Detail: c.ID, File: it.File, Line: it.Line, Text: it.Text, Confidence: it.Confidence})
 				}
 			}
 		}

@@ -1,0 +1,621 @@
+package analysis
+
+import (
+	pathpkg "path"
+	"path/filepath"
+	"strings"
+)
+
+// Confidence labels: how a call, reference or supertype was tied to the
+// symbol asked about.
+const (
+	// Resolved: the name was followed through the file's scope (a
+	// definition in the same file, package or class, this/self) or its
+	// imports and re-exports to a definition of the symbol.
+	Resolved = "resolved"
+	// NameOnly: the name matches, but syntax alone cannot tell which
+	// definition it means (a method called on a value of unknown type, a
+	// global, an import the workspace cannot resolve).
+	NameOnly = "name-only"
+	// Heuristic: a method call whose receiver's name contains the symbol's
+	// words (references' "method calls on instances"); never resolved.
+	Heuristic = "heuristic"
+)
+
+// target says which definitions a call asks about: those named name, in
+// owner when owner is set (a class, struct or trait holding them, or the
+// module, package or file they are defined in).
+type target struct {
+	name, owner string
+	// dirs are the qualifier's segments before owner (v2 in
+	// v2.Store.get): directories or package segments of the definition's
+	// file, used when some definition has them.
+	dirs []string
+	// exact, when set, is the one definition asked about (a caller found
+	// at the level above).
+	exact *defRef
+}
+
+// matches reports whether definition i of f is one the target asks about.
+func (t target) matches(f *fileFacts, i int) bool {
+	if t.exact != nil {
+		return t.exact.f.rel == f.rel && t.exact.i == i
+	}
+	d := f.defs[i]
+	if d.Name != t.name {
+		return false
+	}
+	if t.owner != "" && d.Container != t.owner && moduleName(f) != t.owner && !contains(f.packages, t.owner) &&
+		lastSegment(strings.Join(f.packages, ""), f.c.spec.Sep) != t.owner && pathpkg.Base(pathpkg.Dir(f.rel)) != t.owner {
+		return false
+	}
+	if len(t.dirs) > 0 {
+		have := strings.Split(pathpkg.Dir(f.rel), "/")
+		for _, p := range f.packages {
+			have = append(have, qualSegments(p)...)
+		}
+		for _, d := range t.dirs {
+			if !contains(have, d) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// qualSegments splits a qualified name at its separators (. :: # / \).
+func qualSegments(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(".:#/\\", r) })
+}
+
+// target makes the target of a name and its qualifier (qual: Owner,
+// module, pkg.Owner, v2.Store), dropping the leading segments when no
+// definition in scope has them.
+func (s *session) target(name, qual string) target {
+	t := target{name: name}
+	segs := qualSegments(qual)
+	if len(segs) == 0 {
+		return t
+	}
+	t.owner, t.dirs = segs[len(segs)-1], segs[:len(segs)-1]
+	if len(t.dirs) > 0 {
+		for _, f := range s.factsWith(s.files, []string{name}) {
+			for i := range f.defs {
+				if t.matches(f, i) {
+					return t
+				}
+			}
+		}
+		t.dirs = nil
+	}
+	return t
+}
+
+// moduleName is the name a file's definitions are qualified with: its stem,
+// or its directory's name for an index file (index.ts, __init__.py,
+// mod.rs).
+func moduleName(f *fileFacts) string {
+	base := pathpkg.Base(f.rel)
+	stem := strings.TrimSuffix(strings.TrimSuffix(base, pathpkg.Ext(base)), ".d")
+	if contains(indexStems, stem) {
+		return pathpkg.Base(pathpkg.Dir(f.rel))
+	}
+	return stem
+}
+
+// binding is what a name means at one place of a file.
+type binding struct {
+	defs []defRef // the definitions it names (several: a Go package's files)
+	// external: an import the workspace cannot resolve (a package).
+	external bool
+	// files: a namespace (import * as ns, a Go package, a Python module):
+	// the files whose exports it holds.
+	files []*fileFacts
+}
+
+func (b binding) found() bool { return len(b.defs) > 0 || b.external || len(b.files) > 0 }
+
+// binder follows names through scopes and imports, for one call; files
+// reached through imports are read and parsed once, whatever their scope.
+type binder struct {
+	s     *session
+	r     *resolver
+	byRel map[string][]*fileFacts // an import's resolution -> its files' facts
+	dirs  map[string][]*fileFacts // a directory's files, for package scope
+}
+
+func (s *session) binder() *binder {
+	if s.bind == nil {
+		s.bind = &binder{s: s, r: newResolver(s), byRel: map[string][]*fileFacts{}, dirs: map[string][]*fileFacts{}}
+	}
+	return s.bind
+}
+
+// factsOf returns the facts of the workspace file or directory rel (a Go
+// package's files), parsing what is not parsed yet.
+func (b *binder) factsOf(rel string) []*fileFacts {
+	if fs, ok := b.byRel[rel]; ok {
+		return fs
+	}
+	var out []*fileFacts
+	if fs, err := b.s.list(filepath.Join(b.s.ws.root, filepath.FromSlash(rel))); err == nil {
+		var direct []*file
+		for _, f := range fs {
+			// A directory stands for the files directly in it.
+			if f.rel == rel || pathpkg.Dir(f.rel) == rel {
+				direct = append(direct, f)
+			}
+		}
+		b.s.ensure(direct)
+		out = collectFacts(direct)
+	}
+	b.byRel[rel] = out
+	return out
+}
+
+// status is how a site relates to a target.
+type status int
+
+const (
+	miss     status = iota // it names another definition
+	nameOnly               // it may name the target: the name matches, nothing more is known
+	resolved               // it names the target
+)
+
+func (st status) label() string {
+	if st == resolved {
+		return Resolved
+	}
+	return NameOnly
+}
+
+// classify decides whether call k of f calls the target.
+func (b *binder) classify(f *fileFacts, k call, t target) status {
+	if k.Name == "" {
+		return miss
+	}
+	return judge(b.resolveCall(f, k), t)
+}
+
+// resolveCall finds what call k of f calls: a name in scope or imported, a
+// member of this/self's class, of an imported namespace, or of a class
+// named as the receiver. A call on any other receiver is not resolved.
+func (b *binder) resolveCall(f *fileFacts, k call) binding {
+	switch {
+	case k.Name == "":
+	case k.Recv == "":
+		if f.c.spec.ImplicitSelf {
+			if bd := b.selfMember(f, k.Caller, k.Name); len(bd.defs) > 0 {
+				return bd
+			}
+		}
+		return b.lookup(f, k.Name, k.Start, 0)
+	case k.RecvPlain && contains(f.c.spec.SelfNames, k.Recv):
+		return b.selfMember(f, k.Caller, k.Name)
+	case k.RecvPlain:
+		bd := b.lookup(f, k.Recv, k.Start, 0)
+		if len(bd.files) > 0 || bd.external || b.isTypeBinding(bd) {
+			return b.member(bd, k.Name)
+		}
+		return b.member(b.typeOf(f, k.Recv, k.Start, bd), k.Name)
+	case k.RecvSelf:
+		return b.member(b.fieldType(f, k.Caller, k.Recv), k.Name)
+	}
+	return binding{}
+}
+
+// isTypeBinding reports whether bd names types (a static call
+// Owner.name()).
+func (b *binder) isTypeBinding(bd binding) bool {
+	for _, dr := range bd.defs {
+		if isType(dr.f.defs[dr.i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// typeOf finds the type of the variable or parameter name at pos of f,
+// from what is written: a declared type (x: Foo, Foo x, x *Foo), else the
+// class its definition instantiates (x = new Foo(), x = Foo()). bd is
+// what the name binds to.
+func (b *binder) typeOf(f *fileFacts, name string, pos int, bd binding) binding {
+	best, bestStart := -1, -2
+	for i, t := range f.typed {
+		if t.Name != name {
+			continue
+		}
+		start := -1
+		if t.Scope >= 0 {
+			sc := f.defs[t.Scope]
+			if pos < sc.Start || pos >= sc.End || (sc.container && isType(sc)) {
+				continue // out of scope, or a field (reached through this)
+			}
+			start = sc.Start
+		}
+		if start > bestStart {
+			best, bestStart = i, start
+		}
+	}
+	if best >= 0 {
+		if t := f.typed[best]; t.TypeRecv != "" {
+			return b.types(b.member(b.lookup(f, t.TypeRecv, pos, 0), t.Type))
+		}
+		return b.types(b.lookup(f, f.typed[best].Type, pos, 0))
+	}
+	for _, dr := range bd.defs {
+		if dr.f != f {
+			continue
+		}
+		d := f.defs[dr.i]
+		if d.Callable || d.container {
+			continue
+		}
+		for _, k := range f.calls {
+			if k.Start < d.Start || k.End > d.End || k.Literal && !k.New {
+				continue
+			}
+			var cls binding
+			if k.NewOf != "" {
+				cls = b.lookup(f, k.NewOf, k.Start, 0)
+			} else if k.Recv == "" {
+				cls = b.lookup(f, k.Name, k.Start, 0)
+			}
+			return b.types(cls) // the outermost call decides
+		}
+	}
+	return binding{}
+}
+
+// types keeps the type definitions of bd.
+func (b *binder) types(bd binding) binding {
+	var out []defRef
+	for _, dr := range bd.defs {
+		if isType(dr.f.defs[dr.i]) {
+			out = append(out, dr)
+		}
+	}
+	return binding{defs: out}
+}
+
+// fieldType finds the declared type of field name of the class enclosing
+// definition caller (this.name.f()).
+func (b *binder) fieldType(f *fileFacts, caller int, name string) binding {
+	for i := caller; i >= 0; i = f.defs[i].Parent {
+		if d := f.defs[i]; d.container && isType(d) {
+			for _, t := range f.typed {
+				if t.Name == name && t.Scope == i {
+					if t.TypeRecv != "" {
+						return b.types(b.member(b.lookup(f, t.TypeRecv, d.Start, 0), t.Type))
+					}
+					return b.types(b.lookup(f, t.Type, d.Start, 0))
+				}
+			}
+			for _, m := range b.membersOf(defRef{f, i}, name, 0) {
+				if m.f == f {
+					return b.typeOf(f, name, -1, binding{defs: []defRef{m}})
+				}
+			}
+			return binding{}
+		}
+	}
+	return binding{}
+}
+
+// classifyName decides whether the unqualified name at pos of f (a type
+// annotation, a supertype) names the target.
+func (b *binder) classifyName(f *fileFacts, name string, pos int, t target) status {
+	return judge(b.lookup(f, name, pos, 0), t)
+}
+
+// judge compares what a site binds to with the target.
+func judge(bd binding, t target) status {
+	switch {
+	case len(bd.defs) > 0:
+		for _, dr := range bd.defs {
+			if t.matches(dr.f, dr.i) {
+				return resolved
+			}
+		}
+		return miss
+	case bd.external && (t.owner != "" || t.exact != nil):
+		return miss
+	}
+	return nameOnly
+}
+
+// lookup finds what name means at byte pos of f: the innermost lexical
+// definition in scope, else an import binding it, else (package-scoped
+// languages) a top-level definition of another file of the package.
+func (b *binder) lookup(f *fileFacts, name string, pos, depth int) binding {
+	if depth > 8 {
+		return binding{}
+	}
+	// Every definition of the innermost scope: a prototype and its body,
+	// overloads.
+	var best []defRef
+	bestStart := -1
+	for i, d := range f.defs {
+		if d.Name != name || !d.Lexical {
+			continue
+		}
+		start := -1
+		if d.Parent >= 0 {
+			p := f.defs[d.Parent]
+			if pos >= 0 && (pos < p.Start || pos >= p.End) {
+				continue
+			}
+			if pos < 0 && !f.c.is(p.kind, fScope) {
+				continue // module level only
+			}
+			start = p.Start
+		}
+		switch {
+		case len(best) == 0 || start > bestStart:
+			best, bestStart = []defRef{{f, i}}, start
+		case start == bestStart:
+			best = append(best, defRef{f, i})
+		}
+	}
+	if len(best) > 0 {
+		return binding{defs: best}
+	}
+	for _, imp := range f.imports {
+		if imp.Form == "re-export" {
+			continue
+		}
+		for _, bn := range imp.Names {
+			local, exported, ns := importBinds(imp, bn, f.c.spec.Sep)
+			if local != name {
+				continue
+			}
+			files := b.importFiles(f, imp)
+			if len(files) == 0 {
+				return binding{external: true}
+			}
+			if ns {
+				return binding{files: files}
+			}
+			if bd := b.exported(files, exported, depth+1); bd.found() {
+				return bd
+			}
+			// The import names a module itself (Rust's use crate::b,
+			// Python's from pkg import mod).
+			var mods []*fileFacts
+			for _, g := range files {
+				if moduleName(g) == exported {
+					mods = append(mods, g)
+				}
+			}
+			return binding{files: mods}
+		}
+		if len(imp.Names) == 0 && imp.Form == "package" && lastSegment(imp.Source, "/") == name {
+			// A Go import without alias binds the package's name (its
+			// path's last segment, by convention).
+			files := b.importFiles(f, imp)
+			if len(files) == 0 {
+				return binding{external: true}
+			}
+			return binding{files: files}
+		}
+	}
+	for _, imp := range f.imports {
+		if len(imp.Names) == 0 && imp.Form == "include" {
+			// A C include makes the header's names visible.
+			if bd := b.exported(b.importFiles(f, imp), name, depth+1); len(bd.defs) > 0 {
+				return bd
+			}
+		}
+		for _, bn := range imp.Names {
+			if bn.Name == "*" || bn.Form == "wildcard" || bn.Form == "dot" {
+				if bd := b.exported(b.importFiles(f, imp), name, depth+1); len(bd.defs) > 0 {
+					return bd
+				}
+			}
+		}
+	}
+	if f.c.spec.DirScope {
+		if bd := b.inPackage(f, name); len(bd.defs) > 0 {
+			return bd
+		}
+	}
+	return binding{}
+}
+
+// importBinds reads an import's bound name: the local name it introduces,
+// the name exported by the module, and whether it binds the whole module
+// (a namespace).
+func importBinds(imp importFact, bn boundName, sep string) (local, exported string, ns bool) {
+	local = bn.Name
+	if bn.Alias != "" {
+		local = bn.Alias
+	}
+	switch bn.Form {
+	case "default":
+		return bn.Name, "default", false
+	case "namespace", "require", "alias", "module":
+		if imp.Resolve == resolveRustUse && bn.Form == "alias" {
+			return bn.Name, lastSegment(imp.Source, sep), false
+		}
+		return local, "", true
+	}
+	return local, bn.Name, false
+}
+
+// importFiles returns the facts of the files an import resolves to.
+func (b *binder) importFiles(f *fileFacts, imp importFact) []*fileFacts {
+	var out []*fileFacts
+	for _, rel := range b.r.resolve(f, imp) {
+		out = append(out, b.factsOf(rel)...)
+	}
+	return out
+}
+
+// exported finds the definition files export as name, following
+// re-exports and imports that are exported again.
+func (b *binder) exported(files []*fileFacts, name string, depth int) binding {
+	if depth > 8 {
+		return binding{}
+	}
+	for _, g := range files {
+		if name == "default" {
+			for i, d := range g.defs {
+				if d.Default {
+					return binding{defs: []defRef{{g, i}}}
+				}
+			}
+			for _, e := range g.exports {
+				if e.Name == "default" && e.Detail != "" && isIdent(e.Detail) {
+					return b.lookup(g, e.Detail, -1, depth+1)
+				}
+			}
+			continue
+		}
+		if bd := b.lookup(g, name, -1, depth+1); bd.found() && !bd.external {
+			return bd
+		}
+		for _, imp := range g.imports {
+			if imp.Form != "re-export" {
+				continue
+			}
+			if len(imp.Names) == 0 {
+				// export * from './x'
+				if bd := b.exported(b.importFiles(g, imp), name, depth+1); len(bd.defs) > 0 {
+					return bd
+				}
+				continue
+			}
+			for _, bn := range imp.Names {
+				if bn.Alias == name || (bn.Alias == "" && bn.Name == name) {
+					files := b.importFiles(g, imp)
+					if len(files) == 0 {
+						return binding{external: true}
+					}
+					return b.exported(files, bn.Name, depth+1)
+				}
+			}
+		}
+	}
+	return binding{}
+}
+
+// inPackage finds the top-level definitions named name in the other files
+// of f's directory (Go's and Java's package scope).
+func (b *binder) inPackage(f *fileFacts, name string) binding {
+	dir := pathpkg.Dir(f.rel)
+	files, ok := b.dirs[dir]
+	if !ok {
+		files = b.factsOf(dir)
+		b.dirs[dir] = files
+	}
+	var out []defRef
+	for _, g := range files {
+		if g.rel == f.rel {
+			continue
+		}
+		for i, d := range g.defs {
+			if d.Name == name && d.Lexical && (d.Parent < 0 || g.c.is(g.defs[d.Parent].kind, fScope)) {
+				out = append(out, defRef{g, i})
+			}
+		}
+	}
+	return binding{defs: out}
+}
+
+// member finds name as a member of what bd names: an export of a
+// namespace, or a member of a class (a static call Owner.name()).
+func (b *binder) member(bd binding, name string) binding {
+	if len(bd.files) > 0 {
+		return b.exported(bd.files, name, 1)
+	}
+	if bd.external {
+		return bd
+	}
+	var out []defRef
+	for _, dr := range bd.defs {
+		d := dr.f.defs[dr.i]
+		if !d.container {
+			return binding{} // a variable: its type is unknown
+		}
+		out = append(out, b.membersOf(dr, name, 0)...)
+	}
+	return binding{defs: out}
+}
+
+// membersOf finds the members named name of the type dr, or of its
+// supertypes when it has none.
+func (b *binder) membersOf(dr defRef, name string, depth int) []defRef {
+	f := dr.f
+	var out []defRef
+	owner := f.defs[dr.i]
+	for i, d := range f.defs {
+		if d.Name == name && (d.Parent == dr.i || d.Container == owner.Name && i != dr.i && !d.Lexical) {
+			out = append(out, defRef{f, i})
+		}
+	}
+	if len(out) == 0 && f.c.spec.DirScope {
+		// Go's methods may sit in any file of the type's package.
+		for _, g := range b.factsOf(pathpkg.Dir(f.rel)) {
+			for i, d := range g.defs {
+				if g != f && d.Name == name && d.Container == owner.Name && !d.Lexical {
+					out = append(out, defRef{g, i})
+				}
+			}
+		}
+	}
+	if len(out) > 0 || depth > 4 {
+		return out
+	}
+	for _, sf := range f.supers {
+		if sf.Def != dr.i {
+			continue
+		}
+		for _, sup := range b.lookup(f, sf.Name, f.defs[dr.i].Start, 0).defs {
+			if sup.f.defs[sup.i].container {
+				out = append(out, b.membersOf(sup, name, depth+1)...)
+			}
+		}
+	}
+	return out
+}
+
+// selfMember finds name as a member of the class enclosing definition
+// caller (this.name(), self.name()).
+func (b *binder) selfMember(f *fileFacts, caller int, name string) binding {
+	for i := caller; i >= 0; i = f.defs[i].Parent {
+		if d := f.defs[i]; d.container && isType(d) {
+			return binding{defs: b.membersOf(defRef{f, i}, name, 0)}
+		}
+	}
+	return binding{}
+}
+
+// isIdent reports whether s is a plain identifier.
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		ok := r == '_' || r == '$' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || r > 127 || i > 0 && '0' <= r && r <= '9'
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// classifyImport decides whether an import of the target's name imports
+// the target: the definition the module exports under that name.
+func (b *binder) classifyImport(f *fileFacts, imp importFact, t target) status {
+	for _, bn := range imp.Names {
+		if bn.Name != t.name {
+			continue
+		}
+		files := b.importFiles(f, imp)
+		if len(files) == 0 {
+			return judge(binding{external: true}, t)
+		}
+		return judge(b.exported(files, bn.Name, 0), t)
+	}
+	return nameOnly
+}

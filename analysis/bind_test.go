@@ -1,0 +1,275 @@
+package analysis
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// project writes files (path -> text) under a new directory and returns it.
+func project(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for p, text := range files {
+		write(t, filepath.Join(dir, filepath.FromSlash(p)), text)
+	}
+	return dir
+}
+
+func run(t *testing.T, dir string, p Params) *Result {
+	t.Helper()
+	r, err := analyze(context.Background(), Config{Workspace: dir}, p)
+	if err != nil {
+		t.Fatalf("%+v: %v", p, err)
+	}
+	return r
+}
+
+// callerSet lists a callers tree's top nodes as "name file confidence".
+func callerSet(ns []CallNode) []string {
+	var out []string
+	for _, n := range ns {
+		out = append(out, n.Name+" "+n.File+" "+n.Confidence)
+	}
+	return out
+}
+
+func sameList(t *testing.T, what string, got, want []string) {
+	t.Helper()
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("%s\n got %q\nwant %q", what, got, want)
+	}
+}
+
+// twoVersions is a TypeScript project keeping two versions of the same
+// names side by side, the case where name matching collapses.
+var twoVersions = map[string]string{
+	"v1/store.ts": `export interface Base { id(): string }
+export class Store implements Base {
+  id() { return 'v1'; }
+  get(key: string) { return this.id() + key; }
+  static create() { return new Store(); }
+}
+export function load() { return 1; }
+`,
+	"v2/store.ts": `export interface Base { id(): number }
+export class Store implements Base {
+  id() { return 2; }
+  get(key: string) { return key; }
+}
+export function load() { return 2; }
+`,
+	"v1/index.ts": "export { load } from './store';\nexport * from './store';\n",
+	"app/one.ts": `import { load, Store } from '../v1/store';
+export function useOne(s: Store) {
+  load();
+  s.get('a');
+}
+export function makeOne() {
+  const st = new Store();
+  return st.get('b');
+}
+export function staticOne() { return Store.create(); }
+`,
+	"app/two.ts": `import { load as loadTwo, Store } from '../v2/store';
+import * as v2 from '../v2/store';
+export function useTwo() {
+  loadTwo();
+  const s = new Store();
+  s.get('c');
+  v2.load();
+}
+`,
+	"app/barrel.ts": `import { load, Store } from '../v1';
+export function viaBarrel(x: Store) { load(); return x.get('d'); }
+`,
+	"app/unknown.ts": `export function guess(thing: any) { return thing.get('e'); }
+function load() { return 0; }
+export function local() { return load(); }
+`,
+	"app/sub.ts": `import { Base } from '../v2/store';
+export class Sub implements Base { id() { return 3; } }
+`,
+}
+
+// TestResolveTypeScript: a call, a new, a type annotation and a
+// supertype are followed through imports, re-exports (a barrel),
+// namespace imports, this, Owner.method and declared types to the one
+// definition they mean; a call on a value of unknown type stays
+// name-only; calls of another same-named definition are left out.
+func TestResolveTypeScript(t *testing.T) {
+	dir := project(t, twoVersions)
+	r := run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: "v1.store.load"})
+	sameList(t, "callers of v1.store.load", callerSet(r.Callers), []string{
+		"viaBarrel app/barrel.ts resolved", "useOne app/one.ts resolved"})
+
+	r = run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: "v1.Store.get"})
+	sameList(t, "callers of v1.Store.get", callerSet(r.Callers), []string{
+		"viaBarrel app/barrel.ts resolved", "useOne app/one.ts resolved", "makeOne app/one.ts resolved",
+		"guess app/unknown.ts name-only"})
+	if !strings.Contains(r.Text(), "1 of 4 callers matched by name only") {
+		t.Errorf("the text does not count the name-only callers:\n%s", r.Text())
+	}
+
+	r = run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: "Store.id"})
+	sameList(t, "callers of Store.id (this.id())", callerSet(r.Callers), []string{"get v1/store.ts resolved"})
+
+	r = run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: "Store.create"})
+	sameList(t, "callers of Store.create", callerSet(r.Callers), []string{"staticOne app/one.ts resolved"})
+
+	// Unqualified, every definition is the target: all calls are listed,
+	// the local load() of unknown.ts resolved to its own definition.
+	r = run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: "load"})
+	sameList(t, "callers of load", callerSet(r.Callers), []string{
+		"viaBarrel app/barrel.ts resolved", "useOne app/one.ts resolved", "useTwo app/two.ts resolved",
+		"local app/unknown.ts resolved"})
+
+	r = run(t, dir, Params{Mode: "references", Language: "typescript", Symbol: "v2.store.Store"})
+	var refs []string
+	for _, c := range r.References.Categories {
+		for _, it := range c.Items {
+			refs = append(refs, c.ID+" "+it.File+" "+it.Confidence)
+		}
+	}
+	// Store.create() in one.ts is v1's: its receiver's name makes it a
+	// heuristic match only.
+	sameList(t, "references of v2's Store", refs, []string{"instanceMethodCalls app/one.ts heuristic",
+		"instantiations app/two.ts resolved", "imports app/two.ts resolved"})
+	if r.References.Resolved != 2 || r.References.NameOnly != 0 {
+		t.Errorf("resolved %d, name-only %d", r.References.Resolved, r.References.NameOnly)
+	}
+
+	h := run(t, dir, Params{Mode: "hierarchy", Language: "typescript", Symbol: "v2.store.Base"})
+	var subs []string
+	for _, n := range h.Hierarchy.Subtypes {
+		subs = append(subs, n.Name+" "+n.File+" "+n.Confidence)
+	}
+	sameList(t, "subtypes of v2's Base", subs, []string{"Sub app/sub.ts resolved", "Store v2/store.ts resolved"})
+	h = run(t, dir, Params{Mode: "hierarchy", Language: "typescript", Symbol: "Sub"})
+	if len(h.Hierarchy.Supertypes) != 1 || h.Hierarchy.Supertypes[0].File != "v2/store.ts" ||
+		h.Hierarchy.Supertypes[0].Confidence != Resolved {
+		t.Errorf("Sub's supertype is v2's Base: %+v", h.Hierarchy.Supertypes)
+	}
+
+	d := run(t, dir, Params{Mode: "definitions", Language: "typescript", Symbol: "v2.Store"})
+	if len(d.Definitions) != 1 || d.Definitions[0].File != "v2/store.ts" {
+		t.Errorf("definitions of v2.Store: %+v", d.Definitions)
+	}
+
+	c := run(t, dir, Params{Mode: "callees", Language: "typescript", Symbol: "useTwo"})
+	var callees []string
+	for _, n := range c.Callees[0].Children {
+		callees = append(callees, n.Text+" "+n.Confidence)
+	}
+	sameList(t, "callees of useTwo", callees, []string{"loadTwo() resolved", "new Store() resolved",
+		"s.get('c') resolved", "v2.load() resolved"})
+}
+
+// TestInstanceHeuristicWholeWords: REQ-SA-REFS-002's heuristic is labelled,
+// kept out of the resolved total, and matches whole words of the receiver
+// (subscriber.next() is not a use of _subscribe; registry.x() is not a use
+// of ToolRegistry).
+func TestInstanceHeuristicWholeWords(t *testing.T) {
+	dir := project(t, map[string]string{"a.ts": `export function _subscribe() {}
+export class ToolRegistry {}
+export function f(subscriber: any, registry: any, toolRegistry: any, tool_registry_x: any) {
+  subscriber.next();
+  registry.add();
+  toolRegistry.add();
+  tool_registry_x.add();
+}
+`})
+	r := run(t, dir, Params{Mode: "references", Language: "typescript", Symbol: "_subscribe"})
+	if c := r.References.Categories[0]; c.ID != RefInstanceCalls || c.Count != 0 {
+		t.Errorf("_subscribe matched %d instance calls: %+v", c.Count, c.Items)
+	}
+	r = run(t, dir, Params{Mode: "references", Language: "typescript", Symbol: "ToolRegistry"})
+	c := r.References.Categories[0]
+	var got []string
+	for _, it := range c.Items {
+		got = append(got, it.Text+" "+it.Confidence)
+	}
+	sameList(t, "instance calls of ToolRegistry", got, []string{"toolRegistry.add() heuristic", "tool_registry_x.add() heuristic"})
+	if r.References.Total != 2 || r.References.Resolved != 0 || r.References.NameOnly != 0 {
+		t.Errorf("total %d resolved %d name-only %d: the heuristic counts in neither",
+			r.References.Total, r.References.Resolved, r.References.NameOnly)
+	}
+	if !strings.Contains(r.Text(), "not counted as resolved") {
+		t.Errorf("the heuristic is not labelled:\n%s", r.Text())
+	}
+}
+
+// TestResolvePython: imports (from m import f, import m as x), self and
+// a class instantiated by a call.
+func TestResolvePython(t *testing.T) {
+	dir := project(t, map[string]string{
+		"pkg/__init__.py": "",
+		"pkg/a.py":        "def load():\n    return 1\n\nclass Store:\n    def get(self):\n        return self.key()\n    def key(self):\n        return 'a'\n",
+		"pkg/b.py":        "def load():\n    return 2\n\nclass Store:\n    def get(self):\n        return 2\n",
+		"main.py": "from pkg.a import load, Store\nimport pkg.b as b\n\ndef one():\n    load()\n    s = Store()\n    s.get()\n\n" +
+			"def two():\n    b.load()\n\ndef three(x):\n    x.get()\n",
+	})
+	r := run(t, dir, Params{Mode: "callers", Language: "python", Symbol: "a.load"})
+	sameList(t, "callers of a.load", callerSet(r.Callers), []string{"one main.py resolved"})
+	r = run(t, dir, Params{Mode: "callers", Language: "python", Symbol: "b.load"})
+	sameList(t, "callers of b.load", callerSet(r.Callers), []string{"two main.py resolved"})
+	r = run(t, dir, Params{Mode: "callers", Language: "python", Symbol: "a.Store.get"})
+	sameList(t, "callers of a.Store.get", callerSet(r.Callers), []string{"one main.py resolved", "three main.py name-only"})
+	r = run(t, dir, Params{Mode: "callers", Language: "python", Symbol: "Store.key"})
+	sameList(t, "callers of Store.key (self)", callerSet(r.Callers), []string{"get pkg/a.py resolved"})
+}
+
+// TestResolveGo: package-qualified calls through the import's package
+// name, same-package calls from another file, and methods on receivers
+// and typed parameters.
+func TestResolveGo(t *testing.T) {
+	dir := project(t, map[string]string{
+		"go.mod":    "module example.com/m\n",
+		"a/a.go":    "package a\n\ntype Store struct{}\n\nfunc (s *Store) Get() int { return s.key() }\nfunc (s *Store) key() int { return 1 }\n\nfunc Load() int { return 1 }\n",
+		"a/more.go": "package a\n\nfunc Use() int { return Load() }\n",
+		"b/b.go":    "package b\n\nfunc Load() int { return 2 }\n",
+		"main.go":   "package main\n\nimport (\n\t\"example.com/m/a\"\n\tbee \"example.com/m/b\"\n)\n\nfunc main() {\n\ta.Load()\n\tbee.Load()\n}\n\nfunc get(s *a.Store) int { return s.Get() }\n",
+		"other.go":  "package main\n\nfunc other(x interface{ Get() int }) int { return x.Get() }\n",
+	})
+	r := run(t, dir, Params{Mode: "callers", Language: "go", Symbol: "a.Load"})
+	sameList(t, "callers of a.Load", callerSet(r.Callers), []string{"Use a/more.go resolved", "main main.go resolved"})
+	r = run(t, dir, Params{Mode: "callers", Language: "go", Symbol: "b.Load"})
+	sameList(t, "callers of b.Load", callerSet(r.Callers), []string{"main main.go resolved"})
+	r = run(t, dir, Params{Mode: "callers", Language: "go", Symbol: "Store.key"})
+	sameList(t, "callers of Store.key (receiver)", callerSet(r.Callers), []string{"Get a/a.go resolved"})
+	r = run(t, dir, Params{Mode: "callers", Language: "go", Symbol: "Store.Get"})
+	sameList(t, "callers of Store.Get", callerSet(r.Callers), []string{"get main.go resolved", "other other.go name-only"})
+}
+
+// TestResolveJava: imports of classes, this, implicit this, typed locals
+// and parameters.
+func TestResolveJava(t *testing.T) {
+	dir := project(t, map[string]string{
+		"src/com/x/v1/Store.java":  "package com.x.v1;\n\npublic class Store {\n  public int get() { return key(); }\n  int key() { return 1; }\n}\n",
+		"src/com/x/v2/Store.java":  "package com.x.v2;\n\npublic class Store {\n  public int get() { return 2; }\n}\n",
+		"src/com/x/app/Main.java":  "package com.x.app;\n\nimport com.x.v1.Store;\n\npublic class Main {\n  int one(Store s) { return s.get(); }\n  int two() { Store t = new Store(); return t.get(); }\n}\n",
+		"src/com/x/app/Other.java": "package com.x.app;\n\nimport com.x.v2.Store;\n\npublic class Other {\n  int three(Store s) { return s.get(); }\n}\n",
+	})
+	r := run(t, dir, Params{Mode: "callers", Language: "java", Symbol: "v1.Store.get"})
+	sameList(t, "callers of v1.Store.get", callerSet(r.Callers), []string{
+		"one src/com/x/app/Main.java resolved", "two src/com/x/app/Main.java resolved"})
+	r = run(t, dir, Params{Mode: "callers", Language: "java", Symbol: "Store.key"})
+	sameList(t, "callers of Store.key (implicit this)", callerSet(r.Callers), []string{"get src/com/x/v1/Store.java resolved"})
+}
+
+// TestResolveRust: use paths, self and Self::.
+func TestResolveRust(t *testing.T) {
+	dir := project(t, map[string]string{
+		"src/lib.rs":  "mod a;\nmod b;\n",
+		"src/a.rs":    "pub struct Store;\nimpl Store {\n    pub fn get(&self) -> i32 { self.key() }\n    fn key(&self) -> i32 { 1 }\n    pub fn new() -> Self { Self::make() }\n    fn make() -> Self { Store }\n}\npub fn load() -> i32 { 1 }\n",
+		"src/b.rs":    "pub fn load() -> i32 { 2 }\n",
+		"src/main.rs": "use crate::a::load;\nuse crate::b;\n\nfn one() { load(); }\nfn two() { b::load(); }\n",
+	})
+	r := run(t, dir, Params{Mode: "callers", Language: "rust", Symbol: "a.load"})
+	sameList(t, "callers of a.load", callerSet(r.Callers), []string{"one src/main.rs resolved"})
+	r = run(t, dir, Params{Mode: "callers", Language: "rust", Symbol: "Store.key"})
+	sameList(t, "callers of Store.key (self)", callerSet(r.Callers), []string{"get src/a.rs resolved"})
+	r = run(t, dir, Params{Mode: "callers", Language: "rust", Symbol: "Store.make"})
+	sameList(t, "callers of Store.make (Self::)", callerSet(r.Callers), []string{"new src/a.rs resolved"})
+}
