@@ -7,6 +7,7 @@
 package scan
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -30,6 +31,9 @@ type Rules struct {
 
 	mu       sync.Mutex
 	scanners map[string]*rule.Scanner // by the set of rules picked
+
+	once    sync.Once
+	filters map[*language.Language][]search.Prefilter // a filter per rule, by language
 }
 
 // NewRules returns the rule set of configs, whose files/ignores globs are
@@ -139,6 +143,9 @@ func Scan[T any](ctx context.Context, rs *Rules, opts search.Options, render fun
 		v  T
 		ok bool
 	}
+	if opts.Prefilter == nil {
+		opts.Prefilter = rs.Prefilter()
+	}
 	return search.Run(ctx, opts, search.Job[result]{
 		Want: func(f search.File) (bool, error) {
 			return (langs[f.Lang] || f.Named) && rs.ForFile(f.Lang, f.Abs, f.Path) != nil, nil
@@ -159,6 +166,56 @@ func Scan[T any](ctx context.Context, rs *Rules, opts search.Options, render fun
 		},
 		Held: backlogBytes,
 	})
+}
+
+// Prefilter rules out a file, before it is parsed, when no rule of its
+// language can match in it (rule.Config.Requirement): a file without the
+// texts its rules' patterns need. With the unused-suppression report on, a
+// file that mentions ast-grep-ignore is always parsed, for the report.
+// The rules' files and ignores globs are left to ForFile.
+func (rs *Rules) Prefilter() search.Prefilter {
+	rs.once.Do(func() {
+		rs.filters = map[*language.Language][]search.Prefilter{}
+		for _, c := range rs.configs {
+			if c.Severity == rule.SeverityOff {
+				continue
+			}
+			rs.filters[c.Language] = append(rs.filters[c.Language], requirementFilter(c.Requirement()))
+		}
+	})
+	return func(lang *language.Language, src []byte) bool {
+		if rs.unused != "" && bytes.Contains(src, []byte("ast-grep-ignore")) {
+			return true
+		}
+		for _, f := range rs.filters[lang] {
+			if f(lang, src) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// requirementFilter is the prefilter of one rule's requirement.
+func requirementFilter(req rule.Requirement) search.Prefilter {
+	clauses := make([][]search.Prefilter, len(req))
+	for i, c := range req {
+		for _, alt := range c {
+			clauses[i] = append(clauses[i], search.RequireWords(alt.Literals, alt.Words))
+		}
+	}
+	return func(lang *language.Language, src []byte) bool {
+	clause:
+		for _, c := range clauses {
+			for _, alt := range c {
+				if alt(lang, src) {
+					continue clause
+				}
+			}
+			return false
+		}
+		return true
+	}
 }
 
 // backlogBytes bounds the memory that scanned but undelivered files may
