@@ -6,6 +6,7 @@ import (
 
 	"github.com/loupe-dev/loupe/core/language"
 	"github.com/loupe-dev/loupe/core/rule"
+	"github.com/loupe-dev/loupe/core/scan"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -56,7 +57,7 @@ func compileRule(ctx context.Context, lang *language.Language, obj map[string]an
 	if err != nil {
 		return nil, fmt.Errorf("ast_grep: invalid %s rule: %w", lang.Name(), err)
 	}
-	q := &query{lang: lang, matcher: core}
+	q := &query{lang: lang, matcher: core, prefilter: scan.RequirementFilter(core.Requirement())}
 	q.hints = func() []string { return ruleHints(obj) }
 	return q, nil
 }

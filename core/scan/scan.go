@@ -180,7 +180,7 @@ func (rs *Rules) Prefilter() search.Prefilter {
 			if c.Severity == rule.SeverityOff {
 				continue
 			}
-			rs.filters[c.Language] = append(rs.filters[c.Language], requirementFilter(c.Requirement()))
+			rs.filters[c.Language] = append(rs.filters[c.Language], RequirementFilter(c.Requirement()))
 		}
 	})
 	return func(lang *language.Language, src []byte) bool {
@@ -196,8 +196,9 @@ func (rs *Rules) Prefilter() search.Prefilter {
 	}
 }
 
-// requirementFilter is the prefilter of one rule's requirement.
-func requirementFilter(req rule.Requirement) search.Prefilter {
+// RequirementFilter is the prefilter of a rule's requirement: it passes a
+// file where every clause has an alternative whose texts the file holds.
+func RequirementFilter(req rule.Requirement) search.Prefilter {
 	clauses := make([][]search.Prefilter, len(req))
 	for i, c := range req {
 		for _, alt := range c {
