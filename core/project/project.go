@@ -116,15 +116,16 @@ func Find(config, dir string) (*Project, error) {
 		return nil, fmt.Errorf("%s: %w", config, err)
 	}
 	p.Dir, p.Config = filepath.Dir(abs), config
-	p.registerLanguages()
+	p.RegisterLanguages()
 	return p, nil
 }
 
-// registerLanguages registers the project's custom languages with
+// RegisterLanguages registers the project's custom languages with
 // core/language (in name order), so that every face finds them by name
 // and extension; one that cannot be registered (its module unreadable,
-// a built-in language's name) is left out with a warning.
-func (p *Project) registerLanguages() {
+// a built-in language's name) is left out with a warning. Find calls it;
+// a project made by Parse, once its Dir is set, may.
+func (p *Project) RegisterLanguages() {
 	names := make([]string, 0, len(p.CustomLanguages))
 	for name := range p.CustomLanguages {
 		names = append(names, name)
