@@ -118,16 +118,27 @@ func (t *Tool) Run(ctx context.Context, p Params) (*Result, error) {
 	}
 	runCtx, cancel := context.WithTimeout(ctx, t.cfg.Timeout)
 	defer cancel()
-	s, err := newSession(runCtx, req)
-	if err != nil {
-		return nil, err
-	}
-	defer s.close()
 	res := &Result{Mode: req.mode, Language: req.lang.Name(), Symbol: req.symbol, Target: req.targetRel,
 		Path: req.scopeRel}
 	if req.owner != "" {
 		res.Symbol = req.owner + "." + req.symbol
 	}
+	s, err := newSession(runCtx, req)
+	if err != nil {
+		if runCtx.Err() == nil {
+			return nil, err
+		}
+		// The time ran out (or the call was cancelled) while the grammar
+		// loaded: nothing was found, and the answer says why (REQ-INFRA-006).
+		res.emptySection(req)
+		res.Notes = append(res.Notes, req.notes...)
+		res.Partial, res.Truncated, res.Reason = true, true, ReasonTimeout
+		if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			res.Reason = ReasonCancelled
+		}
+		return res, nil
+	}
+	defer s.close()
 	switch req.mode {
 	case ModeCallers:
 		res.Depth = req.depth
@@ -174,6 +185,33 @@ func (t *Tool) Run(ctx context.Context, p Params) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// emptySection sets the mode's section to its empty structure
+// (REQ-SA-007).
+func (r *Result) emptySection(req *request) {
+	switch r.Mode {
+	case ModeCallers:
+		r.Callers = []CallNode{}
+	case ModeCallees:
+		r.Callees = []CallNode{}
+	case ModeDefinitions:
+		r.Definitions = []Definition{}
+	case ModeHierarchy:
+		r.Hierarchy = &Hierarchy{Definitions: []Definition{}, Supertypes: []TypeNode{}, Subtypes: []TypeNode{}}
+	case ModeReferences:
+		r.References = &References{}
+		for _, c := range refCategories() {
+			r.References.Categories = append(r.References.Categories, *c)
+		}
+	case ModeDependencies:
+		r.Dependencies = []FileDeps{}
+		if req.reverse {
+			r.ImportedBy = []Importer{}
+		}
+	case ModeExports:
+		r.Exports = []Export{}
+	}
 }
 
 // splitQualified splits a qualified symbol (Config.initialize,

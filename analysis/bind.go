@@ -183,7 +183,7 @@ func (b *binder) classify(f *fileFacts, k call, t target) status {
 func (b *binder) resolveCall(f *fileFacts, k call) binding {
 	switch {
 	case k.Name == "":
-	case k.Recv == "":
+	case !k.Member:
 		if f.c.spec.ImplicitSelf {
 			if bd := b.selfMember(f, k.Caller, k.Name); len(bd.defs) > 0 {
 				return bd
@@ -336,7 +336,7 @@ func (b *binder) lookup(f *fileFacts, name string, pos, depth int) binding {
 	var best []defRef
 	bestStart := -1
 	for i, d := range f.defs {
-		if d.Name != name || !d.Lexical {
+		if d.Name != name || !d.Lexical || f.requires(d) {
 			continue
 		}
 		start := -1
@@ -420,6 +420,17 @@ func (b *binder) lookup(f *fileFacts, name string, pos, depth int) binding {
 		}
 	}
 	return binding{}
+}
+
+// requires reports whether definition d is a require() binding
+// (const { a } = require('m')): the import, not d, says what it names.
+func (f *fileFacts) requires(d def) bool {
+	for _, imp := range f.imports {
+		if imp.Call && imp.Form == "require" && d.Start <= imp.Start && imp.End <= d.End {
+			return true
+		}
+	}
+	return false
 }
 
 // importBinds reads an import's bound name: the local name it introduces,

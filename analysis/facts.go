@@ -54,12 +54,15 @@ type call struct {
 	// Owner.f()), not a longer chain ending with it; RecvSelf: it is a
 	// field of this or self (this.registry.f()).
 	RecvPlain, RecvSelf bool
-	Line                int
-	Start, End          int
-	Caller              int    // innermost enclosing callable definition, -1 if none
-	New                 bool   // an instantiation (new X, X{...}, X.new)
-	NewOf               string // instantiated type for X.new / X::new
-	Literal             bool   // not a call (composite literal)
+	// Member: the call has a receiver (x.f(), f().g()); Element: it is a
+	// JSX element.
+	Member, Element bool
+	Line            int
+	Start, End      int
+	Caller          int    // innermost enclosing callable definition, -1 if none
+	New             bool   // an instantiation (new X, X{...}, X.new)
+	NewOf           string // instantiated type for X.new / X::new
+	Literal         bool   // not a call (composite literal)
 }
 
 // superFact says definition Def names Name as a supertype.
@@ -211,6 +214,31 @@ func (f *fileFacts) addTyped(n tree.Node, s *typedShape, stack []int) {
 	f.typed = append(f.typed, typedName{Name: strings.TrimLeft(nn.Text(), "$"), Type: typ, TypeRecv: typeRecv, Scope: scope, Start: n.StartByte()})
 }
 
+// inCallable reports whether a definition on the stack is callable.
+func (f *fileFacts) inCallable(stack []int) bool {
+	for _, i := range stack {
+		if f.defs[i].Callable {
+			return true
+		}
+	}
+	return false
+}
+
+// wrapsFunc reports whether v is a call passing a function literal (memo(()
+// => ...), forwardRef(function (p, ref) {...}), debounce(track(() => ...))):
+// the definition v is assigned to is then that function.
+func (c *compiled) wrapsFunc(v tree.Node, funcKinds []string, depth int) bool {
+	if depth > 3 {
+		return false
+	}
+	for _, a := range c.spec.Unwrap.eval(v) {
+		if contains(funcKinds, a.Kind()) || c.wrapsFunc(a, funcKinds, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
 // isMemberLabel reports whether a shape's label names a member, reached
 // through its owner rather than bound in a scope.
 func isMemberLabel(label string) bool {
@@ -233,6 +261,7 @@ func (c *compiled) inTypeContext(n tree.Node) bool {
 }
 
 func (f *fileFacts) addDef(n tree.Node, shapes []*defShape, stack []int, skip map[int]bool) int {
+	first := -1
 	for _, s := range shapes {
 		var nameNodes []tree.Node
 		if s.AllNames {
@@ -240,17 +269,18 @@ func (f *fileFacts) addDef(n tree.Node, shapes []*defShape, stack []int, skip ma
 		} else if nn := s.Name.first(n); !nn.IsZero() {
 			nameNodes = []tree.Node{nn}
 		}
-		first := -1
 		for _, nn := range nameNodes {
 			if i := f.addDefNamed(n, nn, s, stack, skip); i >= 0 && first < 0 {
 				first = i
 			}
 		}
-		if first >= 0 {
+		// Shapes naming several bindings (a destructuring's kinds of
+		// names) all apply; other shapes are alternatives.
+		if first >= 0 && !s.AllNames {
 			return first
 		}
 	}
-	return -1
+	return first
 }
 
 // addDefNamed adds the definition n of shape s named by nameNode, and
@@ -270,6 +300,11 @@ func (f *fileFacts) addDefNamed(n, nameNode tree.Node, s *defShape, stack []int,
 	if len(s.Value) > 0 {
 		v := s.Value.first(n)
 		isFunc := !v.IsZero() && contains(s.FuncKinds, v.Kind())
+		// Outside functions only: inside one, x = run(() => ...) passes a
+		// callback, and its calls stay the function's.
+		if !isFunc && !v.IsZero() && len(c.spec.Unwrap) > 0 && !f.inCallable(stack) {
+			isFunc = c.wrapsFunc(v, s.FuncKinds, 0)
+		}
 		if s.FuncOnly && !isFunc {
 			return -1
 		}
@@ -291,6 +326,14 @@ func (f *fileFacts) addDefNamed(n, nameNode tree.Node, s *defShape, stack []int,
 	if p := leaf.Parent(); !p.IsZero() && s.Relabel != nil {
 		if label, ok := s.Relabel[p.Kind()]; ok {
 			d.Label = label
+		}
+	}
+	if s.ArgOfCaller && n.Parent().Kind() == "arguments" {
+		for i := len(stack) - 1; i >= 0; i-- {
+			if f.defs[stack[i]].Callable {
+				d.Callable = false // its calls are the enclosing function's
+				break
+			}
 		}
 	}
 	d.Lexical = !isMemberLabel(s.Label)
@@ -357,8 +400,16 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 	} else {
 		leaf, recv = c.nameLeaf(s.Callee.first(n))
 	}
+	if s.Component {
+		if leaf.IsZero() {
+			return
+		}
+		if r, _ := utf8.DecodeRuneInString(leaf.Text()); recv.IsZero() && !unicode.IsUpper(r) {
+			return
+		}
+	}
 	k := call{Line: n.StartPoint().Row + 1, Start: n.StartByte(), End: n.EndByte(), Caller: -1,
-		New: s.New, Literal: s.Literal, Recv: c.receiverName(recv)}
+		New: s.New, Literal: s.Literal, Recv: c.receiverName(recv), Member: !recv.IsZero(), Element: s.Component}
 	switch {
 	case recv.IsZero():
 	case recv.NamedChildCount() == 0:
@@ -370,6 +421,9 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 	}
 	if !leaf.IsZero() {
 		k.Name = leaf.Text()
+		// The call's line is its name's: in a chain split over lines, the
+		// line holding the called name, not the chain's first.
+		k.Line = leaf.StartPoint().Row + 1
 		if s.New {
 			skip[leaf.StartByte()] = true
 		}
@@ -683,8 +737,9 @@ func (f *fileFacts) finishExports() {
 	}
 	var out []exportFact
 	for _, d := range f.defs {
-		// A namespace groups exports; it is not one.
-		if !d.Exported || d.Label == lNamespace {
+		// A namespace scope (C++, C#) groups exports; it is not one. A
+		// TypeScript namespace is a value, exported by name.
+		if !d.Exported || d.Label == lNamespace && f.c.is(d.kind, fScope) {
 			continue
 		}
 		// Members show their container, except the namespace or module

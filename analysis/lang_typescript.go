@@ -18,7 +18,29 @@ func jsCommonDefs() []defShape {
 		// obj.method = function () {} and exports.f = () => {}
 		{Kind: "assignment_expression", Name: path{"left"}, Label: lProperty, Value: path{"right"},
 			FuncKinds: jsFuncKinds, FuncOnly: true},
+		// const { a, b: c, d = 1 } = x and const [e, f] = y
+		{Kind: "variable_declarator", Name: path{"name", "=object_pattern", "#shorthand_property_identifier_pattern"},
+			AllNames: true, Label: lVariable},
+		{Kind: "variable_declarator", Name: path{"name", "=object_pattern", "#pair_pattern", "value"},
+			NameKinds: []string{"identifier"}, AllNames: true, Label: lVariable},
+		{Kind: "variable_declarator", Name: path{"name", "=object_pattern", "#object_assignment_pattern", "left"},
+			NameKinds: []string{"shorthand_property_identifier_pattern"}, AllNames: true, Label: lVariable},
+		{Kind: "variable_declarator", Name: path{"name", "=array_pattern", "#identifier"}, AllNames: true, Label: lVariable},
+		// catch (err) and const f = function named() {}
+		{Kind: "catch_clause", Name: path{"parameter"}, NameKinds: []string{"identifier"}, Label: lVariable},
+		{Kind: "function_expression", Name: path{"name"}, Label: lFunction, Callable: true, ArgOfCaller: true},
 	}
+}
+
+// jsUnwrap leads from a definition's value to the arguments of the call
+// wrapping a function literal.
+var jsUnwrap = path{"=call_expression", "arguments", "*"}
+
+// jsxCalls make JSX elements calls of their component: <Button /> and
+// <Button.Item>; lower-case intrinsic elements (<div>) are not calls.
+var jsxCalls = []callShape{
+	{Kind: "jsx_self_closing_element", Callee: path{"name"}, Component: true},
+	{Kind: "jsx_opening_element", Callee: path{"name"}, Component: true},
 }
 
 var jsCalls = []callShape{
@@ -108,7 +130,8 @@ var tsSpec = &langSpec{
 		defShape{Kind: "enum_declaration", Name: path{"name"}, Label: lEnum, Container: true},
 		defShape{Kind: "internal_module", Name: path{"name"}, Label: lNamespace, Container: true},
 	),
-	Calls: jsCalls,
+	Calls:  jsCalls,
+	Unwrap: jsUnwrap,
 	Names: append([]nameRule{
 		{Kind: "non_null_expression", Name: path{"^"}},
 		{Kind: "generic_type", Name: path{"name"}},
@@ -148,7 +171,8 @@ var jsSpec = &langSpec{
 		defShape{Kind: "class_declaration", Name: path{"name"}, Label: lClass, Container: true, Heritage: jsClassHeritage},
 		defShape{Kind: "class", Name: path{"name"}, Label: lClass, Container: true, Heritage: jsClassHeritage},
 	),
-	Calls:   jsCalls,
+	Calls:   append(append([]callShape{}, jsCalls...), jsxCalls...),
+	Unwrap:  jsUnwrap,
 	Names:   jsNames,
 	Imports: jsImports(),
 	Exports: jsExports(),
@@ -162,5 +186,6 @@ func init() {
 	tsx := *tsSpec
 	tsx.Lang = "tsx"
 	tsx.Scope = []string{"tsx", "typescript"}
+	tsx.Calls = append(append([]callShape{}, jsCalls...), jsxCalls...)
 	register(tsSpec, &tsx, jsSpec)
 }

@@ -192,6 +192,10 @@ type defShape struct {
 	// ValueLabels relabels the definition by the kind of the node at
 	// Value (a Go type_spec of a struct_type is a struct).
 	ValueLabels map[string]string
+	// ArgOfCaller: a definition passed as a call's argument inside a
+	// function (arr.map(function each() {...})) is not a caller of its
+	// own: its calls belong to that function.
+	ArgOfCaller bool
 	// Container marks class-like definitions whose members get its name as
 	// their container.
 	Container bool
@@ -227,6 +231,10 @@ type callShape struct {
 	Name     path
 	Receiver path
 	New      bool // an instantiation: new X(...), X{...}
+	// Component: a JSX element, a call of its component only when the
+	// name is capitalized or qualified (<Button />, <ui.Button />), not
+	// an intrinsic element (<div>).
+	Component bool
 	// Literal marks instantiations that are not calls (Go composite
 	// literals, Rust struct expressions): references count them, the call
 	// graph does not.
@@ -372,6 +380,11 @@ type langSpec struct {
 	// SelfNames are the receivers naming the enclosing class's instance
 	// (this, self): a call on one resolves to the class's own member.
 	SelfNames []string
+	// Unwrap leads from a definition's value to the arguments of the call
+	// it is, when that call wraps a function literal (const Panel =
+	// memo(() => ...)): the definition is then callable, and the calls in
+	// the literal are its own.
+	Unwrap path
 	// Typed lists the declarations of names with a written type
 	// (parameters, typed variables and fields): a method called on such a
 	// name resolves to the type's member.

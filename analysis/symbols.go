@@ -256,19 +256,10 @@ func (s *session) supertypesOf(t target) []typeEdge {
 // in owner, when set), by category. Within a category, references
 // resolved to the symbol's definitions come first.
 func (s *session) references(sym, owner string, maxNodes int) *References {
-	cats := []*RefCategory{
-		{ID: RefInstanceCalls, Label: "Method calls on instances", Heuristic: true},
-		{ID: RefDirectCalls, Label: "Direct calls"},
-		{ID: RefInstantiations, Label: "Instantiations"},
-		{ID: RefTypes, Label: "Type annotations"},
-		{ID: RefHeritage, Label: "Extends/implements"},
-		{ID: RefImports, Label: "Imports"},
-		{ID: RefReExports, Label: "Re-exports"},
-	}
+	cats := refCategories()
 	byID := map[string]*RefCategory{}
 	for _, c := range cats {
 		byID[c.ID] = c
-		c.Items = []Ref{}
 	}
 	folded := fold(sym)
 	words := identWords(sym)
@@ -328,7 +319,7 @@ func (s *session) references(sym, owner string, maxNodes int) *References {
 			case k.Name == sym:
 				add(RefDirectCalls, f, k.Line, text(), b.classify(f, k, tgt))
 			}
-			if !k.New && k.Recv != "" && k.Name != "" && containsWords(identWords(k.Recv), words) {
+			if !k.New && !k.Element && k.Recv != "" && k.Name != "" && containsWords(identWords(k.Recv), words) {
 				add(RefInstanceCalls, f, k.Line, text(), nameOnly)
 			}
 		}
@@ -393,6 +384,23 @@ func (s *session) references(sym, owner string, maxNodes int) *References {
 		refs.Categories = append(refs.Categories, *c)
 	}
 	return refs
+}
+
+// refCategories returns the reference categories, empty, in output order.
+func refCategories() []*RefCategory {
+	cats := []*RefCategory{
+		{ID: RefInstanceCalls, Label: "Method calls on instances", Heuristic: true},
+		{ID: RefDirectCalls, Label: "Direct calls"},
+		{ID: RefInstantiations, Label: "Instantiations"},
+		{ID: RefTypes, Label: "Type annotations"},
+		{ID: RefHeritage, Label: "Extends/implements"},
+		{ID: RefImports, Label: "Imports"},
+		{ID: RefReExports, Label: "Re-exports"},
+	}
+	for _, c := range cats {
+		c.Items = []Ref{}
+	}
+	return cats
 }
 
 // identWords splits an identifier into its lower-cased words: camelCase,

@@ -1,0 +1,4 @@
+import { target } from './t';
+export function run() {
+  target();
+}

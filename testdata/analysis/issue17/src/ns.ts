@@ -1,0 +1,3 @@
+export namespace Shapes {
+  export const unit = 1;
+}
