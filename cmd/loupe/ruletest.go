@@ -26,6 +26,7 @@ func init() {
 
 type testOptions struct {
 	config, testDir, snapshotDir string
+	customLangs                  *flagSpec // --custom-languages
 	skipSnapshots, updateAll     bool
 	includeOff                   bool
 	filter                       *regexp.Regexp
@@ -35,6 +36,7 @@ type testOptions struct {
 func parseTestFlags(e *env, args []string) (*testOptions, bool, error) {
 	fs := newFlagSet("test")
 	config := fs.String('c', "config", "CONFIG_FILE", "The project configuration file (default: the sgconfig.yml found upwards)")
+	customLangs := addCustomLanguagesFlag(fs)
 	testDir := fs.String('t', "test-dir", "TEST_DIR", "Read test cases from TEST_DIR instead of sgconfig's testConfigs")
 	snapDir := fs.String(0, "snapshot-dir", "SNAPSHOT_DIR", "Folder of the snapshots, relative to the test folder (default: __snapshots__)")
 	skip := fs.Bool(0, "skip-snapshot-tests", "Only check that valid cases do not match and invalid ones do")
@@ -67,7 +69,7 @@ func parseTestFlags(e *env, args []string) (*testOptions, bool, error) {
 		return nil, false, errors.New("the argument '--skip-snapshot-tests' cannot be used with '--update-all'")
 	}
 	o := &testOptions{
-		config: config.value, testDir: testDir.value, snapshotDir: snapDir.value,
+		config: config.value, customLangs: customLangs, testDir: testDir.value, snapshotDir: snapDir.value,
 		skipSnapshots: skip.set, updateAll: update.set, includeOff: includeOff.set,
 		colour: useColour(colour.value, e),
 	}
@@ -97,6 +99,7 @@ func runRuleTest(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return e.errorf("%v", err)
 	}
+	applyCustomLanguages(o.customLangs, proj)
 	checkCustomLanguages(ctx, e, proj)
 	cfgs, err := proj.LoadRules(ctx)
 	printProjectWarnings(e, proj)

@@ -63,6 +63,7 @@ func parseRunFlags(e *env, args []string) (*runOptions, bool, error) {
 	rw := fs.String('r', "rewrite", "FIX", "String to replace the matched AST node")
 	langF := fs.String('l', "lang", "LANG", "The language of the pattern").suggest(languageNames()...)
 	config := fs.String('c', "config", "CONFIG_FILE", "The project configuration file for languageGlobs (default: the sgconfig.yml found upwards, if any)")
+	customLangs := addCustomLanguagesFlag(fs)
 	debug := fs.Optional("debug-query", "FORMAT", "pattern", "Print the pattern's tree (pattern, ast, cst, sexp) to stderr; needs --lang").
 		choose("pattern", "ast", "cst", "sexp")
 	walk := addWalkFlags(fs, "Search code read from standard input; needs --lang")
@@ -101,6 +102,7 @@ func parseRunFlags(e *env, args []string) (*runOptions, bool, error) {
 	switch {
 	case err == nil:
 		o.proj = proj
+		applyCustomLanguages(customLangs, proj)
 	case config.set || !errors.Is(err, project.ErrNotFound):
 		return nil, false, err
 	}

@@ -30,6 +30,7 @@ func init() {
 // scanOptions are the parsed flags of `loupe scan`.
 type scanOptions struct {
 	ruleFile, inline, config string
+	customLangs              *flagSpec // --custom-languages
 	json                     wire.Style
 	format                   string // --format: github or sarif, "" for none
 	includeMetadata          bool
@@ -110,6 +111,7 @@ func parseScanFlags(e *env, args []string) (*scanOptions, bool, error) {
 	minSev := fs.String(0, "min-severity", "SEVERITY", "Skip rules below this severity: off (default), hint, info, warning, error").
 		choose(severityFlags...)
 	config := fs.String('c', "config", "CONFIG_FILE", "The project configuration file (default: the sgconfig.yml found upwards)")
+	customLangs := addCustomLanguagesFlag(fs)
 	sevFlags := addSeverityFlags(fs)
 	walk := addWalkFlags(fs, "Scan code read from standard input (the rules' language)")
 	out := addOutputFlags(fs, "finding", "findings", "fix")
@@ -139,7 +141,7 @@ func parseScanFlags(e *env, args []string) (*scanOptions, bool, error) {
 		return nil, false, errors.New("--report-style cannot be used with --json")
 	}
 	o := &scanOptions{
-		ruleFile: ruleF.value, inline: inline.value, config: config.value,
+		ruleFile: ruleF.value, inline: inline.value, config: config.value, customLangs: customLangs,
 		includeMetadata: meta.set, reportStyle: printer.Rich, selection: project.Selection{Severities: severities(sevFlags)},
 		stdin: walk.stdin.set, filesWithMatches: out.filesWith.set,
 		updateAll: out.update.set && !out.json.set && !format.set,
@@ -192,6 +194,7 @@ func (o *scanOptions) loadRules(ctx context.Context, e *env, trace *tracer) (*sc
 		for _, k := range proj.Unapplied {
 			fmt.Fprintf(e.stderr, "Warning: sgconfig key %q is not supported by loupe and is ignored\n", k)
 		}
+		applyCustomLanguages(o.customLangs, proj)
 		checkCustomLanguages(ctx, e, proj)
 	}
 	var (

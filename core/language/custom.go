@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -89,6 +90,14 @@ func RegisterCustom(c Custom) (*Language, error) {
 	}
 	customs = append(customs, l)
 	return l, nil
+}
+
+// UnregisterCustom removes the registered custom language of that name,
+// if any (Language values already handed out stay usable).
+func UnregisterCustom(name string) {
+	customMu.Lock()
+	defer customMu.Unlock()
+	customs = slices.DeleteFunc(customs, func(l *Language) bool { return strings.EqualFold(l.info.Name, name) })
 }
 
 // customModule is a custom language's module file.

@@ -150,6 +150,16 @@ func (p *Project) RegisterLanguages() {
 	}
 }
 
+// ForgetLanguages unregisters the custom languages RegisterLanguages
+// registered, for a caller told to leave them out (ast-grep's
+// `--custom-languages ignore`).
+func (p *Project) ForgetLanguages() {
+	for _, name := range p.registered {
+		language.UnregisterCustom(name)
+	}
+	p.registered = nil
+}
+
 // CheckLanguages loads each custom language's module now, so that one
 // the sandbox refuses (not a loupe grammar module, or it traps, loops or
 // runs out of memory while starting) is reported once, naming its file,
