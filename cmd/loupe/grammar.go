@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/loupe-dev/loupe/grammars"
 	"github.com/loupe-dev/loupe/grammars/recipe"
 )
 
@@ -74,8 +73,7 @@ type builtGrammar struct {
 }
 
 // buildGrammar compiles the grammar in dir into a module written to out
-// (default: NAME.wasm), through package recipe with the built-in modules'
-// pinned runtime.
+// (default: NAME.wasm), with package recipe's BuildGrammar.
 func buildGrammar(ctx context.Context, dir, symbol, out string, getenv func(string) string) (*builtGrammar, error) {
 	src, err := grammarSrc(dir)
 	if err != nil {
@@ -86,45 +84,15 @@ func buildGrammar(ctx context.Context, dir, symbol, out string, getenv func(stri
 			return nil, err
 		}
 	}
-	_, statErr := os.Stat(filepath.Join(src, "scanner.cc"))
-	if err := recipe.CheckToolchain(statErr == nil); err != nil {
-		return nil, fmt.Errorf("loupe grammar build: %w", err)
-	}
 	if out == "" {
 		out = strings.TrimPrefix(symbol, "tree_sitter_") + ".wasm"
-	}
-	m, err := grammars.All()
-	if err != nil {
-		return nil, err
-	}
-	tmp, err := os.MkdirTemp("", "loupe-grammar-build")
-	if err != nil {
-		return nil, fmt.Errorf("scratch folder: %w", err)
-	}
-	defer os.RemoveAll(tmp)
-	glueDir, work := filepath.Join(tmp, "glue"), filepath.Join(tmp, "work")
-	for _, d := range []string{glueDir, work} {
-		if err := os.Mkdir(d, 0o755); err != nil {
-			return nil, fmt.Errorf("scratch folder: %w", err)
-		}
-	}
-	if err := grammars.WriteGlue(glueDir); err != nil {
-		return nil, err
-	}
-	cache := grammarCache(getenv)
-	rt, err := recipe.PrepareRuntime(cache, tmp, recipe.Source(m.Runtime))
-	if err != nil {
-		return nil, fmt.Errorf("tree-sitter's runtime %s@%s: %w", m.Runtime.Package, m.Runtime.Version, err)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	data, err := recipe.Build(recipe.Unit{
-		Runtime: rt, Glue: glueDir, Src: src, Function: symbol, Work: work,
-		PrefixMaps: []string{cache, glueDir, work, filepath.Dir(rt), src},
-	})
+	data, err := recipe.BuildGrammar(grammarCache(getenv), src, symbol)
 	if err != nil {
-		return nil, fmt.Errorf("build %s: %w", src, err)
+		return nil, fmt.Errorf("loupe grammar build: %w", err)
 	}
 	if err := os.WriteFile(out+".tmp", data, 0o644); err != nil {
 		return nil, fmt.Errorf("write the module: %w", err)

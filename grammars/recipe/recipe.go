@@ -18,6 +18,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/loupe-dev/loupe/grammars"
 )
 
 // Source names one pinned package that carries C sources.
@@ -156,6 +158,48 @@ func Build(u Unit) ([]byte, error) {
 	data, err := os.ReadFile(out)
 	if err != nil {
 		return nil, fmt.Errorf("read the linked module: %w", err)
+	}
+	return data, nil
+}
+
+// BuildGrammar builds the grammar whose generated sources are in src
+// (parser.c, tree_sitter/parser.h, a scanner) with entry point function
+// into a module, with the built-in modules' glue and their pinned
+// tree-sitter runtime (fetched into cache): what `loupe grammar build`
+// does. The toolchain is checked first (CheckToolchain).
+func BuildGrammar(cache, src, function string) ([]byte, error) {
+	_, statErr := os.Stat(filepath.Join(src, "scanner.cc"))
+	if err := CheckToolchain(statErr == nil); err != nil {
+		return nil, err
+	}
+	m, err := grammars.All()
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp("", "loupe-grammar-build")
+	if err != nil {
+		return nil, fmt.Errorf("scratch folder: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	glueDir, work := filepath.Join(tmp, "glue"), filepath.Join(tmp, "work")
+	for _, d := range []string{glueDir, work} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			return nil, fmt.Errorf("scratch folder: %w", err)
+		}
+	}
+	if err := grammars.WriteGlue(glueDir); err != nil {
+		return nil, err
+	}
+	rt, err := PrepareRuntime(cache, tmp, Source(m.Runtime))
+	if err != nil {
+		return nil, fmt.Errorf("tree-sitter's runtime %s@%s: %w", m.Runtime.Package, m.Runtime.Version, err)
+	}
+	data, err := Build(Unit{
+		Runtime: rt, Glue: glueDir, Src: src, Function: function, Work: work,
+		PrefixMaps: []string{cache, glueDir, work, filepath.Dir(rt), src},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("build %s: %w", src, err)
 	}
 	return data, nil
 }

@@ -94,7 +94,7 @@ walk:
 
 var (
 	missingMarker = regexp.MustCompile(` (?:[a-z_][a-z0-9_]*: )?\(MISSING "?([^")]*)"?\)`)
-	errorLeaf     = regexp.MustCompile(`\(UNEXPECTED (?:'(?:[^\\']|\\.)'|-?[0-9]+|INVALID)\)|\(ERROR\)`)
+	errorLeaf     = regexp.MustCompile(`\(UNEXPECTED (?:'(?:[^\\]|\\.|\\)'|-?[0-9]+|INVALID)\)|\(ERROR\)`)
 )
 
 // normalizeSExp erases from an S-expression the two things the node API,
@@ -104,7 +104,8 @@ var (
 //   - the character of an error leaf, (UNEXPECTED 'c'): tree-sitter prints
 //     the lexer's lookahead when the error was found, and prints (ERROR)
 //     for an error node whose children are all hidden; loupe knows neither
-//     and prints the leaf's first character.
+//     and prints the leaf's first character (both leave a quote or a
+//     backslash unescaped).
 func normalizeSExp(s string, hidden map[string]bool) string {
 	s = missingMarker.ReplaceAllStringFunc(s, func(m string) string {
 		if hidden[missingMarker.FindStringSubmatch(m)[1]] {
