@@ -23,6 +23,7 @@ func init() {
 func runLSP(ctx context.Context, e *env, args []string) int {
 	fs := newFlagSet("lsp")
 	config := fs.String('c', "config", "CONFIG_FILE", "The project configuration file (default: the sgconfig.yml found upwards)")
+	customLangs := addCustomLanguagesFlag(fs)
 	help := fs.Bool('h', "help", "Print help")
 	if err := fs.Parse(args); err != nil {
 		return e.errorf("%v", err)
@@ -49,6 +50,8 @@ func runLSP(ctx context.Context, e *env, args []string) int {
 	for _, k := range proj.Unapplied {
 		fmt.Fprintf(e.stderr, "Warning: sgconfig key %q is not supported by loupe and is ignored\n", k)
 	}
+	applyCustomLanguages(customLangs, proj)
+	checkCustomLanguages(ctx, e, proj)
 	wd, err := os.Getwd()
 	if err != nil {
 		return e.errorf("working directory: %v", err)
