@@ -123,3 +123,24 @@ func TestHonestHostileModule(t *testing.T) {
 		t.Fatalf("parse: %d nodes, %v", len(nodes), err)
 	}
 }
+
+// BenchmarkSandboxParse measures what the sandbox costs a parse: the same
+// module (the built-in json) on the default engine and on a sandboxed
+// one, which checks its deadline at every loop and call.
+func BenchmarkSandboxParse(b *testing.B) {
+	src := bigJSON(1 << 20)
+	for _, c := range []struct {
+		name string
+		cfg  Config
+	}{{"default", Config{}}, {"sandbox", Config{Sandbox: true}}} {
+		b.Run(c.name, func(b *testing.B) {
+			g := load(b, newEngine(b, c.cfg), "json")
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				if _, err := g.Parse(context.Background(), src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
