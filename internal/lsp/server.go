@@ -109,7 +109,7 @@ func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 	case state == uninitialized && req.Method != "initialize":
 		s.fail(ctx, req, codeServerNotInitialized, "Server not initialized")
 		return
-	case state == shutDown:
+	case state == shutDown, state == running && req.Method == "initialize":
 		s.fail(ctx, req, jsonrpc2.CodeInvalidRequest, "Invalid request")
 		return
 	}
@@ -378,9 +378,10 @@ func (s *Server) document(uri string) *document {
 }
 
 // codeAction answers with the fix-all source action when the client asks
-// for source.fixAll only, else with the quick fixes of the given
-// diagnostics that came from this server (each fix of a rule one action,
-// the first preferred); null when there is nothing to offer.
+// for source.fixAll, or for the action's own kind, only; else with the
+// quick fixes of the given diagnostics that came from this server (each
+// fix of a rule one action, the first preferred); null when there is
+// nothing to offer.
 func (s *Server) codeAction(req *jsonrpc2.Request) (any, error) {
 	var p CodeActionParams
 	if err := decode(req, &p); err != nil {
@@ -388,7 +389,7 @@ func (s *Server) codeAction(req *jsonrpc2.Request) (any, error) {
 	}
 	d := s.document(p.TextDocument.URI)
 	for _, k := range p.Context.Only {
-		if k == "source.fixAll" {
+		if k == "source.fixAll" || k == KindFixAll {
 			if d == nil {
 				return nil, nil
 			}

@@ -146,6 +146,9 @@ func TestLifecycle(t *testing.T) {
 		t.Errorf("a request before initialize: error %d, want %d", code, codeServerNotInitialized)
 	}
 	c.initialize()
+	if code := c.call("initialize", map[string]any{"capabilities": map[string]any{}}, &res); code != jsonrpc2.CodeInvalidRequest {
+		t.Errorf("a second initialize: error %d, want %d", code, jsonrpc2.CodeInvalidRequest)
+	}
 	if code := c.call("textDocument/definition", HoverParams{}, &res); code != jsonrpc2.CodeMethodNotFound {
 		t.Errorf("an unknown method: error %d, want %d", code, jsonrpc2.CodeMethodNotFound)
 	}
@@ -217,5 +220,30 @@ func TestSkippedDocumentsAndBadReload(t *testing.T) {
 	defer c.mu.Unlock()
 	if len(c.messages) != 1 || !strings.HasPrefix(c.messages[0].Message, "Failed to load rules: ") {
 		t.Errorf("messages %+v, want one saying the rules failed to load", c.messages)
+	}
+}
+
+// The fix-all action answers a request for source.fixAll and for its own
+// kind; the fixes of overlapping findings after the first are left out.
+func TestFixAll(t *testing.T) {
+	c := startServer(t, map[string]string{"rules/r.yml": consoleRule})
+	c.initialize()
+	c.open("a.ts", "console.log(console.log(1));\nconsole.log(2);\n")
+	for _, kind := range []string{"source.fixAll", KindFixAll} {
+		params := CodeActionParams{TextDocument: TextDocumentIdentifier{URI: c.uri("a.ts")}}
+		params.Context.Only = []string{kind}
+		var actions []CodeAction
+		c.call("textDocument/codeAction", params, &actions)
+		if len(actions) != 1 || actions[0].Kind != KindFixAll || actions[0].Title != "Fix by ast-grep" {
+			t.Fatalf("only %s: actions %+v", kind, actions)
+		}
+		edits := actions[0].Edit.Changes[c.uri("a.ts")]
+		want := []TextEdit{
+			{Range{Position{0, 0}, Position{0, 27}}, "logger.log(console.log(1))"},
+			{Range{Position{1, 0}, Position{1, 14}}, "logger.log(2)"},
+		}
+		if len(edits) != len(want) || edits[0] != want[0] || edits[1] != want[1] {
+			t.Errorf("only %s: edits %+v, want %+v", kind, edits, want)
+		}
 	}
 }
