@@ -110,6 +110,15 @@ bench: build js
 	node js/bench/workers.mjs
 	node js/bench/abort.mjs
 
+# structural_analysis measured against the TypeScript compiler (its
+# LanguageService's call hierarchy, references and definitions) on every
+# shared-name symbol of a pinned npm project, instead of the bounded sample
+# `make test` runs: precision and recall by bare name, qualified, and
+# resolved only. LOUPE_ANALYSIS_EVAL_VERBOSE=1 lists every miss.
+.PHONY: analysis-eval
+analysis-eval: test-deps
+	LOUPE_ANALYSIS_EVAL=full $(GO) test -count=1 -v -run TestEval ./internal/analysiseval/
+
 # The project index (loupe index) on GOROOT/src and, when Debian's
 # rust-src is installed, the Rust source: files, packages, symbols, build
 # time, database size, the rebuild after one file changes, and each

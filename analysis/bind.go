@@ -45,9 +45,17 @@ func (t target) matches(f *fileFacts, i int) bool {
 	if d.Name != t.name {
 		return false
 	}
-	if t.owner != "" && d.Container != t.owner && moduleName(f) != t.owner && !contains(f.packages, t.owner) &&
-		lastSegment(strings.Join(f.packages, ""), f.c.spec.Sep) != t.owner && pathpkg.Base(pathpkg.Dir(f.rel)) != t.owner {
-		return false
+	if t.owner != "" {
+		// The owner is the definition's class (a member of it, not a local
+		// of one of its methods), or its module, package or directory (a
+		// top-level definition).
+		member := d.Container == t.owner && (d.Parent < 0 || f.defs[d.Parent].container)
+		top := d.Parent < 0 || f.c.is(f.defs[d.Parent].kind, fScope)
+		inModule := moduleName(f) == t.owner || contains(f.packages, t.owner) ||
+			lastSegment(strings.Join(f.packages, ""), f.c.spec.Sep) == t.owner || pathpkg.Base(pathpkg.Dir(f.rel)) == t.owner
+		if !member && !(top && inModule) {
+			return false
+		}
 	}
 	if len(t.dirs) > 0 {
 		have := strings.Split(pathpkg.Dir(f.rel), "/")
@@ -174,7 +182,7 @@ func (b *binder) classify(f *fileFacts, k call, t target) status {
 	if k.Name == "" {
 		return miss
 	}
-	return judge(b.resolveCall(f, k), t)
+	return b.judge(b.resolveCall(f, k), t)
 }
 
 // resolveCall finds what call k of f calls: a name in scope or imported, a
@@ -238,10 +246,7 @@ func (b *binder) typeOf(f *fileFacts, name string, pos int, bd binding) binding 
 		}
 	}
 	if best >= 0 {
-		if t := f.typed[best]; t.TypeRecv != "" {
-			return b.types(b.member(b.lookup(f, t.TypeRecv, pos, 0), t.Type))
-		}
-		return b.types(b.lookup(f, f.typed[best].Type, pos, 0))
+		return b.written(f, f.typed[best], pos)
 	}
 	for _, dr := range bd.defs {
 		if dr.f != f {
@@ -267,6 +272,34 @@ func (b *binder) typeOf(f *fileFacts, name string, pos int, bd binding) binding 
 	return binding{}
 }
 
+// written finds the type definition a written type names. A written type
+// the workspace does not define (Map, string, a package's class) is
+// external: its members are not the workspace's.
+func (b *binder) written(f *fileFacts, t typedName, pos int) binding {
+	var bd binding
+	if t.TypeRecv != "" {
+		bd = b.member(b.lookup(f, t.TypeRecv, pos, 0), t.Type)
+	} else {
+		bd = b.lookup(f, t.Type, pos, 0)
+	}
+	if ty := b.types(bd); len(ty.defs) > 0 {
+		return ty
+	}
+	if bd.external || len(bd.defs) == 0 && len(bd.files) == 0 && contains(builtinTypes, t.Type) {
+		return binding{external: true}
+	}
+	return binding{}
+}
+
+// builtinTypes are the standard types whose members are never the
+// workspace's (a written any, an unknown name or a type parameter may
+// stand for anything, so calls on them stay name-only).
+var builtinTypes = []string{"string", "number", "boolean", "bigint", "symbol", "void", "never", "undefined", "null",
+	"String", "Number", "Boolean", "Symbol", "BigInt", "Array", "ReadonlyArray", "Map", "ReadonlyMap", "Set",
+	"ReadonlySet", "WeakMap", "WeakSet", "WeakRef", "Promise", "Date", "RegExp", "Error", "Function", "Record",
+	"Iterator", "Iterable", "IterableIterator", "AsyncIterable", "str", "int", "float", "bool", "bytes", "dict",
+	"list", "tuple", "set", "frozenset"}
+
 // types keeps the type definitions of bd.
 func (b *binder) types(bd binding) binding {
 	var out []defRef
@@ -285,10 +318,7 @@ func (b *binder) fieldType(f *fileFacts, caller int, name string) binding {
 		if d := f.defs[i]; d.container && isType(d) {
 			for _, t := range f.typed {
 				if t.Name == name && t.Scope == i {
-					if t.TypeRecv != "" {
-						return b.types(b.member(b.lookup(f, t.TypeRecv, d.Start, 0), t.Type))
-					}
-					return b.types(b.lookup(f, t.Type, d.Start, 0))
+					return b.written(f, t, d.Start)
 				}
 			}
 			for _, m := range b.membersOf(defRef{f, i}, name, 0) {
@@ -305,11 +335,13 @@ func (b *binder) fieldType(f *fileFacts, caller int, name string) binding {
 // classifyName decides whether the unqualified name at pos of f (a type
 // annotation, a supertype) names the target.
 func (b *binder) classifyName(f *fileFacts, name string, pos int, t target) status {
-	return judge(b.lookup(f, name, pos, 0), t)
+	return b.judge(b.lookup(f, name, pos, 0), t)
 }
 
-// judge compares what a site binds to with the target.
-func judge(bd binding, t target) status {
+// judge compares what a site binds to with the target. A call of a
+// member of a supertype or subtype of the target's class may dispatch to
+// the target: it stays name-only.
+func (b *binder) judge(bd binding, t target) status {
 	switch {
 	case len(bd.defs) > 0:
 		for _, dr := range bd.defs {
@@ -317,11 +349,73 @@ func judge(bd binding, t target) status {
 				return resolved
 			}
 		}
+		if b.dispatches(bd.defs, t) {
+			return nameOnly
+		}
 		return miss
 	case bd.external && (t.owner != "" || t.exact != nil):
 		return miss
 	}
 	return nameOnly
+}
+
+// dispatches reports whether one of the members bound may be overridden
+// by, or override, a target: their classes are related by extends or
+// implements.
+func (b *binder) dispatches(bound []defRef, t target) bool {
+	var owners []defRef
+	for _, dr := range bound {
+		if d := dr.f.defs[dr.i]; d.Parent >= 0 && dr.f.defs[d.Parent].container {
+			owners = append(owners, defRef{dr.f, d.Parent})
+		}
+	}
+	if len(owners) == 0 {
+		return false
+	}
+	var targets []defRef
+	if t.exact != nil {
+		targets = []defRef{*t.exact}
+	} else {
+		for _, f := range b.s.factsWith(b.s.files, []string{t.name}) {
+			for i := range f.defs {
+				if t.matches(f, i) {
+					targets = append(targets, defRef{f, i})
+				}
+			}
+		}
+	}
+	for _, td := range targets {
+		d := td.f.defs[td.i]
+		if d.Parent < 0 || !td.f.defs[d.Parent].container {
+			continue
+		}
+		cls := defRef{td.f, d.Parent}
+		for _, o := range owners {
+			if b.inherits(cls, o, 0) || b.inherits(o, cls, 0) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// inherits reports whether type sub extends or implements type sup,
+// directly or through its supertypes.
+func (b *binder) inherits(sub, sup defRef, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	for _, sf := range sub.f.supers {
+		if sf.Def != sub.i {
+			continue
+		}
+		for _, p := range b.lookup(sub.f, sf.Name, sub.f.defs[sub.i].Start, 0).defs {
+			if p.f.rel == sup.f.rel && p.i == sup.i || b.inherits(p, sup, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // lookup finds what name means at byte pos of f: the innermost lexical
@@ -624,9 +718,9 @@ func (b *binder) classifyImport(f *fileFacts, imp importFact, t target) status {
 		}
 		files := b.importFiles(f, imp)
 		if len(files) == 0 {
-			return judge(binding{external: true}, t)
+			return b.judge(binding{external: true}, t)
 		}
-		return judge(b.exported(files, bn.Name, 0), t)
+		return b.judge(b.exported(files, bn.Name, 0), t)
 	}
 	return nameOnly
 }

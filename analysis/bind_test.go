@@ -84,7 +84,9 @@ export function useTwo() {
 	"app/barrel.ts": `import { load, Store } from '../v1';
 export function viaBarrel(x: Store) { load(); return x.get('d'); }
 `,
-	"app/unknown.ts": `export function guess(thing: any) { return thing.get('e'); }
+	"app/unknown.ts": `export function guess(thing) { return thing.get('e'); }
+export function typedAny(x: any) { return x.get('f'); }
+export function onMap(m: Map<string, number>) { return m.get('g'); }
 function load() { return 0; }
 export function local() { return load(); }
 `,
@@ -107,8 +109,8 @@ func TestResolveTypeScript(t *testing.T) {
 	r = run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: "v1.Store.get"})
 	sameList(t, "callers of v1.Store.get", callerSet(r.Callers), []string{
 		"viaBarrel app/barrel.ts resolved", "useOne app/one.ts resolved", "makeOne app/one.ts resolved",
-		"guess app/unknown.ts name-only"})
-	if !strings.Contains(r.Text(), "1 of 4 callers matched by name only") {
+		"guess app/unknown.ts name-only", "typedAny app/unknown.ts name-only"})
+	if !strings.Contains(r.Text(), "2 of 5 callers matched by name only") {
 		t.Errorf("the text does not count the name-only callers:\n%s", r.Text())
 	}
 

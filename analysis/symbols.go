@@ -332,7 +332,7 @@ func (s *session) references(sym, owner string, maxNodes int) *References {
 				pos := f.lineStarts[t.Line-1]
 				st := b.classifyName(f, sym, pos, tgt)
 				if t.Recv != "" {
-					st = judge(b.member(b.lookup(f, t.Recv, pos, 0), sym), tgt)
+					st = b.judge(b.member(b.lookup(f, t.Recv, pos, 0), sym), tgt)
 				}
 				add(RefTypes, f, t.Line, text, st)
 			}

@@ -1,0 +1,292 @@
+package analysiseval
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/loupe-dev/loupe/analysis"
+	"github.com/loupe-dev/loupe/internal/difftest"
+)
+
+// The project measured: mobx's TypeScript sources (56 files; its classes
+// share member names: get, set, has, keys, values, ...), pinned.
+const (
+	project = "mobx"
+	version = "7.1.3"
+	srcDir  = "src"
+	seed    = 17
+	// bounded is the sample of a plain go test run.
+	bounded = 12
+)
+
+// query is one sampled declaration and the compiler's answers about it.
+type query struct {
+	Name, Qual, Kind, File string
+	Line                   int
+	Callable               bool
+	Callers                []string
+	RefsAll                []string `json:"refsAll"`
+	RefsStructural         []string `json:"refsStructural"`
+	Defs                   []string
+}
+
+type truth struct {
+	Files, Declarations, Shared int
+	Queries                     []query
+}
+
+// score accumulates one mode's matches over the sample.
+type score struct {
+	found, correct  int // results, and those the truth holds
+	wanted, covered int // truth results, and those found
+}
+
+// verbose, set by LOUPE_ANALYSIS_EVAL_VERBOSE=1, logs every miss.
+var verbose = os.Getenv("LOUPE_ANALYSIS_EVAL_VERBOSE") == "1"
+
+// misses lists what got has that all lacks, and what wanted has that got
+// lacks.
+func misses(got, all, wanted []string) (extra, missing []string) {
+	allSet, gotSet := set(all), set(got)
+	for _, g := range got {
+		if !allSet[g] {
+			extra = append(extra, g)
+		}
+	}
+	for _, w := range wanted {
+		if !gotSet[w] {
+			missing = append(missing, w)
+		}
+	}
+	return extra, missing
+}
+
+func (s *score) add(got []string, all, wanted []string) {
+	allSet := set(all)
+	gotSet := set(got)
+	for _, g := range got {
+		s.found++
+		if allSet[g] {
+			s.correct++
+		}
+	}
+	for _, w := range wanted {
+		s.wanted++
+		if gotSet[w] {
+			s.covered++
+		}
+	}
+}
+
+func (s score) String() string {
+	p, r := ratio(s.correct, s.found), ratio(s.covered, s.wanted)
+	return fmt.Sprintf("precision %s (%d/%d)  recall %s (%d/%d)", p, s.correct, s.found, r, s.covered, s.wanted)
+}
+
+func ratio(a, b int) string {
+	if b == 0 {
+		return "  -  "
+	}
+	return strconv.FormatFloat(float64(a)/float64(b), 'f', 2, 64)
+}
+
+func set(xs []string) map[string]bool {
+	m := make(map[string]bool, len(xs))
+	for _, x := range xs {
+		m[x] = true
+	}
+	return m
+}
+
+// way is one way of asking: by the bare name, or qualified (keeping every
+// result or the resolved ones).
+type way struct {
+	name         string
+	qualified    bool
+	resolvedOnly bool
+}
+
+var ways = []way{{"name matching", false, false}, {"qualified", true, false}, {"qualified, resolved only", true, true}}
+
+func TestEval(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("analysiseval: node is not installed")
+	}
+	root, err := difftest.ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tsDir := filepath.Join(root, "node_modules", "typescript")
+	if _, err := os.Stat(filepath.Join(tsDir, "package.json")); err != nil {
+		t.Skip("analysiseval: node_modules/typescript is missing (scripts/test-deps.sh installs it)")
+	}
+	dir, err := difftest.NpmPackage(context.Background(), project, version)
+	if err != nil {
+		t.Skipf("analysiseval: %s@%s could not be fetched: %v", project, version, err)
+	}
+	sample := bounded
+	if os.Getenv("LOUPE_ANALYSIS_EVAL") == "full" {
+		sample = 0
+	}
+	req, _ := json.Marshal(map[string]any{"root": dir, "dir": srcDir, "seed": seed, "sample": sample})
+	cmd := exec.Command(node, filepath.Join(root, "internal", "analysiseval", "truth.mjs"), tsDir)
+	cmd.Stdin = bytes.NewReader(req)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("truth.mjs: %v\n%s", err, stderr.String())
+	}
+	var tr truth
+	if err := json.Unmarshal(out, &tr); err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Queries) == 0 {
+		t.Fatalf("no shared-name symbol sampled among %d declarations", tr.Declarations)
+	}
+	tool, err := analysis.New(analysis.Config{Workspace: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ask := func(mode, symbol string) *analysis.Result {
+		r, err := tool.Run(context.Background(), analysis.Params{Mode: mode, Language: "typescript", Path: srcDir,
+			Symbol: symbol, MaxNodes: analysis.MaxMaxNodes})
+		if err != nil {
+			t.Fatalf("%s %s: %v", mode, symbol, err)
+		}
+		return r
+	}
+	scores := map[string]map[string]*score{} // mode -> way -> score
+	for _, mode := range []string{"callers", "references", "definitions"} {
+		scores[mode] = map[string]*score{}
+		for _, w := range ways {
+			scores[mode][w.name] = &score{}
+		}
+	}
+	heuristic := &score{}
+	for _, q := range tr.Queries {
+		for _, w := range ways {
+			symbol := q.Name
+			if w.qualified {
+				symbol = qualified(q)
+			}
+			if q.Callable {
+				r := ask(analysis.ModeCallers, symbol)
+				var got []string
+				for _, n := range r.Callers {
+					if n.Confidence == "" {
+						t.Errorf("%s: caller %s %s:%d has no confidence label", symbol, n.Name, n.File, n.Line)
+					}
+					if w.resolvedOnly && n.Confidence != analysis.Resolved {
+						continue
+					}
+					got = append(got, callerKey(n))
+				}
+				scores["callers"][w.name].add(got, q.Callers, q.Callers)
+				if verbose && w.qualified {
+					extra, missing := misses(got, q.Callers, q.Callers)
+					t.Logf("callers %s (%s): extra %v missing %v", symbol, w.name, extra, missing)
+				}
+			}
+			r := ask(analysis.ModeReferences, symbol)
+			var got []string
+			for _, c := range r.References.Categories {
+				for _, it := range c.Items {
+					if it.Confidence == "" {
+						t.Errorf("%s: reference %s:%d has no confidence label", symbol, it.File, it.Line)
+					}
+					k := it.File + ":" + strconv.Itoa(it.Line)
+					if c.Heuristic {
+						if w.resolvedOnly {
+							heuristic.add([]string{k}, q.RefsAll, nil)
+						}
+						if w.qualified {
+							continue // kept out of the resolved totals
+						}
+					}
+					if w.resolvedOnly && it.Confidence != analysis.Resolved {
+						continue
+					}
+					got = append(got, k)
+				}
+			}
+			scores["references"][w.name].add(dedup(got), q.RefsAll, q.RefsStructural)
+			if verbose && w.qualified {
+				extra, missing := misses(got, q.RefsAll, q.RefsStructural)
+				t.Logf("references %s (%s): extra %v missing %v", symbol, w.name, extra, missing)
+			}
+			d := ask(analysis.ModeDefinitions, symbol)
+			got = nil
+			for _, x := range d.Definitions {
+				got = append(got, x.File+":"+strconv.Itoa(x.Line))
+			}
+			scores["definitions"][w.name].add(dedup(got), q.Defs, q.Defs)
+			if verbose && w.qualified && !w.resolvedOnly {
+				extra, missing := misses(got, q.Defs, q.Defs)
+				t.Logf("definitions %s: extra %v missing %v", symbol, extra, missing)
+			}
+		}
+	}
+	t.Logf("%s@%s: %d files, %d declarations, %d with a shared name; %d sampled (seed %d)",
+		project, version, tr.Files, tr.Declarations, tr.Shared, len(tr.Queries), seed)
+	for _, mode := range []string{"callers", "references", "definitions"} {
+		for _, w := range ways {
+			t.Logf("%-11s %-25s %s", mode, w.name, scores[mode][w.name])
+		}
+	}
+	t.Logf("%-11s %-25s %s", "references", "heuristic category", heuristic)
+	// Qualifying a shared name never costs precision: what it leaves out
+	// is what resolves to another definition.
+	for _, mode := range []string{"callers", "references", "definitions"} {
+		before, after := scores[mode]["name matching"], scores[mode]["qualified"]
+		if before.found > 0 && after.found > 0 && after.correct*before.found < before.correct*after.found {
+			t.Errorf("%s: qualified precision %s below name matching's %s", mode, after, before)
+		}
+	}
+}
+
+// qualified is how the sample's declaration is asked about: Owner.name for
+// a method, module.name for a top-level declaration.
+func qualified(q query) string {
+	return q.Qual + "." + q.Name
+}
+
+// callerKey is how the compiler names a caller: the line of its name, or
+// the file's top level.
+func callerKey(n analysis.CallNode) string {
+	if n.Name == "<module>" {
+		return n.File + ":module"
+	}
+	return n.File + ":" + strconv.Itoa(n.Line)
+}
+
+func dedup(xs []string) []string {
+	sort.Strings(xs)
+	out := xs[:0]
+	for i, x := range xs {
+		if i == 0 || x != xs[i-1] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// TestQualified checks the query form on its own.
+func TestQualified(t *testing.T) {
+	if got := qualified(query{Name: "get", Qual: "ObservableMap"}); got != "ObservableMap.get" {
+		t.Error(got)
+	}
+	if got := strings.Join(dedup([]string{"b", "a", "b"}), ","); got != "a,b" {
+		t.Error(got)
+	}
+}

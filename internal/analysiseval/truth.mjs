@@ -1,0 +1,194 @@
+// The truth of the structural_analysis measurement: the TypeScript
+// compiler's own answers (LanguageService call hierarchy, references and
+// definitions) for a seeded sample of the symbols whose names are shared by
+// several declarations of a project.
+//
+//   node truth.mjs <typescript module dir> < request.json > answers.json
+//
+// request: {root, dir, seed, sample}: the project's root, the folder of its
+// sources (relative), the seed and the number of symbols (0: all).
+// answers: {files, declarations, shared, queries: [{name, qual, kind, file,
+// line, callable, callers, refsAll, refsStructural, defs}]}, paths relative
+// to root, each answer a list of "file:line" ("file:module" for a caller
+// that is a file's top level).
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+
+const ts = createRequire(import.meta.url)(process.argv[2]);
+const req = JSON.parse(fs.readFileSync(0, 'utf8'));
+const root = path.resolve(req.root);
+
+const files = [];
+(function walk(dir) {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) walk(p);
+    else if (/\.(ts|tsx|mts|cts)$/.test(e.name)) files.push(p);
+  }
+})(path.join(root, req.dir));
+
+const options = {
+  target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler,
+  jsx: ts.JsxEmit.Preserve, experimentalDecorators: true, noEmit: true, skipLibCheck: true, strict: false,
+};
+const texts = new Map(files.map((f) => [f, fs.readFileSync(f, 'utf8')]));
+const host = {
+  getCompilationSettings: () => options,
+  getScriptFileNames: () => files,
+  getScriptVersion: () => '1',
+  getScriptSnapshot: (f) => {
+    const t = texts.has(f) ? texts.get(f) : fs.existsSync(f) ? fs.readFileSync(f, 'utf8') : undefined;
+    return t === undefined ? undefined : ts.ScriptSnapshot.fromString(t);
+  },
+  getCurrentDirectory: () => root,
+  getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
+  fileExists: (f) => texts.has(f) || fs.existsSync(f),
+  readFile: (f) => (texts.has(f) ? texts.get(f) : fs.readFileSync(f, 'utf8')),
+  readDirectory: ts.sys.readDirectory,
+  directoryExists: ts.sys.directoryExists,
+  getDirectories: ts.sys.getDirectories,
+};
+const ls = ts.createLanguageService(host, ts.createDocumentRegistry());
+const program = ls.getProgram();
+
+const rel = (f) => path.relative(root, f).split(path.sep).join('/');
+const lineOf = (f, pos) => program.getSourceFile(f).getLineAndCharacterOfPosition(pos).line + 1;
+const key = (f, pos) => `${rel(f)}:${lineOf(f, pos)}`;
+const inRoot = (f) => !rel(f).startsWith('..');
+
+// The qualifier a declaration is asked about with: its class for a member,
+// else its module (the file's stem, or its folder's name for an index file).
+function moduleName(f) {
+  const stem = path.basename(f).replace(/\.d\.ts$|\.[cm]?tsx?$/, '');
+  return stem === 'index' ? path.basename(path.dirname(f)) : stem;
+}
+
+const decls = [];
+for (const f of files) {
+  const sf = program.getSourceFile(f);
+  const visit = (n, cls) => {
+    let kind = null;
+    let owner = cls;
+    if (ts.isFunctionDeclaration(n) && n.name && n.body) kind = 'function';
+    else if (ts.isMethodDeclaration(n) && cls && ts.isClassDeclaration(n.parent) && ts.isIdentifier(n.name) && n.body) {
+      kind = 'method';
+    }
+    else if (ts.isClassDeclaration(n) && n.name) kind = 'class';
+    else if (ts.isInterfaceDeclaration(n) && n.name) kind = 'interface';
+    else if (ts.isTypeAliasDeclaration(n)) kind = 'type';
+    if (kind) {
+      decls.push({
+        name: n.name.text, kind, file: f, pos: n.name.getStart(sf), callable: kind === 'function' || kind === 'method',
+        qual: kind === 'method' ? owner : moduleName(f),
+      });
+    }
+    const inner = ts.isClassDeclaration(n) && n.name ? n.name.text : ts.isClassLike(n) ? null : cls;
+    ts.forEachChild(n, (c) => visit(c, inner));
+  };
+  visit(sf, null);
+}
+
+const byName = new Map();
+for (const d of decls) byName.set(d.name, (byName.get(d.name) || 0) + 1);
+let shared = decls.filter((d) => byName.get(d.name) > 1);
+// One declaration per (qualifier, name): overloads and merged declarations
+// are one symbol.
+const seen = new Set();
+shared = shared.filter((d) => {
+  const k = `${rel(d.file)}|${d.qual}.${d.name}`;
+  if (seen.has(k)) return false;
+  seen.add(k);
+  return true;
+});
+
+// mulberry32, so a seed picks the same sample everywhere.
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const rand = rng(req.seed);
+const order = shared.map((d) => [rand(), d]).sort((a, b) => a[0] - b[0]).map((x) => x[1]);
+const sample = req.sample > 0 ? order.slice(0, req.sample) : order;
+
+// nodeAt finds the innermost node starting at pos.
+function nodeAt(sf, pos) {
+  let found = null;
+  const go = (n) => {
+    if (pos < n.getStart(sf) || pos >= n.getEnd()) return;
+    if (n.getStart(sf) === pos) found = n;
+    ts.forEachChild(n, go);
+  };
+  go(sf);
+  return found;
+}
+
+// structural reports whether a reference is one of the uses
+// structural_analysis finds: a call (or JSX element), an instantiation, a
+// type reference, a heritage clause, an import or export specifier.
+function structural(sf, pos) {
+  const id = nodeAt(sf, pos);
+  if (!id) return false;
+  let n = id;
+  let p = n.parent;
+  while (p && (ts.isPropertyAccessExpression(p) && p.name === n || ts.isQualifiedName(p) && p.right === n)) {
+    n = p;
+    p = p.parent;
+  }
+  if (!p) return false;
+  if ((ts.isCallExpression(p) || ts.isNewExpression(p)) && p.expression === n) return true;
+  if (ts.isTypeReferenceNode(p) || ts.isExpressionWithTypeArguments(p) || ts.isHeritageClause(p)) return true;
+  if (ts.isImportSpecifier(p) || ts.isExportSpecifier(p) || ts.isImportClause(p)) return true;
+  if ((ts.isJsxOpeningElement(p) || ts.isJsxSelfClosingElement(p)) && p.tagName === n) return true;
+  return false;
+}
+
+const queries = [];
+for (const d of sample) {
+  const q = { name: d.name, qual: d.qual, kind: d.kind, file: rel(d.file), line: lineOf(d.file, d.pos), callable: d.callable,
+    callers: [], refsAll: [], refsStructural: [], defs: [] };
+  // Definitions: every declaration of the symbol (overloads, merged
+  // declarations), at its name.
+  const sf = program.getSourceFile(d.file);
+  const sym = program.getTypeChecker().getSymbolAtLocation(nodeAt(sf, d.pos));
+  for (const decl of (sym && sym.declarations) || []) {
+    const at = decl.name || decl;
+    if (inRoot(decl.getSourceFile().fileName)) q.defs.push(key(decl.getSourceFile().fileName, at.getStart(decl.getSourceFile())));
+  }
+  const own = new Set(q.defs);
+  own.add(key(d.file, d.pos));
+  for (const group of ls.findReferences(d.file, d.pos) || []) {
+    const gd = group.definition;
+    if (!own.has(key(gd.fileName, gd.textSpan.start))) continue; // a related symbol's references
+    for (const r of group.references) {
+      if (r.isDefinition || !inRoot(r.fileName)) continue;
+      const k = key(r.fileName, r.textSpan.start);
+      q.refsAll.push(k);
+      if (structural(program.getSourceFile(r.fileName), r.textSpan.start)) q.refsStructural.push(k);
+    }
+  }
+  if (d.callable) {
+    for (const c of ls.provideCallHierarchyIncomingCalls(d.file, d.pos) || []) {
+      const from = c.from;
+      const top = from.kind === ts.ScriptElementKind.moduleElement || from.kind === ts.ScriptElementKind.scriptElement;
+      let at = from.selectionSpan.start;
+      if (from.kind === ts.ScriptElementKind.classElement) {
+        // A call made by a constructor: the constructor is the caller.
+        const cls = nodeAt(program.getSourceFile(from.file), at);
+        const ctor = cls && cls.parent && cls.parent.members && cls.parent.members.find(ts.isConstructorDeclaration);
+        if (ctor) at = ctor.getStart(program.getSourceFile(from.file));
+      }
+      q.callers.push(top ? `${rel(from.file)}:module` : key(from.file, at));
+    }
+  }
+  for (const k of ['defs', 'refsAll', 'refsStructural', 'callers']) q[k] = [...new Set(q[k])].sort();
+  queries.push(q);
+}
+
+process.stdout.write(JSON.stringify({ files: files.length, declarations: decls.length, shared: shared.length, queries }));
