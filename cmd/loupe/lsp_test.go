@@ -17,8 +17,10 @@ import (
 // under VS Code's language client) against `loupe lsp` and, for the
 // differential, against `ast-grep lsp`, on a copy of testdata/lsp/project:
 // TypeScript and Python rules of every severity, with and without fixes, a
-// fix with two titled alternatives, a rule with labels, a rule limited to
-// src/legacy by its files globs, suppression comments (one unused).
+// fix with two titled alternatives, a fix widened by expandEnd, a rule
+// with labels, a rule limited to src/legacy by its files globs,
+// suppression comments (one unused, one in a JavaScript file no rule is
+// for).
 
 // lspStep is one entry of the client's transcript.
 type lspStep struct {
@@ -181,6 +183,15 @@ func TestLSPSession(t *testing.T) {
 	lspValue(t, steps, "src/legacy/old.ts after fix-all", &fixed)
 	if fixed != "let count = 1\nlogger.log(count);\n" {
 		t.Errorf("src/legacy/old.ts after the fix-all edit: %q", fixed)
+	}
+	lspValue(t, steps, "src/list.ts after fix-all", &fixed)
+	if fixed != "const items = [\n  \"a\",\n  \n  \"b\",\n];\n" {
+		t.Errorf("src/list.ts after the fix-all edit (the item and its comma gone): %q", fixed)
+	}
+	var js lspTestPublish
+	lspValue(t, steps, "didOpen src/other.js: publishDiagnostics", &js)
+	if got := js.summary(); !reflect.DeepEqual(got, []string{"0:0 unused-suppression 4"}) {
+		t.Errorf("didOpen src/other.js: %q", got)
 	}
 	var reloaded lspTestPublish
 	lspValue(t, steps, "didChangeWatchedFiles: publishDiagnostics src/app.ts", &reloaded)

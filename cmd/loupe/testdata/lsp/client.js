@@ -160,28 +160,37 @@ async function main() {
   record("initialize", init);
   await conn.sendNotification(rpc.InitializedNotification.type, {});
 
-  const app = await open("src/app.ts", "typescript");
-  await open("src/legacy/old.ts", "typescript");
-  await open("src/tool.py", "python");
+  const files = {
+    "src/app.ts": "typescript",
+    "src/legacy/old.ts": "typescript",
+    "src/tool.py": "python",
+    "src/list.ts": "typescript",
+    "src/other.js": "javascript",
+  };
+  const opened = {};
+  for (const [rel, languageId] of Object.entries(files)) opened[rel] = await open(rel, languageId);
   // The server registers its watchers from initialized; by now it has.
   record("client/registerCapability", registrations);
 
   const appURI = uriOf("src/app.ts");
-  const quickfixes = [];
   // In position order: servers may publish a document's diagnostics in
   // any order (ast-grep's come rule by rule, in hash order).
   const byPosition = (a, b) =>
     a.range.start.line - b.range.start.line ||
     a.range.start.character - b.range.start.character ||
     String(a.code).localeCompare(String(b.code));
-  for (const d of [...app.diagnostics].sort(byPosition)) {
-    const actions = await conn.sendRequest(rpc.CodeActionRequest.type, {
-      textDocument: { uri: appURI },
-      range: d.range,
-      context: { diagnostics: [d], triggerKind: 1 },
-    });
-    quickfixes.push({ code: d.code, range: d.range, actions });
-    record(`codeAction src/app.ts ${d.code} ${d.range.start.line}:${d.range.start.character}`, actions);
+  const quickfixes = {};
+  for (const rel of Object.keys(files)) {
+    quickfixes[rel] = [];
+    for (const d of [...opened[rel].diagnostics].sort(byPosition)) {
+      const actions = await conn.sendRequest(rpc.CodeActionRequest.type, {
+        textDocument: { uri: uriOf(rel) },
+        range: d.range,
+        context: { diagnostics: [d], triggerKind: 1 },
+      });
+      quickfixes[rel].push({ code: d.code, range: d.range, actions });
+      record(`codeAction ${rel} ${d.code} ${d.range.start.line}:${d.range.start.character}`, actions);
+    }
   }
   const none = await conn.sendRequest(rpc.CodeActionRequest.type, {
     textDocument: { uri: appURI },
@@ -190,7 +199,7 @@ async function main() {
   });
   record("codeAction src/app.ts without diagnostics", none);
 
-  for (const rel of ["src/app.ts", "src/legacy/old.ts", "src/tool.py"]) {
+  for (const rel of Object.keys(files)) {
     const actions = await conn.sendRequest(rpc.CodeActionRequest.type, {
       textDocument: { uri: uriOf(rel) },
       range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
@@ -201,7 +210,7 @@ async function main() {
 
   // Apply the first quick fix offered (the preferred one of the first
   // diagnostic with a fix) and send the result as an edit.
-  const first = quickfixes.find((q) => q.actions && q.actions.length > 0);
+  const first = quickfixes["src/app.ts"].find((q) => q.actions && q.actions.length > 0);
   const edits = first.actions[0].edit.changes[appURI];
   await change("src/app.ts", applyEdits(docs.get(appURI).text, edits));
 
@@ -226,6 +235,15 @@ async function main() {
   const fixed = applyEdits(docs.get(oldURI).text, fixAll.edit.changes[oldURI]);
   await change("src/legacy/old.ts", fixed);
   record("src/legacy/old.ts after fix-all", fixed);
+  const listURI = uriOf("src/list.ts");
+  const [fixList] = await conn.sendRequest(rpc.CodeActionRequest.type, {
+    textDocument: { uri: listURI },
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    context: { diagnostics: [], only: ["source.fixAll"] },
+  });
+  const list = applyEdits(docs.get(listURI).text, fixList.edit.changes[listURI]);
+  await change("src/list.ts", list);
+  record("src/list.ts after fix-all", list);
 
   // The apply-all-fixes command: the server asks the client to apply the
   // edit (workspace/applyEdit) before it answers.
@@ -244,7 +262,7 @@ async function main() {
   await conn.sendNotification(rpc.DidChangeWatchedFilesNotification.type, {
     changes: [{ uri: uriOf("rules/no-eval.yml"), type: rpc.FileChangeType.Changed }],
   });
-  for (const rel of ["src/app.ts", "src/legacy/old.ts", "src/tool.py"]) {
+  for (const rel of Object.keys(files)) {
     record(`didChangeWatchedFiles: publishDiagnostics ${rel}`, await nextDiagnostics(uriOf(rel)));
   }
 

@@ -1,0 +1,5 @@
+const items = [
+  "a",
+  "TODO",
+  "b",
+];

@@ -1,0 +1,2 @@
+// ast-grep-ignore
+run();
