@@ -186,14 +186,15 @@ func currentSandbox(ctx context.Context) (host.Engine, error) {
 }
 
 // loadCustom loads a custom language's module on the sandbox engine,
-// under a name of its own (its file and content), so that two
-// registrations of one name never share a module.
+// under a name of its own (the language's and its module's hash), so
+// that two registrations of one name with different modules never share
+// one.
 func (l *Language) loadCustom(ctx context.Context) (host.Grammar, error) {
 	e, err := currentSandbox(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("%w %s (%s): %w", ErrCustom, l.info.Name, l.custom.path, err)
 	}
-	g, err := e.Load(ctx, l.custom.path+"@"+l.info.SHA256, l.custom.wasm)
+	g, err := e.Load(ctx, l.info.Name+"@"+l.info.SHA256[:12], l.custom.wasm)
 	if err != nil {
 		return nil, fmt.Errorf("%w %s: module %s refused: %w", ErrCustom, l.info.Name, l.custom.path, err)
 	}
