@@ -26,6 +26,8 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 
 	"github.com/loupe-dev/loupe/core/project"
+	"github.com/loupe-dev/loupe/core/rule"
+	"github.com/loupe-dev/loupe/core/scan"
 )
 
 // The names ast-grep's server gives its command and code action kinds.
@@ -51,8 +53,8 @@ type Config struct {
 	Name, Version string
 }
 
-// Server is one language server session.
-type Server struct {
+// server is one language server session.
+type server struct {
 	cfg  Config
 	conn *jsonrpc2.Conn
 
@@ -81,7 +83,7 @@ const (
 // until the client sends exit or closes the stream, and returns the exit
 // status the protocol asks for: 0 after a shutdown request, 1 otherwise.
 func Serve(ctx context.Context, rw io.ReadWriteCloser, cfg Config) int {
-	s := &Server{cfg: cfg, docs: map[string]*document{}, exitCode: 1, workspace: cfg.Dir}
+	s := &server{cfg: cfg, docs: map[string]*document{}, exitCode: 1, workspace: cfg.Dir}
 	s.conn = jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(rw, jsonrpc2.VSCodeObjectCodec{}), s)
 	select {
 	case <-s.conn.DisconnectNotify():
@@ -97,7 +99,7 @@ func Serve(ctx context.Context, rw io.ReadWriteCloser, cfg Config) int {
 // Handle answers one message from the client. Messages are handled one
 // at a time, in the order they arrive, so a document's changes apply in
 // order; only requests the server sends the client run on their own.
-func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
+func (s *server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
 	if req.Method == "exit" {
 		conn.Close()
 		return
@@ -163,7 +165,7 @@ func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 }
 
 // fail answers a request with an error; a notification gets no answer.
-func (s *Server) fail(ctx context.Context, req *jsonrpc2.Request, code int64, msg string) {
+func (s *server) fail(ctx context.Context, req *jsonrpc2.Request, code int64, msg string) {
 	if !req.Notif {
 		s.conn.ReplyWithError(ctx, req.ID, &jsonrpc2.Error{Code: code, Message: msg})
 	}
@@ -181,11 +183,11 @@ func decode(req *jsonrpc2.Request, v any) error {
 }
 
 // log sends the client a log message.
-func (s *Server) log(ctx context.Context, typ int, msg string) {
+func (s *server) log(ctx context.Context, typ int, msg string) {
 	s.conn.Notify(ctx, "window/logMessage", MessageParams{Type: typ, Message: msg})
 }
 
-func (s *Server) initialize(req *jsonrpc2.Request) (any, error) {
+func (s *server) initialize(req *jsonrpc2.Request) (any, error) {
 	var p InitializeParams
 	if err := decode(req, &p); err != nil {
 		return nil, err
@@ -217,7 +219,7 @@ func (s *Server) initialize(req *jsonrpc2.Request) (any, error) {
 
 // initialized loads the rules and asks the client to report changes to
 // YAML files (rules, utilities, sgconfig.yml), which reload them.
-func (s *Server) initialized(ctx context.Context) {
+func (s *server) initialized(ctx context.Context) {
 	s.reload(ctx)
 	s.pending.Add(1)
 	go func() {
@@ -239,11 +241,16 @@ func (s *Server) initialized(ctx context.Context) {
 // reload loads the project's rules again and republishes the
 // diagnostics of every open document. Rules that fail to load are
 // reported to the user and the previous ones kept.
-func (s *Server) reload(ctx context.Context) {
+func (s *server) reload(ctx context.Context) {
 	rs, err := loadRules(ctx, s.cfg.Project)
 	s.mu.Lock()
-	if err == nil {
+	switch {
+	case err == nil:
 		s.rules = rs
+	case s.rules == nil:
+		// No rules yet: documents are still tracked (and their unused
+		// suppressions reported), to be scanned once the rules load.
+		s.rules = &ruleSet{rules: scan.NewRules(nil, s.cfg.Project.Dir, rule.SeverityHint), notes: map[string]string{}}
 	}
 	docs := make([]*document, 0, len(s.docs))
 	for _, d := range s.docs {
@@ -265,7 +272,7 @@ func (s *Server) reload(ctx context.Context) {
 }
 
 // analyze scans d with the current rules.
-func (s *Server) analyze(ctx context.Context, d *document) error {
+func (s *server) analyze(ctx context.Context, d *document) error {
 	s.mu.Lock()
 	rs := s.rules
 	s.mu.Unlock()
@@ -273,7 +280,7 @@ func (s *Server) analyze(ctx context.Context, d *document) error {
 }
 
 // publish sends d's diagnostics.
-func (s *Server) publish(ctx context.Context, d *document) {
+func (s *server) publish(ctx context.Context, d *document) {
 	v := d.version
 	s.conn.Notify(ctx, "textDocument/publishDiagnostics", PublishDiagnosticsParams{URI: d.uri, Version: &v, Diagnostics: d.diagnostics})
 }
@@ -299,7 +306,7 @@ func within(path, dir string) bool {
 
 // didOpen scans and publishes a document of a language loupe parses that
 // is in the workspace; other documents are left alone, as ast-grep does.
-func (s *Server) didOpen(ctx context.Context, req *jsonrpc2.Request) error {
+func (s *server) didOpen(ctx context.Context, req *jsonrpc2.Request) error {
 	var p DidOpenTextDocumentParams
 	if err := decode(req, &p); err != nil {
 		return err
@@ -333,7 +340,7 @@ func (s *Server) didOpen(ctx context.Context, req *jsonrpc2.Request) error {
 
 // didChange rescans an open document with its new text (the server
 // asks for whole documents) unless the change is older than what it has.
-func (s *Server) didChange(ctx context.Context, req *jsonrpc2.Request) error {
+func (s *server) didChange(ctx context.Context, req *jsonrpc2.Request) error {
 	var p DidChangeTextDocumentParams
 	if err := decode(req, &p); err != nil {
 		return err
@@ -355,7 +362,7 @@ func (s *Server) didChange(ctx context.Context, req *jsonrpc2.Request) error {
 
 // didClose forgets a document and clears its diagnostics: only open
 // documents are scanned, so nothing keeps them up to date any more.
-func (s *Server) didClose(ctx context.Context, req *jsonrpc2.Request) error {
+func (s *server) didClose(ctx context.Context, req *jsonrpc2.Request) error {
 	var p DidCloseTextDocumentParams
 	if err := decode(req, &p); err != nil {
 		return err
@@ -371,7 +378,7 @@ func (s *Server) didClose(ctx context.Context, req *jsonrpc2.Request) error {
 }
 
 // document returns the open document at uri, or nil.
-func (s *Server) document(uri string) *document {
+func (s *server) document(uri string) *document {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.docs[uri]
@@ -382,7 +389,7 @@ func (s *Server) document(uri string) *document {
 // quick fixes of the given diagnostics that came from this server (each
 // fix of a rule one action, the first preferred); null when there is
 // nothing to offer.
-func (s *Server) codeAction(req *jsonrpc2.Request) (any, error) {
+func (s *server) codeAction(req *jsonrpc2.Request) (any, error) {
 	var p CodeActionParams
 	if err := decode(req, &p); err != nil {
 		return nil, err
@@ -432,7 +439,7 @@ func (s *Server) codeAction(req *jsonrpc2.Request) (any, error) {
 
 // hover answers with the note of the rule whose diagnostic is under the
 // position, or null.
-func (s *Server) hover(req *jsonrpc2.Request) (any, error) {
+func (s *server) hover(req *jsonrpc2.Request) (any, error) {
 	var p HoverParams
 	if err := decode(req, &p); err != nil {
 		return nil, err
@@ -451,7 +458,7 @@ func (s *Server) hover(req *jsonrpc2.Request) (any, error) {
 // fix-all edit of the document given and answers null once the client
 // has answered. Another command, or a document with nothing to fix, is
 // logged and answered null at once.
-func (s *Server) executeCommand(ctx context.Context, req *jsonrpc2.Request) error {
+func (s *server) executeCommand(ctx context.Context, req *jsonrpc2.Request) error {
 	var p ExecuteCommandParams
 	if err := decode(req, &p); err != nil {
 		return err

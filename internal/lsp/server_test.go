@@ -247,3 +247,21 @@ func TestFixAll(t *testing.T) {
 		}
 	}
 }
+
+// Rules that fail to load at start leave the documents tracked: once the
+// rules are fixed, a reload scans them.
+func TestRulesFixedLater(t *testing.T) {
+	c := startServer(t, map[string]string{"rules/r.yml": "id: [\n"})
+	c.initialize()
+	c.open("a.ts", "console.log(1)")
+	if got := c.sync(); len(got) != 1 || len(got[0].Diagnostics) != 0 {
+		t.Fatalf("without rules published %+v, want no diagnostics", got)
+	}
+	if err := os.WriteFile(filepath.Join(c.dir, "rules", "r.yml"), []byte(consoleRule), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []map[string]any{{"uri": c.uri("rules/r.yml"), "type": 2}}})
+	if got := c.sync(); len(got) != 2 || len(got[1].Diagnostics) != 1 {
+		t.Errorf("after the rules were fixed published %+v, want the diagnostic", got)
+	}
+}
