@@ -144,7 +144,7 @@ func (s *server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		result, err = s.hover(req)
 	case "workspace/executeCommand":
 		if err = s.executeCommand(ctx, req); err == nil {
-			return // answered once the client has applied the edit
+			return // executeCommand answers, once the client has applied any edit
 		}
 	default:
 		if !req.Notif {
