@@ -114,8 +114,10 @@ func moduleName(f *fileFacts) string {
 // binding is what a name means at one place of a file.
 type binding struct {
 	defs []defRef // the definitions it names (several: a Go package's files)
-	// external: an import the workspace cannot resolve (a package).
+	// external: an import the workspace cannot resolve (a package), or a
+	// standard type, named typeName when it is a written type (Map).
 	external bool
+	typeName string
 	// files: a namespace (import * as ns, a Go package, a Python module):
 	// the files whose exports it holds.
 	files []*fileFacts
@@ -130,11 +132,15 @@ type binder struct {
 	r     *resolver
 	byRel map[string][]*fileFacts // an import's resolution -> its files' facts
 	dirs  map[string][]*fileFacts // a directory's files, for package scope
+	// targets caches targetDefs.
+	targets map[string][]defRef
+	depth   int // nesting of typeOf's calls, bounded
 }
 
 func (s *session) binder() *binder {
 	if s.bind == nil {
-		s.bind = &binder{s: s, r: newResolver(s), byRel: map[string][]*fileFacts{}, dirs: map[string][]*fileFacts{}}
+		s.bind = &binder{s: s, r: newResolver(s), byRel: map[string][]*fileFacts{}, dirs: map[string][]*fileFacts{},
+			targets: map[string][]defRef{}}
 	}
 	return s.bind
 }
@@ -260,13 +266,37 @@ func (b *binder) typeOf(f *fileFacts, name string, pos int, bd binding) binding 
 			if k.Start < d.Start || k.End > d.End || k.Literal && !k.New {
 				continue
 			}
-			var cls binding
+			// The outermost call decides: a class instantiated, or a
+			// function or method whose return type is written.
 			if k.NewOf != "" {
-				cls = b.lookup(f, k.NewOf, k.Start, 0)
-			} else if k.Recv == "" {
-				cls = b.lookup(f, k.Name, k.Start, 0)
+				return b.types(b.lookup(f, k.NewOf, k.Start, 0))
 			}
-			return b.types(cls) // the outermost call decides
+			if b.depth > 6 {
+				return binding{}
+			}
+			b.depth++
+			called := b.resolveCall(f, k)
+			b.depth--
+			if ty := b.types(called); len(ty.defs) > 0 {
+				return ty
+			}
+			return b.returns(called)
+		}
+	}
+	return binding{}
+}
+
+// returns finds the written return type of the functions bd names.
+func (b *binder) returns(bd binding) binding {
+	for _, dr := range bd.defs {
+		d := dr.f.defs[dr.i]
+		if !d.Callable {
+			continue
+		}
+		for _, t := range dr.f.typed {
+			if t.Name == d.Name && t.Start == d.Start {
+				return b.written(dr.f, t, d.Start)
+			}
 		}
 	}
 	return binding{}
@@ -286,7 +316,7 @@ func (b *binder) written(f *fileFacts, t typedName, pos int) binding {
 		return ty
 	}
 	if bd.external || len(bd.defs) == 0 && len(bd.files) == 0 && contains(builtinTypes, t.Type) {
-		return binding{external: true}
+		return binding{external: true, typeName: t.Type}
 	}
 	return binding{}
 }
@@ -354,9 +384,51 @@ func (b *binder) judge(bd binding, t target) status {
 		}
 		return miss
 	case bd.external && (t.owner != "" || t.exact != nil):
+		if bd.typeName != "" && b.implementsExternal(bd.typeName, t) {
+			return nameOnly // a Map's get may be a class's implementing Map
+		}
 		return miss
 	}
 	return nameOnly
+}
+
+// implementsExternal reports whether a target's class names typeName as a
+// supertype.
+func (b *binder) implementsExternal(typeName string, t target) bool {
+	for _, td := range b.targetDefs(t) {
+		d := td.f.defs[td.i]
+		if d.Parent < 0 {
+			continue
+		}
+		for _, sf := range td.f.supers {
+			if sf.Def == d.Parent && sf.Name == typeName {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// targetDefs lists the definitions a target asks about, computed once per
+// target and call.
+func (b *binder) targetDefs(t target) []defRef {
+	if t.exact != nil {
+		return []defRef{*t.exact}
+	}
+	key := t.name + "\x00" + t.owner + "\x00" + strings.Join(t.dirs, "/")
+	if ds, ok := b.targets[key]; ok {
+		return ds
+	}
+	var out []defRef
+	defer func() { b.targets[key] = out }()
+	for _, f := range b.s.factsWith(b.s.files, []string{t.name}) {
+		for i := range f.defs {
+			if t.matches(f, i) {
+				out = append(out, defRef{f, i})
+			}
+		}
+	}
+	return out
 }
 
 // dispatches reports whether one of the members bound may be overridden
@@ -372,19 +444,7 @@ func (b *binder) dispatches(bound []defRef, t target) bool {
 	if len(owners) == 0 {
 		return false
 	}
-	var targets []defRef
-	if t.exact != nil {
-		targets = []defRef{*t.exact}
-	} else {
-		for _, f := range b.s.factsWith(b.s.files, []string{t.name}) {
-			for i := range f.defs {
-				if t.matches(f, i) {
-					targets = append(targets, defRef{f, i})
-				}
-			}
-		}
-	}
-	for _, td := range targets {
+	for _, td := range b.targetDefs(t) {
 		d := td.f.defs[td.i]
 		if d.Parent < 0 || !td.f.defs[d.Parent].container {
 			continue
@@ -634,7 +694,7 @@ func (b *binder) member(bd binding, name string) binding {
 		return b.exported(bd.files, name, 1)
 	}
 	if bd.external {
-		return bd
+		return bd // its members are the package's, or the standard type's
 	}
 	var out []defRef
 	for _, dr := range bd.defs {

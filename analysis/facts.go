@@ -101,9 +101,10 @@ type importFact struct {
 	Call       bool   // a call (require, import()): shown by its line
 }
 
-// boundName is a name an import binds.
+// boundName is a name an import binds, with its line.
 type boundName struct {
 	Name, Alias, Form string
+	Line              int
 }
 
 // exportFact is one exported name.
@@ -517,7 +518,7 @@ func (b boundShape) read(n tree.Node) []boundName {
 		if name.IsZero() {
 			continue
 		}
-		x := boundName{Name: compact(name.Text()), Form: b.Form}
+		x := boundName{Name: compact(name.Text()), Form: b.Form, Line: name.StartPoint().Row + 1}
 		if strings.HasSuffix(x.Name, "*") {
 			x.Name = "*"
 		}

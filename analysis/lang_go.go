@@ -7,6 +7,8 @@ var goSpec = &langSpec{
 	Typed: []typedShape{
 		{Kind: "parameter_declaration", Name: path{"name"}, Type: path{"type"}},
 		{Kind: "var_spec", Name: path{"name"}, Type: path{"type"}},
+		{Kind: "function_declaration", Name: path{"name"}, Type: path{"result"}},
+		{Kind: "method_declaration", Name: path{"name"}, Type: path{"result"}},
 	},
 	DirScope: true,
 	Scope:    []string{"go"},

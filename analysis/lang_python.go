@@ -7,6 +7,7 @@ var pySpec = &langSpec{
 	Typed: []typedShape{
 		{Kind: "typed_parameter", Name: path{"^"}, Type: path{"type", "^"}},
 		{Kind: "typed_default_parameter", Name: path{"name"}, Type: path{"type", "^"}},
+		{Kind: "function_definition", Name: path{"name"}, Type: path{"return_type", "^"}},
 	},
 	SelfNames: []string{"self", "cls"},
 	Scope:     []string{"python"},

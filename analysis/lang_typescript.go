@@ -112,6 +112,9 @@ var tsSpec = &langSpec{
 		{Kind: "optional_parameter", Name: path{"pattern"}, Type: path{"type", "^"}},
 		{Kind: "variable_declarator", Name: path{"name"}, Type: path{"type", "^"}},
 		{Kind: "public_field_definition", Name: path{"name"}, Type: path{"type", "^"}},
+		// Return types: x = f() has f's written return type.
+		{Kind: "function_declaration", Name: path{"name"}, Type: path{"return_type", "^"}},
+		{Kind: "method_definition", Name: path{"name"}, Type: path{"return_type", "^"}},
 	},
 	SelfNames: []string{"this"},
 	Scope:     []string{"typescript", "tsx"},

@@ -351,7 +351,14 @@ func (s *session) references(sym, owner string, maxNodes int) *References {
 			if imp.Form == "re-export" {
 				cat = RefReExports
 			}
-			add(cat, f, imp.Line, f.importText(imp), b.classifyImport(f, imp, tgt))
+			// A statement split over lines shows the line naming sym.
+			line, text := imp.Line, f.importText(imp)
+			for _, bn := range imp.Names {
+				if (bn.Name == sym || bn.Alias == sym) && bn.Line > imp.Line {
+					line, text = bn.Line, f.lineText(bn.Line, 100)
+				}
+			}
+			add(cat, f, line, text, b.classifyImport(f, imp, tgt))
 		}
 	}
 	refs := &References{}

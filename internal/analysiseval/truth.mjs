@@ -161,11 +161,22 @@ for (const d of sample) {
     const at = decl.name || decl;
     if (inRoot(decl.getSourceFile().fileName)) q.defs.push(key(decl.getSourceFile().fileName, at.getStart(decl.getSourceFile())));
   }
-  const own = new Set(q.defs);
-  own.add(key(d.file, d.pos));
+  // The symbol's own references, and those of the imports and re-exports
+  // aliasing it; not those of related symbols (an interface's member).
+  const checker = program.getTypeChecker();
+  const mine = (fileName, pos) => {
+    const n = nodeAt(program.getSourceFile(fileName), pos);
+    let s = n && checker.getSymbolAtLocation(n);
+    while (s && s !== sym && s.flags & ts.SymbolFlags.Alias) {
+      const next = checker.getImmediateAliasedSymbol(s);
+      if (!next || next === s) break;
+      s = next;
+    }
+    return s === sym;
+  };
   for (const group of ls.findReferences(d.file, d.pos) || []) {
     const gd = group.definition;
-    if (!own.has(key(gd.fileName, gd.textSpan.start))) continue; // a related symbol's references
+    if (!mine(gd.fileName, gd.textSpan.start)) continue;
     for (const r of group.references) {
       if (r.isDefinition || !inRoot(r.fileName)) continue;
       const k = key(r.fileName, r.textSpan.start);
