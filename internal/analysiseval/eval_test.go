@@ -17,15 +17,19 @@ import (
 	"github.com/loupe-dev/loupe/internal/difftest"
 )
 
-// The project measured: mobx's TypeScript sources (56 files; its classes
-// share member names: get, set, has, keys, values, ...), pinned.
+// The projects measured, pinned: mobx's TypeScript sources (56 files;
+// its classes share member names: get, set, has, keys, values, ...) and
+// TanStack Query's core (23 files; caches, observers and clients sharing
+// build, find, subscribe, ...).
+var projects = []struct{ name, version, src string }{
+	{"mobx", "7.1.3", "src"},
+	{"@tanstack/query-core", "5.108.0", "src"},
+}
+
 const (
-	project = "mobx"
-	version = "7.1.3"
-	srcDir  = "src"
-	seed    = 17
-	// bounded is the sample of a plain go test run.
-	bounded = 12
+	seed = 17
+	// bounded is the sample of a plain go test run, per project.
+	bounded = 8
 )
 
 // query is one sampled declaration and the compiler's answers about it.
@@ -118,6 +122,14 @@ type way struct {
 var ways = []way{{"name matching", false, false}, {"qualified", true, false}, {"qualified, resolved only", true, true}}
 
 func TestEval(t *testing.T) {
+	for _, p := range projects {
+		t.Run(p.name, func(t *testing.T) { measure(t, p.name, p.version, p.src) })
+	}
+}
+
+// measure compares the answers of structural_analysis with the compiler's
+// on one project.
+func measure(t *testing.T, project, version, srcDir string) {
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("analysiseval: node is not installed")
