@@ -41,6 +41,11 @@ type query struct {
 	RefsAll                []string `json:"refsAll"`
 	RefsStructural         []string `json:"refsStructural"`
 	Defs                   []string
+	// Hierarchy, for a class or interface: its supertypes and subtypes.
+	Hierarchy []string
+	// SharedName: the name is shared (callers, references and definitions
+	// are measured); else only the hierarchy is.
+	SharedName bool `json:"sharedName"`
 }
 
 type truth struct {
@@ -119,6 +124,9 @@ type way struct {
 	resolvedOnly bool
 }
 
+// modes are the modes measured.
+var modes = []string{"callers", "references", "definitions", "hierarchy"}
+
 var ways = []way{{"name matching", false, false}, {"qualified", true, false}, {"qualified, resolved only", true, true}}
 
 func TestEval(t *testing.T) {
@@ -179,7 +187,7 @@ func measure(t *testing.T, project, version, srcDir string) {
 		return r
 	}
 	scores := map[string]map[string]*score{} // mode -> way -> score
-	for _, mode := range []string{"callers", "references", "definitions"} {
+	for _, mode := range modes {
 		scores[mode] = map[string]*score{}
 		for _, w := range ways {
 			scores[mode][w.name] = &score{}
@@ -192,7 +200,7 @@ func measure(t *testing.T, project, version, srcDir string) {
 			if w.qualified {
 				symbol = qualified(q)
 			}
-			if q.Callable {
+			if q.Callable && q.SharedName {
 				r := ask(analysis.ModeCallers, symbol)
 				var got []string
 				for _, n := range r.Callers {
@@ -209,6 +217,33 @@ func measure(t *testing.T, project, version, srcDir string) {
 					extra, missing := misses(got, q.Callers, q.Callers)
 					t.Logf("callers %s (%s): extra %v missing %v", symbol, w.name, extra, missing)
 				}
+			}
+			if q.Hierarchy != nil {
+				h := ask(analysis.ModeHierarchy, symbol).Hierarchy
+				var got []string
+				for _, ns := range [][]analysis.TypeNode{h.Supertypes, h.Subtypes} {
+					for _, n := range ns {
+						if n.Confidence == "" {
+							t.Errorf("%s: type %s has no confidence label", symbol, n.Name)
+						}
+						if w.resolvedOnly && n.Confidence != analysis.Resolved {
+							continue
+						}
+						k := "name:" + n.Name
+						if n.File != "" {
+							k = n.File + ":" + strconv.Itoa(n.Line)
+						}
+						got = append(got, k)
+					}
+				}
+				scores["hierarchy"][w.name].add(dedup(got), q.Hierarchy, q.Hierarchy)
+				if verbose && w.qualified && !w.resolvedOnly {
+					extra, missing := misses(got, q.Hierarchy, q.Hierarchy)
+					t.Logf("hierarchy %s: extra %v missing %v", symbol, extra, missing)
+				}
+			}
+			if !q.SharedName {
+				continue
 			}
 			r := ask(analysis.ModeReferences, symbol)
 			var got []string
@@ -251,7 +286,7 @@ func measure(t *testing.T, project, version, srcDir string) {
 	}
 	t.Logf("%s@%s: %d files, %d declarations, %d with a shared name; %d sampled (seed %d)",
 		project, version, tr.Files, tr.Declarations, tr.Shared, len(tr.Queries), seed)
-	for _, mode := range []string{"callers", "references", "definitions"} {
+	for _, mode := range modes {
 		for _, w := range ways {
 			t.Logf("%-11s %-25s %s", mode, w.name, scores[mode][w.name])
 		}
@@ -259,7 +294,7 @@ func measure(t *testing.T, project, version, srcDir string) {
 	t.Logf("%-11s %-25s %s", "references", "heuristic category", heuristic)
 	// Qualifying a shared name never costs precision: what it leaves out
 	// is what resolves to another definition.
-	for _, mode := range []string{"callers", "references", "definitions"} {
+	for _, mode := range modes {
 		before, after := scores[mode]["name matching"], scores[mode]["qualified"]
 		if before.found > 0 && after.found > 0 && after.correct*before.found < before.correct*after.found {
 			t.Errorf("%s: qualified precision %s below name matching's %s", mode, after, before)

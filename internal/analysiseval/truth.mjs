@@ -8,7 +8,7 @@
 // request: {root, dir, seed, sample}: the project's root, the folder of its
 // sources (relative), the seed and the number of symbols (0: all).
 // answers: {files, declarations, shared, queries: [{name, qual, kind, file,
-// line, callable, callers, refsAll, refsStructural, defs}]}, paths relative
+// line, callable, callers, refsAll, refsStructural, defs, hierarchy}]}, paths relative
 // to root, each answer a list of "file:line" ("file:module" for a caller
 // that is a file's top level).
 import fs from 'node:fs';
@@ -149,8 +149,51 @@ function structural(sf, pos) {
   return false;
 }
 
+// heritage lists the declarations a class or interface names in its
+// extends and implements clauses, each as "file:line" of its name, or
+// "name:X" for one outside the project.
+const checker0 = program.getTypeChecker();
+function resolveAlias(s) {
+  while (s && s.flags & ts.SymbolFlags.Alias) {
+    const next = checker0.getImmediateAliasedSymbol(s);
+    if (!next || next === s) break;
+    s = next;
+  }
+  return s;
+}
+function heritage(node) {
+  const out = [];
+  for (const h of node.heritageClauses || []) {
+    for (const t of h.types) {
+      const s = resolveAlias(checker0.getSymbolAtLocation(t.expression));
+      const decl = s && s.declarations && s.declarations.find((x) => ts.isClassLike(x) || ts.isInterfaceDeclaration(x) || ts.isTypeAliasDeclaration(x));
+      const name = t.expression.getText();
+      if (decl && decl.name && inRoot(decl.getSourceFile().fileName)) {
+        out.push({ sym: s, key: key(decl.getSourceFile().fileName, decl.name.getStart(decl.getSourceFile())) });
+      } else {
+        out.push({ sym: s, key: `name:${name.split('.').pop()}` });
+      }
+    }
+  }
+  return out;
+}
+const typeDecls = [];
+for (const f of files) {
+  const sf = program.getSourceFile(f);
+  const visit = (n) => {
+    if ((ts.isClassDeclaration(n) || ts.isInterfaceDeclaration(n)) && n.name) typeDecls.push(n);
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+}
+
+// Hierarchy is measured on every class and interface (few names of types
+// are shared), seeded and sampled the same way.
+const typeOrder = decls.filter((d) => d.kind === 'class' || d.kind === 'interface').map((d) => [rand(), d])
+  .sort((a, b) => a[0] - b[0]).map((x) => x[1]);
+const typeSample = new Set(req.sample > 0 ? typeOrder.slice(0, req.sample) : typeOrder);
 const queries = [];
-for (const d of sample) {
+for (const d of [...sample, ...[...typeSample].filter((d) => !sample.includes(d))]) {
   const q = { name: d.name, qual: d.qual, kind: d.kind, file: rel(d.file), line: lineOf(d.file, d.pos), callable: d.callable,
     callers: [], refsAll: [], refsStructural: [], defs: [] };
   // Definitions: every declaration of the symbol (overloads, merged
@@ -198,7 +241,18 @@ for (const d of sample) {
       q.callers.push(top ? `${rel(from.file)}:module` : key(from.file, at));
     }
   }
-  for (const k of ['defs', 'refsAll', 'refsStructural', 'callers']) q[k] = [...new Set(q[k])].sort();
+  q.sharedName = sample.includes(d);
+  if (typeSample.has(d)) {
+    // Hierarchy: what the type extends or implements, and what extends or
+    // implements it.
+    q.hierarchy = [];
+    const node = nodeAt(sf, d.pos).parent;
+    for (const h of heritage(node)) q.hierarchy.push(h.key);
+    for (const t of typeDecls) {
+      if (heritage(t).some((h) => h.sym === sym)) q.hierarchy.push(key(t.getSourceFile().fileName, t.name.getStart(t.getSourceFile())));
+    }
+  }
+  for (const k of ['defs', 'refsAll', 'refsStructural', 'callers', 'hierarchy']) if (q[k]) q[k] = [...new Set(q[k])].sort();
   queries.push(q);
 }
 
