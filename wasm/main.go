@@ -289,13 +289,19 @@ func languageFor(this js.Value, args []js.Value) any {
 		return ""
 	}
 	s := args[0].String()
-	if l, err := language.Lookup(s); err == nil {
-		return l.Name()
+	l, err := language.Lookup(s)
+	if err != nil {
+		var ok bool
+		if l, ok = language.ForPath(s); !ok {
+			return ""
+		}
 	}
-	if l, ok := language.ForPath(s); ok {
-		return l.Name()
+	if _, custom := l.Custom(); custom {
+		// Go hands a custom language's module to the loader itself
+		// (loadBytes): there is no file of it for the JS side to prepare.
+		return ""
 	}
-	return ""
+	return l.Name()
 }
 
 // merge turns the replies of the instances that split a call between them

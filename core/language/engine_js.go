@@ -15,8 +15,36 @@ func defaultEngine(ctx context.Context) (host.Engine, error) {
 	return nil, errors.New("language: no grammar engine: the JavaScript loader was not installed")
 }
 
-// defaultSandbox fails under js: the JavaScript loader ships the built-in
-// modules only, and custom languages' modules are not loaded there.
+// defaultSandbox runs custom languages' modules on the JavaScript engine
+// too, through the engine SetEngine installed, each made safe first
+// (host.SandboxModule): a module that imports anything is refused and
+// its memory may not grow past SandboxMemory. The JavaScript engine
+// cannot stop a module inside a call, so a parse has no time limit of its
+// own here: the npm package's pool replaces a worker stuck in one.
 func defaultSandbox(ctx context.Context) (host.Engine, error) {
-	return nil, errors.New("custom languages are not supported under GOOS=js: the JavaScript engine loads only the built-in grammar modules")
+	return jsSandbox{}, nil
 }
+
+// SandboxMemory is the most memory a custom language's module may have
+// under js, as natively (wazhost.SandboxMemory).
+const SandboxMemory = 1 << 30
+
+// jsSandbox loads modules, after host.SandboxModule, on the engine
+// SetEngine installed last (each session of the npm package installs its
+// own).
+type jsSandbox struct{}
+
+func (jsSandbox) Load(ctx context.Context, name string, wasm []byte) (host.Grammar, error) {
+	safe, err := host.SandboxModule(wasm, SandboxMemory>>16)
+	if err != nil {
+		return nil, err
+	}
+	e, err := currentEngine(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return e.Load(ctx, name, safe)
+}
+
+// Close leaves the engine to its owner, who closes it.
+func (jsSandbox) Close(context.Context) error { return nil }

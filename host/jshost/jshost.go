@@ -3,12 +3,15 @@
 // Package jshost runs loupe's grammar modules on the JavaScript engine's own
 // WebAssembly when loupe itself is built with GOOS=js. (wazero could only
 // interpret there, tens of times slower.) The JavaScript side supplies a
-// loader object with one method:
+// loader object with these methods:
 //
+//	load(name: string): Promise<void>
+//	loadBytes(name: string, bytes: Uint8Array): Promise<void>
 //	instantiate(name: string): WebAssembly.Instance
 //
 // returning a fresh instance of the named grammar module (the same .wasm
-// files the native build embeds). Go is single-threaded under js, so one
+// files the native build embeds), after load(name) or, for a custom
+// language's module, loadBytes(name, bytes) prepared it. Go is single-threaded under js, so one
 // instance per language serves every parse but those of large files (see
 // below).
 //
@@ -74,15 +77,25 @@ func New(loader js.Value) *Engine {
 	return &Engine{loader: loader, grammars: map[string]*grammar{}}
 }
 
-// Load instantiates the module for name. wasm is ignored: under js the
-// modules live beside the Go module and the loader reads them.
+// Load instantiates the module for name. For a built-in language wasm is
+// nil: the modules live beside the Go module and the loader reads them
+// (load). A custom language's module, which only Go has, is handed over
+// as wasm (loadBytes), already sandboxed (host.SandboxModule).
 func (e *Engine) Load(ctx context.Context, name string, wasm []byte) (host.Grammar, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if g := e.grammars[name]; g != nil {
 		return g, nil
 	}
-	if err := await(ctx, e.loader.Call("load", name)); err != nil {
+	var loading js.Value
+	if wasm == nil {
+		loading = e.loader.Call("load", name)
+	} else {
+		bytes := uint8Array.New(len(wasm))
+		js.CopyBytesToJS(bytes, wasm)
+		loading = e.loader.Call("loadBytes", name, bytes)
+	}
+	if err := await(ctx, loading); err != nil {
 		return nil, fmt.Errorf("jshost: load %s: %w", name, err)
 	}
 	g := &grammar{name: name, loader: e.loader}

@@ -39,6 +39,14 @@ export interface CreateToolsOptions extends ToolsOptions {
    * is replaced. Grammar instances (one per parse) are not counted.
    */
   memoryLimitMiB?: number;
+  /**
+   * How long a custom language's grammar module (sgconfig.yml's
+   * customLanguages) may take to parse one file, in ms (default 30000):
+   * the worker of a parse that runs over it is replaced and its call fails
+   * saying so. Only the workers can be watched: with workers 0 a custom
+   * module's parse has no time limit.
+   */
+  customParseMs?: number;
 }
 
 /**
@@ -52,7 +60,7 @@ export function createTools(options: CreateToolsOptions): Promise<CreateToolsRes
   const workers = Math.max(0, Math.floor(options.workers ?? Math.min(os.availableParallelism?.() ?? os.cpus().length, 4)));
   const memoryLimitMiB = options.memoryLimitMiB ?? DEFAULT_MEMORY_LIMIT_MIB;
   const load = workers > 0
-    ? () => poolEngine({ size: workers, assetsDir: options.assetsDir, memoryLimitMiB })
+    ? () => poolEngine({ size: workers, assetsDir: options.assetsDir, memoryLimitMiB, customParseMs: options.customParseMs })
     : () => localEngine(nodeEnv(options.assetsDir, { memoryLimitMiB }));
   return createToolsWith(load, options, options.files);
 }

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { webcrypto } from 'node:crypto';
-import { limitMemory, type Env } from './runtime.js';
+import { limitMemory, type Env, type ParseWatch } from './runtime.js';
 
 /**
  * The default memory ceiling of one Go instance, in MiB: a quarter of
@@ -48,6 +48,8 @@ export interface NodeEnvOptions {
   module?: WebAssembly.Module;
   /** Where compiled grammar modules come from (default: compiled here). */
   grammar?: (name: string) => Promise<WebAssembly.Module>;
+  /** Told when a custom language's module starts and ends a parse (a pool worker's watchdog). */
+  watchParse?: ParseWatch;
 }
 
 /** The Node Env for the assets in dir (default: this file's folder). */
@@ -74,6 +76,7 @@ export function nodeEnv(dir?: string, opts: NodeEnvOptions = {}): Env {
       return limit > 0 ? limitMemory(bytes, limit) : bytes;
     },
     grammar: opts.grammar ?? ((name) => compileGrammar(base, name)),
+    watchParse: opts.watchParse,
     nodeFs: fs as unknown as Env['nodeFs'],
   };
 }

@@ -34,6 +34,15 @@ import type { ApprovalReply, ApprovalRequest, GrammarReply, GrammarRequest, Repl
  */
 export const ABORT_GRACE_MS = 50;
 
+/**
+ * The default time a custom language's grammar module may take to parse
+ * one file (PoolOptions.customParseMs), as natively (wazhost's sandbox).
+ */
+export const CUSTOM_PARSE_MS = 30_000;
+
+/** How often the pool looks at its workers' parse clocks. */
+const WATCH_MS = 50;
+
 /** A request before the member numbers it. */
 type Unsent = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
@@ -69,13 +78,16 @@ class Member {
   private readonly opened = new Map<number, SessionSpec>();
   private readonly holdBoot: boolean;
   private next = 1;
+  /** The worker's parse clock (WorkerConfig.parseClock) and its epoch. */
+  private readonly clock = new Int32Array(new SharedArrayBuffer(4));
+  private readonly epoch = Date.now();
 
   /**
    * Starts a worker; holdBoot keeps the process alive while it boots.
    * onDead is told once, when the member dies for any reason.
    */
   constructor(
-    data: WorkerConfig,
+    data: Omit<WorkerConfig, 'parseClock' | 'epoch'>,
     holdBoot: boolean,
     grammar: (name: string) => Promise<WebAssembly.Module>,
     private readonly onDead: (m: Member) => void,
@@ -83,7 +95,8 @@ class Member {
     this.holdBoot = holdBoot;
     // No host flags: the worker needs none, and some (--input-type, a
     // loader) would stop it from starting.
-    this.worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: data, execArgv: [] });
+    const workerData: WorkerConfig = { ...data, parseClock: this.clock.buffer as SharedArrayBuffer, epoch: this.epoch };
+    this.worker = new Worker(new URL('./worker.js', import.meta.url), { workerData, execArgv: [] });
     // A worker holds the process open only while a request is outstanding.
     this.worker.unref();
     this.ready = this.wait(0).then(() => {
@@ -117,6 +130,12 @@ class Member {
     });
     this.worker.on('error', (err) => this.fail(err instanceof Error ? err : new Error(String(err))));
     this.worker.on('exit', (code) => this.fail(new Error(`loupe's worker thread exited (code ${code})`)));
+  }
+
+  /** How long the worker has been in a custom language's parse, in ms (0: none). */
+  parsingFor(now: number): number {
+    const t = Atomics.load(this.clock, 0);
+    return t === 0 ? 0 : now - (this.epoch + t);
   }
 
   /** Requests outstanding. */
@@ -207,8 +226,21 @@ class Pool {
   private running = 0;
   private sparesTimer?: ReturnType<typeof setTimeout>;
 
-  constructor(readonly size: number, private readonly data: WorkerConfig) {
+  constructor(readonly size: number, private readonly data: Omit<WorkerConfig, 'parseClock' | 'epoch'>, private readonly customParseMs: number) {
     this.members = Array.from({ length: size }, () => this.start(true));
+    // The JavaScript engine cannot stop a module inside a call: a worker
+    // stuck in a custom language's parse is stopped from here.
+    setInterval(() => this.watch(), WATCH_MS).unref();
+  }
+
+  /** Replaces the workers whose custom-language parse ran over customParseMs. */
+  private watch(): void {
+    const now = Date.now();
+    for (const m of this.members) {
+      if (m.dead === undefined && m.parsingFor(now) > this.customParseMs) {
+        this.replace(m, new Error(`a custom language's grammar module parsed one file for over ${this.customParseMs} ms and was stopped (its worker was replaced)`));
+      }
+    }
   }
 
   /** Resolves when every member booted; rejects with the first boot error (and stops them all). */
@@ -428,6 +460,8 @@ export interface PoolOptions {
   assetsDir?: string;
   /** The memory ceiling of each worker's Go instance in MiB (0: none but wasm32's 4 GiB). */
   memoryLimitMiB: number;
+  /** How long a custom language's module may parse one file, in ms (default CUSTOM_PARSE_MS). */
+  customParseMs?: number;
 }
 
 /**
@@ -437,12 +471,13 @@ export interface PoolOptions {
  */
 export async function poolEngine(opts: PoolOptions): Promise<Engine> {
   const size = Math.max(1, Math.floor(opts.size));
-  const key = `${size}:${opts.memoryLimitMiB}:${opts.assetsDir ?? ''}`;
+  const customParseMs = opts.customParseMs ?? CUSTOM_PARSE_MS;
+  const key = `${size}:${opts.memoryLimitMiB}:${customParseMs}:${opts.assetsDir ?? ''}`;
   let p = pools.get(key);
   if (!p) {
     p = (async () => {
       const module = await compileGoModule(opts.assetsDir, opts.memoryLimitMiB);
-      const pool = new Pool(size, { assetsDir: opts.assetsDir, module, memoryLimitMiB: opts.memoryLimitMiB });
+      const pool = new Pool(size, { assetsDir: opts.assetsDir, module, memoryLimitMiB: opts.memoryLimitMiB }, customParseMs);
       await pool.boot();
       return pool;
     })();

@@ -29,6 +29,14 @@ export interface Env {
    * (GOMEMLIMIT) to work harder before it is reached.
    */
   memoryLimitMiB?: number;
+  /** Told when a custom language's module starts and ends a parse (a pool worker's watchdog). */
+  watchParse?: ParseWatch;
+}
+
+/** Hears of a custom language's parses, which nothing on their thread can stop. */
+export interface ParseWatch {
+  start(): void;
+  end(): void;
 }
 
 /** The Go side's API (wasm/main.go). */
@@ -44,10 +52,14 @@ interface LoupeGlobal {
 /**
  * How Go gets grammar modules (host/jshost): it calls load the first time
  * it needs a language, whichever call needs it and for whatever reason,
- * then instantiate for each instance.
+ * then instantiate for each instance. A custom language's module (a
+ * project's customLanguages) is not among the files: Go reads it from the
+ * workspace, checks it (no imports, memory capped) and hands its bytes to
+ * loadBytes instead of calling load.
  */
 interface GrammarLoader {
   load(name: string): Promise<void>;
+  loadBytes(name: string, bytes: Uint8Array<ArrayBuffer>): Promise<void>;
   instantiate(name: string): WebAssembly.Instance;
 }
 
@@ -403,14 +415,25 @@ async function bootNow(env: Env, forget: () => void): Promise<Runtime> {
     });
   });
   const compiled = new Map<string, WebAssembly.Module>();
+  // Custom languages' modules, by name: their parses are timed (watchParse).
+  const custom = new Set<string>();
   const loader: GrammarLoader = {
     async load(name: string) {
       if (!compiled.has(name)) compiled.set(name, await env.grammar(name));
     },
+    async loadBytes(name: string, bytes: Uint8Array<ArrayBuffer>) {
+      if (compiled.has(name)) return;
+      const m = await WebAssembly.compile(bytes);
+      const imports = WebAssembly.Module.imports(m);
+      if (imports.length > 0) throw new Error(`grammar ${name} imports ${imports[0].module}.${imports[0].name}, and a grammar module may import nothing`);
+      compiled.set(name, m);
+      custom.add(name);
+    },
     instantiate(name: string) {
       const m = compiled.get(name);
       if (!m) throw new Error(`grammar ${name} was not loaded`); // Go calls load first
-      return new WebAssembly.Instance(m, {});
+      const instance = new WebAssembly.Instance(m, {});
+      return custom.has(name) && env.watchParse ? watched(instance, env.watchParse) : instance;
     },
   };
   const parseJSON = (s: string) => JSON.parse(s) as Record<string, unknown>;
@@ -471,6 +494,28 @@ async function bootNow(env: Env, forget: () => void): Promise<Runtime> {
       return unlessDead(reply);
     },
   };
+}
+
+/**
+ * An instance of a custom language's module whose loupe_parse tells watch
+ * when it starts and ends: the JavaScript engine cannot stop a module
+ * inside a call, so a pool (pool.ts) watches from another thread and
+ * replaces a worker whose parse runs over its time limit.
+ */
+function watched(instance: WebAssembly.Instance, watch: ParseWatch): WebAssembly.Instance {
+  const parse = instance.exports.loupe_parse as (n: number) => number;
+  const exports = {
+    ...instance.exports,
+    loupe_parse(n: number) {
+      watch.start();
+      try {
+        return parse(n);
+      } finally {
+        watch.end();
+      }
+    },
+  };
+  return { exports } as unknown as WebAssembly.Instance;
 }
 
 /** An error as "Name: message" (a trap is "RuntimeError: unreachable"). */

@@ -15,6 +15,14 @@ export interface WorkerConfig {
   /** loupe.wasm compiled once by the pool, its memory limited to memoryLimitMiB. */
   module: WebAssembly.Module;
   memoryLimitMiB: number;
+  /**
+   * Where the worker says a custom language's module is parsing: an
+   * Int32Array's one slot, the milliseconds since epoch when the parse
+   * began, 0 when none runs. The pool reads it from its own thread and
+   * replaces a worker whose parse runs over its time limit.
+   */
+  parseClock: SharedArrayBuffer;
+  epoch: number;
 }
 
 /** A message from the pool. Replies carry the request's id; id 0 is the boot. */
@@ -96,7 +104,12 @@ if (port) {
     approvals.set(approval, { resolve, reject });
     port.postMessage({ approval, open, request } satisfies ApprovalRequest);
   });
-  const booting: Promise<Runtime> = loadRuntime(nodeEnv(cfg.assetsDir, { memoryLimitMiB: cfg.memoryLimitMiB, module: cfg.module, grammar }));
+  const clock = new Int32Array(cfg.parseClock);
+  const watchParse = {
+    start: () => Atomics.store(clock, 0, Math.max(1, Date.now() - cfg.epoch)),
+    end: () => Atomics.store(clock, 0, 0),
+  };
+  const booting: Promise<Runtime> = loadRuntime(nodeEnv(cfg.assetsDir, { memoryLimitMiB: cfg.memoryLimitMiB, module: cfg.module, grammar, watchParse }));
   booting.then((runtime) => {
     runtime.onDeath((err) => post({ died: err.message, output: err.output }));
     post({ id: 0, out: '' });
