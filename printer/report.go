@@ -29,7 +29,13 @@ const (
 type Report struct {
 	Style   ReportStyle // "" is Rich
 	Context int         // the unchanged lines around a fix's diff
-	Palette Palette
+	// StartContext and EndContext are how many of a multi-line label's
+	// inner lines a Rich diagnostic shows after its first line and
+	// before its last (ast-grep's -B and -A, 0 by default); the lines
+	// between are folded into a "·" row, as codespan-reporting folds
+	// them.
+	StartContext, EndContext int
+	Palette                  Palette
 }
 
 // Print writes one file's findings; src is the file's source, which the
@@ -231,8 +237,11 @@ func (p *fileReport) diagnostic(f rule.Finding) {
 	for _, l := range labels {
 		shown[l.startLine] = true
 		if l.multi() {
-			for i := l.startLine; i <= l.endLine; i++ {
-				shown[i] = true
+			shown[l.endLine] = true
+			for i := l.startLine + 1; i < l.endLine; i++ {
+				if i-l.startLine <= p.StartContext || l.endLine-i <= p.EndContext {
+					shown[i] = true
+				}
 			}
 		}
 		maxLine = max(maxLine, l.endLine+1)
@@ -262,6 +271,19 @@ func (p *fileReport) diagnostic(f rule.Finding) {
 		for _, m := range multis {
 			if active(m, n) {
 				b.WriteString(g.Paint("│") + " ")
+			} else {
+				b.WriteString("  ")
+			}
+		}
+		return b.String()
+	}
+	// breakCells is the gutter of the "·" row folding the lines after
+	// source line n: a bar for each label going on past n.
+	breakCells := func(n int) string {
+		var b strings.Builder
+		for _, m := range multis {
+			if m.startLine <= n && n < m.endLine {
+				b.WriteString(" " + g.Paint("│"))
 			} else {
 				b.WriteString("  ")
 			}
@@ -310,7 +332,7 @@ func (p *fileReport) diagnostic(f rule.Finding) {
 			if n == prev+2 {
 				p.sourceLine(width, bar, lineCells(prev+1), prev+1)
 			} else {
-				fmt.Fprintf(w, "%s%s\n", pad, g.Paint("·"))
+				fmt.Fprintf(w, "%s%s%s\n", pad, g.Paint("·"), breakCells(prev))
 			}
 		}
 		prev = n

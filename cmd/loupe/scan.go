@@ -451,7 +451,7 @@ func (p *scanPrinter) file(r fileResult) {
 	case p.o.updateAll:
 		p.apply(r, fs)
 	default:
-		rep := printer.Report{Style: p.o.reportStyle, Context: diffContext(p.o.before), Palette: p.pal}
+		rep := printer.Report{Style: p.o.reportStyle, Context: diffContext(p.o.before), StartContext: p.o.before, EndContext: p.o.after, Palette: p.pal}
 		rep.Print(p.out, r.path, r.src, fs)
 	}
 }
