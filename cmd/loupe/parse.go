@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/loupe-dev/loupe/core/language"
+	"github.com/loupe-dev/loupe/core/project"
 	"github.com/loupe-dev/loupe/core/tree"
 	"github.com/loupe-dev/loupe/printer"
 	"github.com/loupe-dev/loupe/wire"
@@ -42,6 +43,10 @@ func runParse(ctx context.Context, e *env, args []string) int {
 		return e.errorf("loupe parse takes exactly one FILE (\"-\" for standard input with --lang)")
 	}
 	path := fs.args[0]
+	// The project around, if any, adds its custom languages.
+	if proj, err := project.Find("", "."); err == nil {
+		printProjectWarnings(e, proj)
+	}
 	var lang *language.Language
 	if langFlag.set {
 		l, err := language.Lookup(langFlag.value)
