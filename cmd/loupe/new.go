@@ -57,6 +57,7 @@ func parseNewFlags(e *env, args []string) (*newOptions, bool, error) {
 	lang := fs.String('l', "lang", "LANG", "The language of the rule or utility to create").suggest(languageNames()...)
 	yes := fs.Bool('y', "yes", "Accept every default without asking (give NAME and --lang as needed)")
 	config := fs.String('c', "config", "CONFIG_FILE", "The project configuration file (default: the sgconfig.yml found upwards)")
+	customLangs := addCustomLanguagesFlag(fs)
 	help := fs.Bool('h', "help", "Print help")
 	if err := fs.Parse(args); err != nil {
 		return nil, false, err
@@ -78,6 +79,10 @@ func parseNewFlags(e *env, args []string) (*newOptions, bool, error) {
 		return nil, false, fmt.Errorf("unexpected argument '%s'", rest[1])
 	}
 	if lang.set {
+		// The project's custom languages are languages too.
+		if p, err := project.Find(config.value, "."); err == nil {
+			applyCustomLanguages(customLangs, p)
+		}
 		l, err := language.Lookup(lang.value)
 		if err != nil {
 			return nil, false, fmt.Errorf("invalid value '%s' for '--lang <LANG>': %v", lang.value, err)
