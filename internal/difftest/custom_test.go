@@ -180,7 +180,7 @@ func TestCustomLanguage(t *testing.T) {
 	t.Logf("run: %d matches over 5 patterns, by --lang and by extension, compared", matches)
 
 	// test: without snapshots both fail alike; with the snapshots
-	// ast-grep writes both pass.
+	// ast-grep writes, and with those loupe writes, both pass.
 	if v, w := runTest(ctx, bin, dir), runTest(ctx, sg, dir, native...); !v.same(w) || v.Class != "failed" {
 		t.Errorf("test without snapshots: loupe %s %q %v, ast-grep %s %q %v\n%s", v.Class, v.Summary, v.Cases, w.Class, w.Summary, w.Cases, v.Output)
 	}
@@ -190,7 +190,19 @@ func TestCustomLanguage(t *testing.T) {
 		t.Fatalf("ast-grep test -U: %v\n%s", err, b)
 	}
 	if v, w := runTest(ctx, bin, dir), runTest(ctx, sg, dir, native...); !v.same(w) || v.Class != "ok" {
-		t.Errorf("test with snapshots: loupe %s %q %v, ast-grep %s %q %v\n%s", v.Class, v.Summary, v.Cases, w.Class, w.Summary, w.Cases, v.Output)
+		t.Errorf("test with ast-grep's snapshots: loupe %s %q %v, ast-grep %s %q %v\n%s", v.Class, v.Summary, v.Cases, w.Class, w.Summary, w.Cases, v.Output)
+	}
+	// And with the snapshots loupe writes.
+	if err := os.RemoveAll(filepath.Join(dir, "tests", "__snapshots__")); err != nil {
+		t.Fatal(err)
+	}
+	update = exec.CommandContext(ctx, bin, "test", "-U")
+	update.Dir = dir
+	if b, err := update.CombinedOutput(); err != nil {
+		t.Fatalf("loupe test -U: %v\n%s", err, b)
+	}
+	if v, w := runTest(ctx, bin, dir), runTest(ctx, sg, dir, native...); !v.same(w) || v.Class != "ok" {
+		t.Errorf("test with loupe's snapshots: loupe %s %q %v, ast-grep %s %q %v\n%s", v.Class, v.Summary, v.Cases, w.Class, w.Summary, w.Cases, v.Output)
 	}
 }
 
