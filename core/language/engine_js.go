@@ -34,6 +34,8 @@ const SandboxMemory = 1 << 30
 // own).
 type jsSandbox struct{}
 
+// Load checks and caps wasm (host.SandboxModule), then loads it on the
+// current engine.
 func (jsSandbox) Load(ctx context.Context, name string, wasm []byte) (host.Grammar, error) {
 	safe, err := host.SandboxModule(wasm, SandboxMemory>>16)
 	if err != nil {
