@@ -32,10 +32,10 @@ are built with (Debian's clang 19 and wasi-libc): the same sources give the same
 bytes. Name the module as libraryPath of a customLanguages entry in sgconfig.yml
 to search files of the language with run, scan and test.
 
-Usage: loupe grammar build [OPTIONS] DIR
+Usage: loupe grammar build [OPTIONS] [DIR]
 
 DIR is the grammar's repository or package (holding src/parser.c) or its src
-folder.
+folder (default: the current folder).
 
 Options:
 `
@@ -55,10 +55,14 @@ func runGrammar(ctx context.Context, e *env, args []string) int {
 		fmt.Fprint(e.stdout, b.String())
 		return exitMatch
 	}
-	if len(fs.args) != 2 || fs.args[0] != "build" {
-		return e.errorf("usage: loupe grammar build [OPTIONS] DIR")
+	if len(fs.args) < 1 || len(fs.args) > 2 || fs.args[0] != "build" {
+		return e.errorf("usage: loupe grammar build [OPTIONS] [DIR]")
 	}
-	res, err := buildGrammar(ctx, fs.args[1], symbol.value, out.value, e.getenv)
+	dir := "."
+	if len(fs.args) == 2 {
+		dir = fs.args[1]
+	}
+	res, err := buildGrammar(ctx, dir, symbol.value, out.value, e.getenv)
 	if err != nil {
 		return e.errorf("%v", err)
 	}

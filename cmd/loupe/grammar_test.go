@@ -32,7 +32,7 @@ func TestGrammarBuildErrors(t *testing.T) {
 		{[]string{"grammar", "build", empty}, "", "holds no src/parser.c (run `tree-sitter generate` in the grammar first)"},
 		{[]string{"grammar", "build", noName}, "", "pass --language-symbol tree_sitter_NAME"},
 		{[]string{"grammar", "build", "--language-symbol", "tree_sitter_x", noName}, t.TempDir(), "install the Debian packages with: apt-get install -y clang-19 lld-19"},
-		{[]string{"grammar", "compile", empty}, "", "usage: loupe grammar build [OPTIONS] DIR"},
+		{[]string{"grammar", "compile", empty}, "", "usage: loupe grammar build [OPTIONS] [DIR]"},
 	} {
 		if c.path != "" {
 			t.Setenv("PATH", c.path)

@@ -32,7 +32,8 @@ const (
 // matches and test verdicts in loupe, with the grammar built into a module
 // by `loupe grammar build`, as in ast-grep 0.51.1 with the same grammar
 // compiled by gcc into the native library ast-grep loads. The module is
-// built twice and must come out byte for byte the same.
+// built twice, from two copies of the sources, and must come out byte
+// for byte the same.
 func TestCustomLanguage(t *testing.T) {
 	ctx := context.Background()
 	sg, err := AstGrep()
@@ -59,13 +60,19 @@ func TestCustomLanguage(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// The second build is from a copy of the package elsewhere: the
+	// module does not depend on where its sources lie.
+	elsewhere := filepath.Join(t.TempDir(), "a", "copy")
+	if err := os.CopyFS(elsewhere, os.DirFS(pkg)); err != nil {
+		t.Fatal(err)
+	}
 	var sums []string
-	for i := range 2 {
+	for i, src := range []string{pkg, elsewhere} {
 		out := filepath.Join(dir, "toml.wasm")
 		if i == 0 {
 			out = filepath.Join(t.TempDir(), "first.wasm")
 		}
-		cmd := exec.CommandContext(ctx, bin, "grammar", "build", "-o", out, pkg)
+		cmd := exec.CommandContext(ctx, bin, "grammar", "build", "-o", out, src)
 		if b, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("loupe grammar build: %v\n%s", err, b)
 		}
@@ -79,7 +86,7 @@ func TestCustomLanguage(t *testing.T) {
 	if sums[0] != sums[1] {
 		t.Fatalf("two builds of %s differ: sha256 %s and %s", customGrammar, sums[0], sums[1])
 	}
-	t.Logf("%s@%s built twice: sha256 %s", customGrammar, customGrammarVersion, sums[0])
+	t.Logf("%s@%s built twice, from two folders: sha256 %s", customGrammar, customGrammarVersion, sums[0])
 
 	src := filepath.Join(pkg, "src")
 	gcc := exec.CommandContext(ctx, "gcc", "-shared", "-fPIC", "-O2", "-I", src,
