@@ -20,8 +20,9 @@ import (
 // Custom describes a language whose grammar is a WebAssembly module in a
 // file, built with loupe's recipe (`loupe grammar build`): an entry of a
 // project's customLanguages. Its module runs sandboxed (see SetSandbox):
-// it can reach nothing outside its own memory, which is bounded, and each
-// parse has a time limit.
+// it can reach nothing outside its own memory, which is bounded, and
+// natively each parse has a time limit (under js, the npm package's pool
+// keeps one).
 type Custom struct {
 	// Name is the language's name, as rules and --lang give it.
 	Name string
