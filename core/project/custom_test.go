@@ -123,3 +123,25 @@ func TestMetaVarChar(t *testing.T) {
 		t.Fatal("odd registered")
 	}
 }
+
+// TestLibraryPathMap: ast-grep's per-platform map of native libraries is
+// reported, and that language left out, while the project loads.
+func TestLibraryPathMap(t *testing.T) {
+	cfg := "customLanguages:\n  native:\n    libraryPath:\n      x86_64-unknown-linux-gnu: native.so\n      aarch64-apple-darwin: native.dylib\n    extensions: [nat]\n"
+	p, err := Parse([]byte(cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.CustomLanguages) != 0 || len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0].Error(), "customLanguages native: libraryPath is a per-platform map of native libraries") {
+		t.Fatalf("languages %v, warnings %v", p.CustomLanguages, p.Warnings)
+	}
+	for bad, want := range map[string]string{
+		"customLanguages:\n  x:\n    extensions: [x]\n":                   "customLanguages x: libraryPath is required",
+		"customLanguages:\n  x:\n    libraryPath: [a, b]\n":               "invalid sgconfig: customLanguages x",
+		"customLanguages:\n  x:\n    libraryPath: a\n    extensions: 3\n": "invalid sgconfig: customLanguages x",
+	} {
+		if _, err := Parse([]byte(bad)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", bad, err, want)
+		}
+	}
+}

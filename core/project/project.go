@@ -185,11 +185,11 @@ func Parse(data []byte) (*Project, error) {
 		return nil, fmt.Errorf("invalid sgconfig: %w", err)
 	}
 	var raw struct {
-		RuleDirs        []string                  `yaml:"ruleDirs"`
-		UtilDirs        []string                  `yaml:"utilDirs"`
-		TestConfigs     []TestConfig              `yaml:"testConfigs"`
-		LanguageGlobs   map[string][]string       `yaml:"languageGlobs"`
-		CustomLanguages map[string]CustomLanguage `yaml:"customLanguages"`
+		RuleDirs        []string             `yaml:"ruleDirs"`
+		UtilDirs        []string             `yaml:"utilDirs"`
+		TestConfigs     []TestConfig         `yaml:"testConfigs"`
+		LanguageGlobs   map[string][]string  `yaml:"languageGlobs"`
+		CustomLanguages map[string]yaml.Node `yaml:"customLanguages"`
 	}
 	if err := yaml.Unmarshal(data, &raw); err != nil {
 		return nil, fmt.Errorf("invalid sgconfig: %w", err)
@@ -199,14 +199,12 @@ func Parse(data []byte) (*Project, error) {
 			return nil, errors.New("testConfigs: every entry needs a testDir")
 		}
 	}
-	for name, cl := range raw.CustomLanguages {
-		if cl.LibraryPath == "" {
-			return nil, fmt.Errorf("customLanguages %s: libraryPath is required", name)
-		}
-	}
 	p := &Project{
 		RuleDirs: raw.RuleDirs, UtilDirs: raw.UtilDirs, TestConfigs: raw.TestConfigs,
-		LanguageGlobs: raw.LanguageGlobs, CustomLanguages: raw.CustomLanguages,
+		LanguageGlobs: raw.LanguageGlobs,
+	}
+	if err := p.readCustomLanguages(raw.CustomLanguages); err != nil {
+		return nil, err
 	}
 	for _, k := range []string{"languageInjections"} {
 		if _, ok := keys[k]; ok {
@@ -214,6 +212,52 @@ func Parse(data []byte) (*Project, error) {
 		}
 	}
 	return p, nil
+}
+
+// readCustomLanguages reads the customLanguages entries. An entry whose
+// libraryPath is ast-grep's per-platform map of native libraries is left
+// out with a warning (loupe takes one WebAssembly module, the same on
+// every platform); any other malformed entry makes the configuration
+// invalid, as in ast-grep.
+func (p *Project) readCustomLanguages(nodes map[string]yaml.Node) error {
+	names := make([]string, 0, len(nodes))
+	for name := range nodes {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		n := nodes[name]
+		if lib := mapValue(&n, "libraryPath"); lib != nil && lib.Kind == yaml.MappingNode {
+			p.Warnings = append(p.Warnings, fmt.Errorf("customLanguages %s: libraryPath is a per-platform map of native libraries, and loupe takes one WebAssembly module (built by loupe grammar build); its files are not searched", name))
+			continue
+		}
+		var cl CustomLanguage
+		if err := n.Decode(&cl); err != nil {
+			return fmt.Errorf("invalid sgconfig: customLanguages %s: %w", name, err)
+		}
+		if cl.LibraryPath == "" {
+			return fmt.Errorf("customLanguages %s: libraryPath is required", name)
+		}
+		if p.CustomLanguages == nil {
+			p.CustomLanguages = map[string]CustomLanguage{}
+		}
+		p.CustomLanguages[name] = cl
+	}
+	return nil
+}
+
+// mapValue returns the value of key in a YAML mapping node, nil when n is
+// not a mapping or lacks key.
+func mapValue(n *yaml.Node, key string) *yaml.Node {
+	if n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
 }
 
 // Rel returns path relative to the project folder, slash-separated (path
