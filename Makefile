@@ -112,12 +112,13 @@ bench: build js
 
 # structural_analysis measured against the TypeScript compiler (its
 # LanguageService's call hierarchy, references and definitions) on every
-# shared-name symbol of a pinned npm project, instead of the bounded sample
-# `make test` runs: precision and recall by bare name, qualified, and
-# resolved only. LOUPE_ANALYSIS_EVAL_VERBOSE=1 lists every miss.
+# shared-name symbol of pinned npm projects, instead of the bounded sample
+# `make test` runs, and against go/types on the Go standard library's go/...
+# packages: precision and recall by bare name, qualified, and resolved only.
+# LOUPE_ANALYSIS_EVAL_VERBOSE=1 lists every miss.
 .PHONY: analysis-eval
 analysis-eval: test-deps
-	LOUPE_ANALYSIS_EVAL=full $(GO) test -count=1 -v -run TestEval ./internal/analysiseval/
+	LOUPE_ANALYSIS_EVAL=full $(GO) test -count=1 -v -timeout 30m -run TestEval ./internal/analysiseval/
 
 # The project index (loupe index) on GOROOT/src and, when Debian's
 # rust-src is installed, the Rust source: files, packages, symbols, build

@@ -28,8 +28,9 @@ const (
 type target struct {
 	name, owner string
 	// dirs are the qualifier's segments before owner (v2 in
-	// v2.Store.get): directories or package segments of the definition's
-	// file, used when some definition has them.
+	// v2.Store.get, store in store.Store.get): directories, the module or
+	// package segments of the definition's file, used when some
+	// definition has them.
 	dirs []string
 	// exact, when set, is the one definition asked about (a caller found
 	// at the level above).
@@ -51,14 +52,16 @@ func (t target) matches(f *fileFacts, i int) bool {
 		// top-level definition).
 		member := d.Container == t.owner && (d.Parent < 0 || f.defs[d.Parent].container)
 		top := d.Parent < 0 || f.c.is(f.defs[d.Parent].kind, fScope)
-		inModule := moduleName(f) == t.owner || contains(f.packages, t.owner) ||
-			lastSegment(strings.Join(f.packages, ""), f.c.spec.Sep) == t.owner || pathpkg.Base(pathpkg.Dir(f.rel)) == t.owner
+		inModule := moduleName(f) == t.owner || pathpkg.Base(pathpkg.Dir(f.rel)) == t.owner
+		for _, p := range f.packages {
+			inModule = inModule || p == t.owner || lastSegment(p, f.c.spec.Sep) == t.owner
+		}
 		if !member && !(top && inModule) {
 			return false
 		}
 	}
 	if len(t.dirs) > 0 {
-		have := strings.Split(pathpkg.Dir(f.rel), "/")
+		have := append(strings.Split(pathpkg.Dir(f.rel), "/"), moduleName(f))
 		for _, p := range f.packages {
 			have = append(have, qualSegments(p)...)
 		}

@@ -8,8 +8,12 @@
 // qualified name with every result, and by the qualified name with the
 // resolved results only.
 //
-// `go test ./internal/analysiseval` measures a bounded sample; with
-// LOUPE_ANALYSIS_EVAL=full (make analysis-eval) every shared-name symbol.
+// The same is measured for Go against go/types on the standard library's
+// go/... packages (gotypes_test.go).
+//
+// `go test ./internal/analysiseval` measures a bounded TypeScript sample;
+// with LOUPE_ANALYSIS_EVAL=full (make analysis-eval) every shared-name
+// symbol, and a sample of Go's.
 // Without node, the typescript package (scripts/test-deps.sh installs it)
 // or the registry, the test skips with one line.
 package analysiseval

@@ -1,0 +1,351 @@
+package analysiseval
+
+import (
+	"context"
+	"fmt"
+	"go/ast"
+	"go/build"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/loupe-dev/loupe/analysis"
+)
+
+// goCorpus is the Go measurement's project: the standard library's go/...
+// packages (the parser, the type checker and their kin: many types share
+// method names such as Pos, End and String).
+const goCorpus = "go"
+
+// goDecl is one function or method of the corpus, with go/types' answers
+// about it.
+type goDecl struct {
+	obj        *types.Func
+	name, qual string // Name; the receiver's type or the package's name
+	key        string // file:line of its name
+	callers    map[string]bool
+	refs       map[string]bool // every use
+	callRefs   map[string]bool // uses that are calls
+	sharedName bool
+}
+
+// goTruth type-checks every package under GOROOT/src/go and records, for
+// each function and method, its callers and uses.
+type goTruth struct {
+	root  string // GOROOT/src
+	fset  *token.FileSet
+	pkgs  map[string]*types.Package
+	infos []*types.Info
+	files [][]*ast.File
+	std   types.Importer
+	decls map[*types.Func]*goDecl
+	errs  []string
+}
+
+func (g *goTruth) Import(path string) (*types.Package, error) {
+	return g.ImportFrom(path, "", 0)
+}
+
+// ImportFrom checks a corpus package itself (so every object is the one
+// the corpus refers to), and leaves the others to the source importer.
+func (g *goTruth) ImportFrom(path, dir string, mode types.ImportMode) (*types.Package, error) {
+	if p, ok := g.pkgs[path]; ok {
+		return p, nil
+	}
+	if path != goCorpus && !strings.HasPrefix(path, goCorpus+"/") {
+		return g.std.(types.ImporterFrom).ImportFrom(path, dir, mode)
+	}
+	return g.check(path)
+}
+
+func (g *goTruth) check(path string) (*types.Package, error) {
+	bp, err := build.Default.Import(path, "", 0)
+	if err != nil {
+		return nil, err
+	}
+	var files []*ast.File
+	for _, name := range bp.GoFiles {
+		f, err := parser.ParseFile(g.fset, filepath.Join(bp.Dir, name), nil, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+	}
+	info := &types.Info{Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}}
+	conf := types.Config{Importer: g, Error: func(err error) { g.errs = append(g.errs, err.Error()) }}
+	pkg, _ := conf.Check(path, g.fset, files, info)
+	g.pkgs[path] = pkg
+	g.infos = append(g.infos, info)
+	g.files = append(g.files, files)
+	return pkg, nil
+}
+
+func (g *goTruth) key(pos token.Pos) string {
+	p := g.fset.Position(pos)
+	rel, _ := filepath.Rel(g.root, p.Filename)
+	return filepath.ToSlash(rel) + ":" + strconv.Itoa(p.Line)
+}
+
+// load checks the corpus and collects the answers.
+func (g *goTruth) load(t *testing.T) {
+	err := filepath.WalkDir(filepath.Join(g.root, goCorpus), func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if d.Name() == "testdata" {
+				return filepath.SkipDir
+			}
+			rel, _ := filepath.Rel(g.root, p)
+			path := filepath.ToSlash(rel)
+			if _, ok := g.pkgs[path]; !ok {
+				if bp, err := build.Default.Import(path, "", 0); err == nil && len(bp.GoFiles) > 0 {
+					if _, err := g.check(path); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.decls = map[*types.Func]*goDecl{}
+	for i, files := range g.files {
+		info := g.infos[i]
+		for _, f := range files {
+			for _, d := range f.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok {
+					continue
+				}
+				obj, _ := info.Defs[fd.Name].(*types.Func)
+				if obj == nil {
+					continue
+				}
+				qual := obj.Pkg().Name()
+				if fd.Recv != nil && len(fd.Recv.List) > 0 {
+					qual = recvName(fd.Recv.List[0].Type)
+				}
+				g.decls[obj] = &goDecl{obj: obj, name: fd.Name.Name, qual: qual, key: g.key(fd.Name.Pos()),
+					callers: map[string]bool{}, refs: map[string]bool{}, callRefs: map[string]bool{}}
+			}
+		}
+	}
+	for i, files := range g.files {
+		info := g.infos[i]
+		for _, f := range files {
+			g.uses(f, info)
+		}
+	}
+}
+
+// uses records every use of a corpus function: its line, and for a call
+// the calling function (or the file's top level).
+func (g *goTruth) uses(f *ast.File, info *types.Info) {
+	var stack []ast.Node
+	enclosing := func() string {
+		for i := len(stack) - 1; i >= 0; i-- {
+			if fd, ok := stack[i].(*ast.FuncDecl); ok {
+				return g.key(fd.Name.Pos())
+			}
+		}
+		rel, _ := filepath.Rel(g.root, g.fset.Position(f.Pos()).Filename)
+		return filepath.ToSlash(rel) + ":module"
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		id, ok := n.(*ast.Ident)
+		if !ok {
+			return true
+		}
+		fn, _ := info.Uses[id].(*types.Func)
+		if fn == nil {
+			return true
+		}
+		d := g.decls[fn.Origin()]
+		if d == nil {
+			return true
+		}
+		k := g.key(id.Pos())
+		d.refs[k] = true
+		// A call: the identifier is the callee, or the selector's name of
+		// one.
+		var callee ast.Node = id
+		if len(stack) >= 2 {
+			if sel, ok := stack[len(stack)-2].(*ast.SelectorExpr); ok && sel.Sel == id {
+				callee = sel
+				if len(stack) >= 3 {
+					if call, ok := stack[len(stack)-3].(*ast.CallExpr); ok && call.Fun == callee {
+						d.callRefs[k] = true
+						d.callers[enclosing()] = true
+					}
+				}
+				return true
+			}
+			if call, ok := stack[len(stack)-2].(*ast.CallExpr); ok && call.Fun == callee {
+				d.callRefs[k] = true
+				d.callers[enclosing()] = true
+			}
+		}
+		return true
+	})
+}
+
+func recvName(e ast.Expr) string {
+	switch x := e.(type) {
+	case *ast.StarExpr:
+		return recvName(x.X)
+	case *ast.IndexExpr:
+		return recvName(x.X)
+	case *ast.IndexListExpr:
+		return recvName(x.X)
+	case *ast.Ident:
+		return x.Name
+	}
+	return ""
+}
+
+// goSample is the Go measurement's sample: type-checking the corpus and
+// asking about each symbol three ways over it takes seconds a symbol, so
+// it runs under make analysis-eval only.
+const goSample = 60
+
+// TestEvalGo measures structural_analysis against go/types on the standard
+// library's go/... packages: callers, references and definitions of a
+// seeded sample of the functions and methods whose names are shared.
+func TestEvalGo(t *testing.T) {
+	if os.Getenv("LOUPE_ANALYSIS_EVAL") != "full" {
+		t.Skip("analysiseval: the Go measurement runs with LOUPE_ANALYSIS_EVAL=full (make analysis-eval)")
+	}
+	root := filepath.Join(runtime.GOROOT(), "src")
+	if _, err := os.Stat(filepath.Join(root, goCorpus, "ast")); err != nil {
+		t.Skip("analysiseval: the Go standard library's sources are not installed")
+	}
+	g := &goTruth{root: root, fset: token.NewFileSet(), pkgs: map[string]*types.Package{}}
+	g.std = importer.ForCompiler(g.fset, "source", nil)
+	g.load(t)
+	byName := map[string]int{}
+	var all []*goDecl
+	for _, d := range g.decls {
+		byName[d.name]++
+		all = append(all, d)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].key < all[j].key })
+	var shared []*goDecl
+	seenQual := map[string]bool{}
+	for _, d := range all {
+		// One symbol per qualified name: Owner.name must name one thing.
+		q := d.qual + "." + d.name
+		if byName[d.name] > 1 && !seenQual[q] {
+			seenQual[q] = true
+			shared = append(shared, d)
+		}
+	}
+	dup := map[string]int{}
+	for _, d := range all {
+		dup[d.qual+"."+d.name]++
+	}
+	var sample []*goDecl
+	for _, d := range shared {
+		if dup[d.qual+"."+d.name] == 1 {
+			sample = append(sample, d)
+		}
+	}
+	rand.New(rand.NewSource(seed)).Shuffle(len(sample), func(i, j int) { sample[i], sample[j] = sample[j], sample[i] })
+	if len(sample) > goSample {
+		sample = sample[:goSample]
+	}
+	tool, err := analysis.New(analysis.Config{Workspace: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ask := func(mode, symbol string) *analysis.Result {
+		r, err := tool.Run(context.Background(), analysis.Params{Mode: mode, Language: "go", Path: goCorpus,
+			Symbol: symbol, MaxNodes: analysis.MaxMaxNodes})
+		if err != nil {
+			t.Fatalf("%s %s: %v", mode, symbol, err)
+		}
+		return r
+	}
+	keys := func(m map[string]bool) []string {
+		var out []string
+		for k := range m {
+			out = append(out, k)
+		}
+		return out
+	}
+	scores := map[string]map[string]*score{}
+	for _, mode := range []string{"callers", "references", "definitions"} {
+		scores[mode] = map[string]*score{}
+		for _, w := range ways {
+			scores[mode][w.name] = &score{}
+		}
+	}
+	for _, d := range sample {
+		for _, w := range ways {
+			symbol := d.name
+			if w.qualified {
+				symbol = d.qual + "." + d.name
+			}
+			var got []string
+			for _, n := range ask(analysis.ModeCallers, symbol).Callers {
+				if w.resolvedOnly && n.Confidence != analysis.Resolved {
+					continue
+				}
+				got = append(got, callerKey(n))
+			}
+			scores["callers"][w.name].add(got, keys(d.callers), keys(d.callers))
+			if verbose && w.qualified && !w.resolvedOnly {
+				extra, missing := misses(got, keys(d.callers), keys(d.callers))
+				t.Logf("callers %s: extra %v missing %v", symbol, extra, missing)
+			}
+			got = nil
+			for _, c := range ask(analysis.ModeReferences, symbol).References.Categories {
+				if c.Heuristic && w.qualified {
+					continue
+				}
+				for _, it := range c.Items {
+					if w.resolvedOnly && it.Confidence != analysis.Resolved {
+						continue
+					}
+					got = append(got, it.File+":"+strconv.Itoa(it.Line))
+				}
+			}
+			scores["references"][w.name].add(dedup(got), keys(d.refs), keys(d.callRefs))
+			got = nil
+			for _, x := range ask(analysis.ModeDefinitions, symbol).Definitions {
+				got = append(got, x.File+":"+strconv.Itoa(x.Line))
+			}
+			scores["definitions"][w.name].add(dedup(got), []string{d.key}, []string{d.key})
+		}
+	}
+	t.Logf("GOROOT/src/%s (%s): %d packages, %d functions and methods, %d with a shared name; %d sampled (seed %d)",
+		goCorpus, runtime.Version(), len(g.pkgs), len(all), len(shared), len(sample), seed)
+	for _, mode := range []string{"callers", "references", "definitions"} {
+		for _, w := range ways {
+			t.Logf("%-11s %-25s %s", mode, w.name, scores[mode][w.name])
+		}
+		before, after := scores[mode]["name matching"], scores[mode]["qualified"]
+		if before.found > 0 && after.found > 0 && after.correct*before.found < before.correct*after.found {
+			t.Errorf("%s: qualified precision %s below name matching's %s", mode, after, before)
+		}
+	}
+	if len(g.errs) > 0 {
+		t.Log(fmt.Sprintf("go/types reported %d errors, the first: %s", len(g.errs), g.errs[0]))
+	}
+}
