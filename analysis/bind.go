@@ -133,8 +133,10 @@ func (b binding) found() bool { return len(b.defs) > 0 || b.external || len(b.fi
 type binder struct {
 	s     *session
 	r     *resolver
-	byRel map[string][]*fileFacts // an import's resolution -> its files' facts
-	dirs  map[string][]*fileFacts // a directory's files, for package scope
+	byRel map[string][]*fileFacts        // an import's resolution -> its files' facts
+	dirs  map[string]map[string][]defRef // a directory's top-level definitions by name, for package scope
+	// imported caches importFiles, by file and import.
+	imported map[importKey][]*fileFacts
 	// targets caches targetDefs.
 	targets map[string][]defRef
 	depth   int // nesting of typeOf's calls, bounded
@@ -142,8 +144,8 @@ type binder struct {
 
 func (s *session) binder() *binder {
 	if s.bind == nil {
-		s.bind = &binder{s: s, r: newResolver(s), byRel: map[string][]*fileFacts{}, dirs: map[string][]*fileFacts{},
-			targets: map[string][]defRef{}}
+		s.bind = &binder{s: s, r: newResolver(s), byRel: map[string][]*fileFacts{}, dirs: map[string]map[string][]defRef{},
+			targets: map[string][]defRef{}, imported: map[importKey][]*fileFacts{}}
 	}
 	return s.bind
 }
@@ -610,12 +612,25 @@ func importBinds(imp importFact, bn boundName, sep string) (local, exported stri
 	return local, bn.Name, false
 }
 
-// importFiles returns the facts of the files an import resolves to.
+// importKey identifies one import of one file.
+type importKey struct {
+	file  string
+	start int
+	src   string
+}
+
+// importFiles returns the facts of the files an import resolves to,
+// resolved once per call.
 func (b *binder) importFiles(f *fileFacts, imp importFact) []*fileFacts {
+	k := importKey{f.rel, imp.Start, imp.Source}
+	if out, ok := b.imported[k]; ok {
+		return out
+	}
 	var out []*fileFacts
 	for _, rel := range b.r.resolve(f, imp) {
 		out = append(out, b.factsOf(rel)...)
 	}
+	b.imported[k] = out
 	return out
 }
 
@@ -671,20 +686,22 @@ func (b *binder) exported(files []*fileFacts, name string, depth int) binding {
 // of f's directory (Go's and Java's package scope).
 func (b *binder) inPackage(f *fileFacts, name string) binding {
 	dir := pathpkg.Dir(f.rel)
-	files, ok := b.dirs[dir]
+	idx, ok := b.dirs[dir]
 	if !ok {
-		files = b.factsOf(dir)
-		b.dirs[dir] = files
+		idx = map[string][]defRef{}
+		for _, g := range b.factsOf(dir) {
+			for i, d := range g.defs {
+				if d.Lexical && (d.Parent < 0 || g.c.is(g.defs[d.Parent].kind, fScope)) {
+					idx[d.Name] = append(idx[d.Name], defRef{g, i})
+				}
+			}
+		}
+		b.dirs[dir] = idx
 	}
 	var out []defRef
-	for _, g := range files {
-		if g.rel == f.rel {
-			continue
-		}
-		for i, d := range g.defs {
-			if d.Name == name && d.Lexical && (d.Parent < 0 || g.c.is(g.defs[d.Parent].kind, fScope)) {
-				out = append(out, defRef{g, i})
-			}
+	for _, dr := range idx[name] {
+		if dr.f.rel != f.rel {
+			out = append(out, dr)
 		}
 	}
 	return binding{defs: out}
