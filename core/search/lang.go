@@ -3,6 +3,7 @@ package search
 import (
 	"fmt"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -10,9 +11,11 @@ import (
 	"github.com/loupe-dev/loupe/core/search/glob"
 )
 
-// langTable decides a file's language from its name: languageGlobs first
-// (in language-name order), then the extension table of core/language.
-type langTable struct {
+// LanguageTable decides a file's language from its name: a project's
+// languageGlobs first (in language-name order), then the extension table
+// of core/language. The walk uses one; a face that meets files one by one
+// (the language server) asks one too.
+type LanguageTable struct {
 	globs []langGlobs
 }
 
@@ -21,8 +24,10 @@ type langGlobs struct {
 	globs []*glob.Glob
 }
 
-func newLangTable(m map[string][]string) (*langTable, error) {
-	t := &langTable{}
+// NewLanguageTable returns the table of languageGlobs m (language name →
+// globs of file names).
+func NewLanguageTable(m map[string][]string) (*LanguageTable, error) {
+	t := &LanguageTable{}
 	names := make([]string, 0, len(m))
 	for name := range m {
 		names = append(names, name)
@@ -46,9 +51,19 @@ func newLangTable(m map[string][]string) (*langTable, error) {
 	return t, nil
 }
 
+// ForPath returns the language of the file at path (its base name is
+// what counts), nil for none. A nil table has no languageGlobs.
+func (t *LanguageTable) ForPath(p string) *language.Language {
+	return t.forName(path.Base(filepath.ToSlash(p)))
+}
+
 // forName returns the language of a file name (a base name).
-func (t *langTable) forName(name string) *language.Language {
-	for _, lg := range t.globs {
+func (t *LanguageTable) forName(name string) *language.Language {
+	var globs []langGlobs
+	if t != nil {
+		globs = t.globs
+	}
+	for _, lg := range globs {
 		for _, g := range lg.globs {
 			if g.Match(name) {
 				return lg.lang
@@ -65,7 +80,7 @@ func (t *langTable) forName(name string) *language.Language {
 // selects reports whether the name is one of lang's file types: one of
 // its extensions or languageGlobs. This is the walk's type filter, which
 // (as in ripgrep) also lets a hidden file of the type through.
-func (t *langTable) selects(lang *language.Language, name string) bool {
+func (t *LanguageTable) selects(lang *language.Language, name string) bool {
 	ext := strings.TrimPrefix(path.Ext(name), ".")
 	if ext != "" {
 		for _, e := range lang.Extensions() {

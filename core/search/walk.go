@@ -45,7 +45,7 @@ type walker struct {
 	opts     *Options
 	ws       *Workspace
 	override *ignore.Override
-	langs    *langTable
+	langs    *LanguageTable
 	cwd      string
 	maxSize  int64
 	roots    []walkRoot
@@ -73,7 +73,7 @@ func newWalker(opts *Options) (*walker, error) {
 	if w.override, err = ignore.NewOverride(opts.Globs); err != nil {
 		return nil, fmt.Errorf("globs: %w", err)
 	}
-	if w.langs, err = newLangTable(opts.LangGlobs); err != nil {
+	if w.langs, err = NewLanguageTable(opts.LangGlobs); err != nil {
 		return nil, err
 	}
 	if opts.Root == "" {

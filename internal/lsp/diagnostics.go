@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"path/filepath"
 	"sort"
 	"unicode/utf8"
 
@@ -12,7 +11,7 @@ import (
 	"github.com/loupe-dev/loupe/core/project"
 	"github.com/loupe-dev/loupe/core/rule"
 	"github.com/loupe-dev/loupe/core/scan"
-	"github.com/loupe-dev/loupe/core/search/glob"
+	"github.com/loupe-dev/loupe/core/search"
 	"github.com/loupe-dev/loupe/core/tree"
 )
 
@@ -25,13 +24,7 @@ const source = "ast-grep"
 type ruleSet struct {
 	rules *scan.Rules
 	notes map[string]string
-	globs []langGlobs
-}
-
-// langGlobs are the languageGlobs of one language.
-type langGlobs struct {
-	lang  *language.Language
-	globs []*glob.Glob
+	langs *search.LanguageTable
 }
 
 // loadRules loads the project's rules as `loupe scan` does without flags:
@@ -51,25 +44,8 @@ func loadRules(ctx context.Context, p *project.Project) (*ruleSet, error) {
 			rs.notes[c.ID] = *c.Note
 		}
 	}
-	names := make([]string, 0, len(p.LanguageGlobs))
-	for name := range p.LanguageGlobs {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		l, err := language.Lookup(name)
-		if err != nil {
-			return nil, fmt.Errorf("languageGlobs: %w", err)
-		}
-		lg := langGlobs{lang: l}
-		for _, g := range p.LanguageGlobs[name] {
-			c, err := glob.Compile(g)
-			if err != nil {
-				return nil, fmt.Errorf("languageGlobs %s: %w", name, err)
-			}
-			lg.globs = append(lg.globs, c)
-		}
-		rs.globs = append(rs.globs, lg)
+	if rs.langs, err = search.NewLanguageTable(p.LanguageGlobs); err != nil {
+		return nil, err
 	}
 	return rs, nil
 }
@@ -77,19 +53,7 @@ func loadRules(ctx context.Context, p *project.Project) (*ruleSet, error) {
 // language returns the language of the file at path: the project's
 // languageGlobs first, then the file's extension; nil for none.
 func (rs *ruleSet) language(path string) *language.Language {
-	name := filepath.Base(path)
-	for _, lg := range rs.globs {
-		for _, g := range lg.globs {
-			if g.Match(name) {
-				return lg.lang
-			}
-		}
-	}
-	l, ok := language.ForPath(name)
-	if !ok {
-		return nil
-	}
-	return l
+	return rs.langs.ForPath(path)
 }
 
 // document is an open document and what the rules found in it.
