@@ -219,6 +219,8 @@ func (b *binder) resolveCall(f *fileFacts, k call) binding {
 		return b.member(b.typeOf(f, k.Recv, k.Start, bd), k.Name)
 	case k.RecvSelf:
 		return b.member(b.fieldType(f, k.Caller, k.Recv), k.Name)
+	case k.RecvNew != "":
+		return b.member(b.types(b.lookup(f, k.RecvNew, k.Start, 0)), k.Name)
 	}
 	return binding{}
 }

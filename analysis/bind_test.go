@@ -71,6 +71,7 @@ export function makeOne() {
   return st.get('b');
 }
 export function staticOne() { return Store.create(); }
+export function fresh() { return new Store().get('n'); }
 function open(): Store { return new Store(); }
 export function viaReturn() { const st = open(); return st.get('r'); }
 `,
@@ -111,8 +112,9 @@ func TestResolveTypeScript(t *testing.T) {
 	r = run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: "v1.Store.get"})
 	sameList(t, "callers of v1.Store.get", callerSet(r.Callers), []string{
 		"viaBarrel app/barrel.ts resolved", "useOne app/one.ts resolved", "makeOne app/one.ts resolved",
-		"viaReturn app/one.ts resolved", "guess app/unknown.ts name-only", "typedAny app/unknown.ts name-only"})
-	if !strings.Contains(r.Text(), "2 of 6 callers matched by name only") {
+		"fresh app/one.ts resolved", "viaReturn app/one.ts resolved", "guess app/unknown.ts name-only",
+		"typedAny app/unknown.ts name-only"})
+	if !strings.Contains(r.Text(), "2 of 7 callers matched by name only") {
 		t.Errorf("the text does not count the name-only callers:\n%s", r.Text())
 	}
 

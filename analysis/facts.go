@@ -57,12 +57,14 @@ type call struct {
 	// Member: the call has a receiver (x.f(), f().g()); Element: it is a
 	// JSX element.
 	Member, Element bool
-	Line            int
-	Start, End      int
-	Caller          int    // innermost enclosing callable definition, -1 if none
-	New             bool   // an instantiation (new X, X{...}, X.new)
-	NewOf           string // instantiated type for X.new / X::new
-	Literal         bool   // not a call (composite literal)
+	// RecvNew: the receiver instantiates this class (new Service().init()).
+	RecvNew    string
+	Line       int
+	Start, End int
+	Caller     int    // innermost enclosing callable definition, -1 if none
+	New        bool   // an instantiation (new X, X{...}, X.new)
+	NewOf      string // instantiated type for X.new / X::new
+	Literal    bool   // not a call (composite literal)
 }
 
 // superFact says definition Def names Name as a supertype.
@@ -415,6 +417,13 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 	case recv.IsZero():
 	case recv.NamedChildCount() == 0:
 		k.RecvPlain = true
+	case len(c.at(recv.KindID()).calls) > 0:
+		// new Service().init(): the receiver is an instance of Service.
+		for _, cs := range c.at(recv.KindID()).calls {
+			if l, _ := c.nameLeaf(cs.Callee.first(recv)); cs.New && !cs.Literal && !l.IsZero() {
+				k.RecvNew = l.Text()
+			}
+		}
 	case c.at(recv.KindID()).name != nil && len(c.at(recv.KindID()).name.Receiver) > 0:
 		inner := c.at(recv.KindID()).name.Receiver.first(recv)
 		k.RecvSelf = !inner.IsZero() && inner.NamedChildCount() == 0 &&
