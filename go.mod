@@ -5,6 +5,7 @@ go 1.26
 require (
 	github.com/BurntSushi/toml v1.6.0
 	github.com/bmatcuk/doublestar/v4 v4.10.4
+	github.com/creack/pty v1.1.24
 	github.com/google/jsonschema-go v0.4.3
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/sourcegraph/jsonrpc2 v0.2.3
@@ -13,6 +14,7 @@ require (
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/mod v0.33.0
 	golang.org/x/sys v0.44.0
+	golang.org/x/term v0.43.0
 	golang.org/x/tools v0.42.0
 	modernc.org/sqlite v1.50.0
 )

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/loupe-dev/loupe/core/rewrite"
 	"github.com/loupe-dev/loupe/core/rule"
 	"github.com/loupe-dev/loupe/core/tree"
 )
@@ -80,6 +81,10 @@ type fileReport struct {
 
 func (p *fileReport) rich() bool { return p.Style == Rich || p.Style == "" }
 
+// GroupByRule groups findings by rule id (ids in order), each group in
+// the order given: the groups Report prints one after the other.
+func GroupByRule(findings []rule.Finding) [][]rule.Finding { return byRule(findings) }
+
 // byRule groups findings by rule id (ids in order), each group in the
 // order given.
 func byRule(fs []rule.Finding) [][]rule.Finding {
@@ -147,21 +152,36 @@ func (p *fileReport) fixes(group []rule.Finding) {
 			continue
 		}
 		end = e.End
-		if p.rich() {
-			fmt.Fprintln(p.w, p.Palette.Path.Paint(p.path))
-		} else {
-			line, col := lineCol(f.Node)
-			fmt.Fprintf(p.w, "%s:%d:%d: ", p.path, line, col)
-		}
-		fmt.Fprintln(p.w, p.title(f))
-		if p.rich() {
-			updated := string(p.src[:e.Start]) + string(e.Text) + string(p.src[e.End:])
-			Diff(p.w, string(p.src), updated, p.Context, p.Palette)
-		}
-		if p.Style != Short {
-			p.note(f.Config)
-		}
+		p.fix(f, e)
 	}
+}
+
+// fix prints a finding with the edit of one of its rule's fixes: its
+// title and, in the Rich style, the diff of the edit, then the rule's
+// note unless Short.
+func (p *fileReport) fix(f rule.Finding, e rewrite.Edit) {
+	if p.rich() {
+		fmt.Fprintln(p.w, p.Palette.Path.Paint(p.path))
+	} else {
+		line, col := lineCol(f.Node)
+		fmt.Fprintf(p.w, "%s:%d:%d: ", p.path, line, col)
+	}
+	fmt.Fprintln(p.w, p.title(f))
+	if p.rich() {
+		updated := string(p.src[:e.Start]) + string(e.Text) + string(p.src[e.End:])
+		Diff(p.w, string(p.src), updated, p.Context, p.Palette)
+	}
+	if p.Style != Short {
+		p.note(f.Config)
+	}
+}
+
+// PrintFix writes one finding of a rule with a fix as Print writes it,
+// with e, the edit of one of the rule's fixes, as its change: the one
+// screen of ast-grep's interactive session for that fix.
+func (r Report) PrintFix(w io.Writer, path string, src []byte, f rule.Finding, e rewrite.Edit) {
+	p := &fileReport{Report: r, w: w, path: path, src: src}
+	p.fix(f, e)
 }
 
 // plainMarkdown renders a note without styles, as ast-grep's terminal

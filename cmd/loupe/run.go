@@ -36,6 +36,7 @@ type runOptions struct {
 	debugQuery        string
 	stdin             bool
 	updateAll         bool
+	interactive       bool // -i without -U: review each match or rewrite
 	filesWithMatches  bool
 	json              wire.Style
 	colour, heading   bool
@@ -114,8 +115,12 @@ func parseRunFlags(e *env, args []string) (*runOptions, bool, error) {
 		o.lang = l
 	}
 	switch {
-	case out.interactive.set:
-		return nil, false, errors.New("interactive editing (-i) is not supported; use --rewrite with --update-all (-U) to apply every rewrite")
+	case out.interactive.set && out.json.set:
+		return nil, false, errors.New("the argument '--interactive' cannot be used with '--json[=<STYLE>]'")
+	case out.interactive.set && out.filesWith.set:
+		return nil, false, errors.New("the argument '--interactive' cannot be used with '--files-with-matches'")
+	case out.interactive.set && !out.update.set && walk.stdin.set:
+		return nil, false, errStdinInteractive
 	case out.update.set && !rw.set:
 		return nil, false, errors.New("--update-all needs --rewrite <FIX>")
 	case debug.set && o.lang == nil:
@@ -128,6 +133,8 @@ func parseRunFlags(e *env, args []string) (*runOptions, bool, error) {
 	}
 	o.debugQuery = debug.value
 	o.stdin, o.updateAll, o.filesWithMatches = walk.stdin.set, out.update.set && !out.json.set, out.filesWith.set
+	// As in ast-grep, -i with -U accepts everything: it is -U.
+	o.interactive = out.interactive.set && !out.update.set
 	if out.json.set {
 		o.json = wire.Style(out.json.value)
 	}
@@ -150,12 +157,29 @@ func parseRunFlags(e *env, args []string) (*runOptions, bool, error) {
 // errStdinLang is --stdin without --lang.
 var errStdinLang = errors.New("--stdin needs --lang <LANG>")
 
+// errStdinInteractive is --interactive with --stdin.
+var errStdinInteractive = errors.New("--interactive cannot review code read from standard input")
+
+// exitStdinInteractive is ast-grep's status for --interactive with
+// --stdin.
+const exitStdinInteractive = 7
+
+// stdinInteractive reports --interactive with --stdin as ast-grep does.
+func (e *env) stdinInteractive() int {
+	return e.guidedError(exitStdinInteractive, "Interactive mode is incompatible with parsing code from StdIn.",
+		"`--interactive` needs StdIn, but it is used as source code. Please use files as input.",
+		"https://ast-grep.github.io/guide/tooling-overview.html#parse-code-from-stdin")
+}
+
 func runRun(ctx context.Context, e *env, args []string) int {
 	o, done, err := parseRunFlags(e, args)
 	if errors.Is(err, errStdinLang) {
 		return e.setupError("Language must be specified for code from StdIn.",
 			"Please use `--lang` to specify the code language.",
 			"https://ast-grep.github.io/guide/tooling-overview.html#parse-code-from-stdin")
+	}
+	if errors.Is(err, errStdinInteractive) {
+		return e.stdinInteractive()
 	}
 	if err != nil {
 		return e.errorf("%v", err)
@@ -191,6 +215,14 @@ func runRun(ctx context.Context, e *env, args []string) int {
 	out := bufio.NewWriter(e.stdout)
 	defer out.Flush()
 	r := &runner{o: o, e: e, out: out, pal: pal, trace: trace}
+	if o.interactive {
+		s, err := newSession(e, out, pal)
+		if err != nil {
+			return e.errorf("%v", err)
+		}
+		defer s.close()
+		r.session = s
+	}
 	if o.stdin {
 		return r.stdin(ctx, patterns)
 	}
@@ -232,8 +264,10 @@ type runner struct {
 	pal     printer.Palette
 	trace   *tracer
 	json    *wire.Writer
+	session *session // the -i session, nil without -i
 	applied int
 	failed  bool
+	quit    bool // the session was quit
 }
 
 func (r *runner) files(ctx context.Context, patterns *search.Patterns) int {
@@ -267,6 +301,9 @@ func (r *runner) files(ctx context.Context, patterns *search.Patterns) int {
 		})
 	} else {
 		st, err = search.Search(ctx, opts, patterns.MatcherFor(ctx), func(fm search.FileMatches) error {
+			if r.session != nil {
+				return r.review(fm.File.Path, fm.File.Abs, fm.Tree, fm.Matches)
+			}
 			r.file(fm.File.Path, fm.File.Abs, fm.File.Lang, fm.Tree, fm.Matches)
 			return r.flush()
 		})
@@ -324,6 +361,15 @@ func (r *runner) flush() error {
 }
 
 func (r *runner) finish(matched bool, patterns *search.Patterns) int {
+	if r.quit {
+		// As in ast-grep, quitting is no error, and what was accepted
+		// is saved.
+		r.session.quitMessage()
+		return exitMatch
+	}
+	if r.session != nil {
+		r.applied = r.session.applied
+	}
 	if r.applied > 0 {
 		fmt.Fprintf(r.e.stderr, "Applied %d changes\n", r.applied)
 	}

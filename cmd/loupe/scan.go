@@ -38,6 +38,7 @@ type scanOptions struct {
 	selection                project.Selection
 	updateAll                bool // apply the fixes (-U, unless another output is asked for)
 	fixAll                   bool // -U: findings are fixes to apply, not errors to fail on
+	interactive              bool // -i without -U: review each fix and finding
 	stdin                    bool
 	filesWithMatches         bool
 	colour                   bool
@@ -135,8 +136,14 @@ func parseScanFlags(e *env, args []string) (*scanOptions, bool, error) {
 		return nil, false, errors.New("the argument '--filter <REGEX>' cannot be used with '--rule <RULE_FILE>'")
 	case format.set && out.json.set:
 		return nil, false, errors.New("the argument '--format <FORMAT>' cannot be used with '--json[=<STYLE>]'")
-	case out.interactive.set:
-		return nil, false, errors.New("interactive editing (-i) is not supported; use --update-all (-U) to apply every fix")
+	case out.interactive.set && out.json.set:
+		return nil, false, errors.New("the argument '--interactive' cannot be used with '--json[=<STYLE>]'")
+	case out.interactive.set && format.set:
+		return nil, false, errors.New("the argument '--interactive' cannot be used with '--format <FORMAT>'")
+	case out.interactive.set && out.filesWith.set:
+		return nil, false, errors.New("the argument '--interactive' cannot be used with '--files-with-matches'")
+	case out.interactive.set && !out.update.set && walk.stdin.set:
+		return nil, false, errStdinInteractive
 	case report.set && out.json.set:
 		return nil, false, errors.New("--report-style cannot be used with --json")
 	}
@@ -146,8 +153,10 @@ func parseScanFlags(e *env, args []string) (*scanOptions, bool, error) {
 		stdin: walk.stdin.set, filesWithMatches: out.filesWith.set,
 		updateAll: out.update.set && !out.json.set && !format.set,
 		fixAll:    out.update.set,
-		colour:    useColour(out.colour.value, e),
-		inspect:   out.inspect.value,
+		// As in ast-grep, -i with -U accepts everything: it is -U.
+		interactive: out.interactive.set && !out.update.set,
+		colour:      useColour(out.colour.value, e),
+		inspect:     out.inspect.value,
 	}
 	// As in ast-grep, --files-with-matches wins over --format.
 	if format.set && !out.filesWith.set {
@@ -249,6 +258,9 @@ type fileResult struct {
 
 func runScan(ctx context.Context, e *env, args []string) int {
 	o, done, err := parseScanFlags(e, args)
+	if errors.Is(err, errStdinInteractive) {
+		return e.stdinInteractive()
+	}
 	if err != nil {
 		return e.errorf("%v", err)
 	}
@@ -267,6 +279,14 @@ func runScan(ctx context.Context, e *env, args []string) int {
 	out := bufio.NewWriter(e.stdout)
 	defer out.Flush()
 	p := &scanPrinter{o: o, e: e, out: out, pal: palette(o.colour), trace: trace}
+	if o.interactive {
+		s, err := newSession(e, out, p.pal)
+		if err != nil {
+			return e.errorf("%v", err)
+		}
+		defer s.close()
+		p.session = s
+	}
 	p.startItems()
 	if o.stdin {
 		err = p.scanStdin(ctx, rs)
@@ -279,6 +299,15 @@ func runScan(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		out.Flush()
 		return e.errorf("%v", err)
+	}
+	if p.quit {
+		// As in ast-grep, quitting is no error, and what was accepted
+		// is saved.
+		p.session.quitMessage()
+		return exitMatch
+	}
+	if p.session != nil {
+		p.applied = p.session.applied
 	}
 	if p.applied > 0 {
 		fmt.Fprintf(e.stderr, "Applied %d changes\n", p.applied)
@@ -322,7 +351,13 @@ func (p *scanPrinter) scanFiles(ctx context.Context, rs *scan.Rules) error {
 	stop := false // nothing more is printed
 	ctx = p.trace.scanFiles(ctx, rs)
 	st, err := scan.Scan(ctx, rs, p.o.search, p.render, func(r fileResult) error {
-		p.file(r)
+		if p.session != nil {
+			if err := p.review(r); err != nil {
+				return err
+			}
+		} else {
+			p.file(r)
+		}
 		if err := p.out.Flush(); err != nil {
 			return fmt.Errorf("write output: %w", err)
 		}
@@ -421,9 +456,11 @@ type scanPrinter struct {
 	items    itemWriter                        // the item output, nil for text
 	encode   func(string, rule.Finding) string // renders one finding as an item
 	byRule   bool                              // items go rule by rule, as ast-grep's per-rule formats
+	session  *session                          // the -i session, nil without -i
 	applied  int
 	failed   bool
-	errors   int // findings of error-severity rules
+	quit     bool // the session was quit
+	errors   int  // findings of error-severity rules
 	reported int
 }
 

@@ -78,7 +78,7 @@ type outputFlags struct {
 // what the command reports ("match", "matches") and fix what -U applies.
 func addOutputFlags(fs *flagSet, noun, nouns, fix string) *outputFlags {
 	return &outputFlags{
-		interactive: fs.Bool('i', "interactive", "Start an interactive edit session (not supported)"),
+		interactive: fs.Bool('i', "interactive", "Review each "+noun+" in the terminal, accepting or skipping each "+fix),
 		update:      fs.Bool('U', "update-all", "Apply every "+fix+" without confirmation"),
 		filesWith:   fs.Bool(0, "files-with-matches", "Print only the paths of files with a "+noun),
 		json:        fs.Optional("json", "STYLE", "pretty", "Print "+nouns+" as JSON: pretty (default), stream or compact").choose("pretty", "stream", "compact"),
