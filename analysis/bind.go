@@ -243,8 +243,8 @@ func (b *binder) isTypeBinding(bd binding) bool {
 func (b *binder) typeOf(f *fileFacts, name string, pos int, bd binding) binding {
 	best, bestStart := -1, -2
 	for i, t := range f.typed {
-		if t.Name != name {
-			continue
+		if t.Name != name || t.Type == "" && t.Start > pos {
+			continue // a name declared by its value is typed after it
 		}
 		start := -1
 		if t.Scope >= 0 {
@@ -254,41 +254,49 @@ func (b *binder) typeOf(f *fileFacts, name string, pos int, bd binding) binding 
 			}
 			start = sc.Start
 		}
-		if start > bestStart {
+		// The innermost scope, and in it the last declaration before pos.
+		if start > bestStart || start == bestStart && t.Start > f.typed[best].Start {
 			best, bestStart = i, start
 		}
 	}
 	if best >= 0 {
+		if t := f.typed[best]; t.Type == "" {
+			return b.valueType(f, t.ValStart, t.ValEnd)
+		}
 		return b.written(f, f.typed[best], pos)
 	}
 	for _, dr := range bd.defs {
 		if dr.f != f {
 			continue
 		}
-		d := f.defs[dr.i]
-		if d.Callable || d.container {
+		if d := f.defs[dr.i]; !d.Callable && !d.container {
+			return b.valueType(f, d.Start, d.End)
+		}
+	}
+	return binding{}
+}
+
+// valueType finds the type of the value between start and end from its
+// outermost call: a class instantiated, or a function or method whose
+// return type is written.
+func (b *binder) valueType(f *fileFacts, start, end int) binding {
+	for _, k := range f.calls {
+		if k.Start < start || k.End > end || k.Literal && !k.New {
 			continue
 		}
-		for _, k := range f.calls {
-			if k.Start < d.Start || k.End > d.End || k.Literal && !k.New {
-				continue
-			}
-			// The outermost call decides: a class instantiated, or a
-			// function or method whose return type is written.
-			if k.NewOf != "" {
-				return b.types(b.lookup(f, k.NewOf, k.Start, 0))
-			}
-			if b.depth > 6 {
-				return binding{}
-			}
-			b.depth++
-			called := b.resolveCall(f, k)
-			b.depth--
-			if ty := b.types(called); len(ty.defs) > 0 {
-				return ty
-			}
-			return b.returns(called)
+		if k.NewOf != "" {
+			return b.types(b.lookup(f, k.NewOf, k.Start, 0))
 		}
+		if b.depth > 6 {
+			return binding{}
+		}
+		b.depth++
+		called := b.resolveCall(f, k)
+		b.depth--
+		if ty := b.types(called); len(ty.defs) > 0 {
+			return ty
+		}
+		return b.returns(called)
 	}
 	return binding{}
 }

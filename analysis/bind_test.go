@@ -232,10 +232,10 @@ func TestResolvePython(t *testing.T) {
 func TestResolveGo(t *testing.T) {
 	dir := project(t, map[string]string{
 		"go.mod":    "module example.com/m\n",
-		"a/a.go":    "package a\n\ntype Store struct{}\n\nfunc (s *Store) Get() int { return s.key() }\nfunc (s *Store) key() int { return 1 }\n\nfunc Load() int { return 1 }\n",
+		"a/a.go":    "package a\n\ntype Store struct{}\n\nfunc New() *Store { return &Store{} }\n\nfunc (s *Store) Get() int { return s.key() }\nfunc (s *Store) key() int { return 1 }\n\nfunc Load() int { return 1 }\n",
 		"a/more.go": "package a\n\nfunc Use() int { return Load() }\n",
 		"b/b.go":    "package b\n\nfunc Load() int { return 2 }\n",
-		"main.go":   "package main\n\nimport (\n\t\"example.com/m/a\"\n\tbee \"example.com/m/b\"\n)\n\nfunc main() {\n\ta.Load()\n\tbee.Load()\n}\n\nfunc get(s *a.Store) int { return s.Get() }\n",
+		"main.go":   "package main\n\nimport (\n\t\"example.com/m/a\"\n\tbee \"example.com/m/b\"\n)\n\nfunc main() {\n\ta.Load()\n\tbee.Load()\n}\n\nfunc get(s *a.Store) int { return s.Get() }\n\nfunc fresh() int { s := a.New(); return s.Get() }\n",
 		"other.go":  "package main\n\nfunc other(x interface{ Get() int }) int { return x.Get() }\n",
 	})
 	r := run(t, dir, Params{Mode: "callers", Language: "go", Symbol: "a.Load"})
@@ -245,7 +245,8 @@ func TestResolveGo(t *testing.T) {
 	r = run(t, dir, Params{Mode: "callers", Language: "go", Symbol: "Store.key"})
 	sameList(t, "callers of Store.key (receiver)", callerSet(r.Callers), []string{"Get a/a.go resolved"})
 	r = run(t, dir, Params{Mode: "callers", Language: "go", Symbol: "Store.Get"})
-	sameList(t, "callers of Store.Get", callerSet(r.Callers), []string{"get main.go resolved", "other other.go name-only"})
+	sameList(t, "callers of Store.Get", callerSet(r.Callers), []string{"get main.go resolved", "fresh main.go resolved",
+		"other other.go name-only"})
 }
 
 // TestResolveJava: imports of classes, this, implicit this, typed locals

@@ -87,9 +87,12 @@ type typeRef struct {
 // variable or field), visible inside definition Scope (-1: the file).
 type typedName struct {
 	Name, Type string
-	TypeRecv   string // the type's qualifier (a in *a.Store), if a plain name
-	Scope      int
-	Start      int
+	// ValStart and ValEnd locate the initial value of a name declared
+	// without a written type (Type empty).
+	ValStart, ValEnd int
+	TypeRecv         string // the type's qualifier (a in *a.Store), if a plain name
+	Scope            int
+	Start            int
 }
 
 // importFact is one imported module specifier.
@@ -193,17 +196,30 @@ func extract(c *compiled, rel string, t *tree.Tree) *fileFacts {
 // addTyped records the written type of the name n declares.
 func (f *fileFacts) addTyped(n tree.Node, s *typedShape, stack []int) {
 	nn := s.Name.first(n)
-	tn := s.Type.first(n)
-	if nn.IsZero() || tn.IsZero() || nn.NamedChildCount() > 0 {
+	if nn.IsZero() || nn.NamedChildCount() > 0 {
 		return
 	}
-	leaf, recv := f.c.nameLeaf(tn)
-	if leaf.IsZero() {
-		return
-	}
-	typ, typeRecv := leaf.Text(), ""
-	if !recv.IsZero() && recv.NamedChildCount() == 0 {
-		typeRecv = recv.Text()
+	var typ, typeRecv string
+	valStart, valEnd := -1, -1
+	if len(s.Value) > 0 {
+		v := s.Value.first(n)
+		if v.IsZero() {
+			return
+		}
+		valStart, valEnd = v.StartByte(), v.EndByte()
+	} else {
+		tn := s.Type.first(n)
+		if tn.IsZero() {
+			return
+		}
+		leaf, recv := f.c.nameLeaf(tn)
+		if leaf.IsZero() {
+			return
+		}
+		typ = leaf.Text()
+		if !recv.IsZero() && recv.NamedChildCount() == 0 {
+			typeRecv = recv.Text()
+		}
 	}
 	// The scope is the innermost definition around the declaration, not
 	// the one it makes itself (a typed variable or field).
@@ -214,7 +230,8 @@ func (f *fileFacts) addTyped(n tree.Node, s *typedShape, stack []int) {
 			break
 		}
 	}
-	f.typed = append(f.typed, typedName{Name: strings.TrimLeft(nn.Text(), "$"), Type: typ, TypeRecv: typeRecv, Scope: scope, Start: n.StartByte()})
+	f.typed = append(f.typed, typedName{Name: strings.TrimLeft(nn.Text(), "$"), Type: typ, TypeRecv: typeRecv, Scope: scope, Start: n.StartByte(),
+		ValStart: valStart, ValEnd: valEnd})
 }
 
 // inCallable reports whether a definition on the stack is callable.

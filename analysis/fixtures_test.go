@@ -383,11 +383,10 @@ Imported by (2):
 	{"go", "callers depth 2", Params{Mode: "callers", Symbol: "CreateRegistry", Depth: 2}, `CreateRegistry()
   ← Init()  service/service.go:21
     via: s.toolRegistry = CreateRegistry()
-    ← main()  main.go:5  [name-only]
+    ← main()  main.go:5
       via: s.Init("a")
   ← Reset()  service/service.go:28
     via: reset := func() { CreateRegistry() }
-  (1 of 3 callers matched by name only, marked [name-only]: syntax cannot tell which definition they mean; the others resolved through imports or scope)
 `},
 	{"go", "callers cycle", Params{Mode: "callers", Symbol: "ping", Depth: 3}, `ping()
   ← main()  main.go:5
@@ -406,7 +405,7 @@ Imported by (2):
   → s.Init("a")  main.go:7
   → ping(3)  main.go:8
   → s.Builder().With("x").Build()  main.go:9
-  (1 of 3 calls resolved to their definitions through imports or scope)
+  (2 of 3 calls resolved to their definitions through imports or scope)
 `},
 	{"go", "callees depth 2", Params{Mode: "callees", Symbol: "main", Depth: 2}, `main()  main.go:5
   → s.Init("a")  main.go:7
@@ -416,7 +415,7 @@ Imported by (2):
   → ping(3)  main.go:8
     → pong(n - 1)  main.go:14
   → s.Builder().With("x").Build()  main.go:9
-  (3 of 7 calls resolved to their definitions through imports or scope)
+  (4 of 7 calls resolved to their definitions through imports or scope)
 `},
 	{"go", "definitions", Params{Mode: "definitions", Symbol: "Register"}, `Register — 2 definitions
   signature Registry.Register  registry/registry.go:6

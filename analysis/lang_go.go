@@ -9,6 +9,9 @@ var goSpec = &langSpec{
 		{Kind: "var_spec", Name: path{"name"}, Type: path{"type"}},
 		{Kind: "function_declaration", Name: path{"name"}, Type: path{"result"}},
 		{Kind: "method_declaration", Name: path{"name"}, Type: path{"result"}},
+		// x := New() and var x = &T{}: typed by the value.
+		{Kind: "short_var_declaration", Name: path{"left", "^"}, Value: path{"right", "^"}},
+		{Kind: "var_spec", Name: path{"name"}, Value: path{"value", "^"}},
 	},
 	DirScope: true,
 	Scope:    []string{"go"},

@@ -410,11 +410,13 @@ type langSpec struct {
 
 // typedShape is one declaration of a name with a written type: the name
 // at Name, the type at Type (read through the name rules, so Foo<T>, *Foo
-// and pkg.Foo give Foo).
+// and pkg.Foo give Foo); or, with Value instead of Type, a name declared
+// by its initial value (Go's x := New()), typed by what the value calls.
 type typedShape struct {
-	Kind string
-	Name path
-	Type path
+	Kind  string
+	Name  path
+	Type  path
+	Value path
 }
 
 // packageShape reads a package declaration.

@@ -60,6 +60,7 @@ func tableRefs(s *langSpec) (kinds, fields map[string]string) {
 		addKinds(w, ts.Kind)
 		addPath(w, ts.Name)
 		addPath(w, ts.Type)
+		addPath(w, ts.Value)
 	}
 	for _, n := range s.Names {
 		w := "name " + n.Kind
