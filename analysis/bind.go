@@ -221,6 +221,12 @@ func (b *binder) resolveCall(f *fileFacts, k call) binding {
 		return b.member(b.fieldType(f, k.Caller, k.Recv), k.Name)
 	case k.RecvNew != "":
 		return b.member(b.types(b.lookup(f, k.RecvNew, k.Start, 0)), k.Name)
+	case k.RecvBase != "":
+		base := b.lookup(f, k.RecvBase, k.Start, 0)
+		if len(base.files) > 0 || b.isTypeBinding(base) {
+			return binding{} // pkg.Var.m() or Owner.field.m(): not followed
+		}
+		return b.member(b.fieldOf(b.typeOf(f, k.RecvBase, k.Start, base), k.Recv), k.Name)
 	}
 	return binding{}
 }
@@ -361,18 +367,33 @@ func (b *binder) types(bd binding) binding {
 func (b *binder) fieldType(f *fileFacts, caller int, name string) binding {
 	for i := caller; i >= 0; i = f.defs[i].Parent {
 		if d := f.defs[i]; d.container && isType(d) {
-			for _, t := range f.typed {
-				if t.Name == name && t.Scope == i {
-					return b.written(f, t, d.Start)
-				}
-			}
-			for _, m := range b.membersOf(defRef{f, i}, name, 0) {
-				if m.f == f {
-					return b.typeOf(f, name, -1, binding{defs: []defRef{m}})
-				}
-			}
-			return binding{}
+			return b.fieldOf(binding{defs: []defRef{{f, i}}}, name)
 		}
+	}
+	return binding{}
+}
+
+// fieldOf finds the type of field name of the types ty names: its written
+// type, else the type of its initial value.
+func (b *binder) fieldOf(ty binding, name string) binding {
+	for _, dr := range ty.defs {
+		f, d := dr.f, dr.f.defs[dr.i]
+		if !d.container {
+			continue
+		}
+		for _, t := range f.typed {
+			if t.Name == name && t.Scope == dr.i {
+				return b.written(f, t, d.Start)
+			}
+		}
+		for _, m := range b.membersOf(dr, name, 0) {
+			if m.f == f {
+				return b.typeOf(f, name, -1, binding{defs: []defRef{m}})
+			}
+		}
+	}
+	if ty.external {
+		return ty // a standard or package type's field: not the workspace's
 	}
 	return binding{}
 }

@@ -74,6 +74,8 @@ export function staticOne() { return Store.create(); }
 export function fresh() { return new Store().get('n'); }
 function open(): Store { return new Store(); }
 export function viaReturn() { const st = open(); return st.get('r'); }
+export class Holder { store: Store = new Store(); }
+export function viaField(h: Holder) { return h.store.get('h'); }
 `,
 	"app/two.ts": `import { load as loadTwo, Store } from '../v2/store';
 import * as v2 from '../v2/store';
@@ -112,9 +114,9 @@ func TestResolveTypeScript(t *testing.T) {
 	r = run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: "v1.Store.get"})
 	sameList(t, "callers of v1.Store.get", callerSet(r.Callers), []string{
 		"viaBarrel app/barrel.ts resolved", "useOne app/one.ts resolved", "makeOne app/one.ts resolved",
-		"fresh app/one.ts resolved", "viaReturn app/one.ts resolved", "guess app/unknown.ts name-only",
-		"typedAny app/unknown.ts name-only"})
-	if !strings.Contains(r.Text(), "2 of 7 callers matched by name only") {
+		"fresh app/one.ts resolved", "viaReturn app/one.ts resolved", "viaField app/one.ts resolved",
+		"guess app/unknown.ts name-only", "typedAny app/unknown.ts name-only"})
+	if !strings.Contains(r.Text(), "2 of 8 callers matched by name only") {
 		t.Errorf("the text does not count the name-only callers:\n%s", r.Text())
 	}
 
@@ -138,9 +140,10 @@ func TestResolveTypeScript(t *testing.T) {
 			refs = append(refs, c.ID+" "+it.File+" "+it.Confidence)
 		}
 	}
-	// Store.create() in one.ts is v1's: its receiver's name makes it a
-	// heuristic match only.
+	// Store.create() and h.store.get() in one.ts are v1's: their
+	// receivers' names make them heuristic matches only.
 	sameList(t, "references of v2's Store", refs, []string{"instanceMethodCalls app/one.ts heuristic",
+		"instanceMethodCalls app/one.ts heuristic",
 		"instantiations app/two.ts resolved", "imports app/two.ts resolved"})
 	if r.References.Resolved != 2 || r.References.NameOnly != 0 {
 		t.Errorf("resolved %d, name-only %d", r.References.Resolved, r.References.NameOnly)

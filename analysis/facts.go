@@ -57,14 +57,16 @@ type call struct {
 	// Member: the call has a receiver (x.f(), f().g()); Element: it is a
 	// JSX element.
 	Member, Element bool
-	// RecvNew: the receiver instantiates this class (new Service().init()).
-	RecvNew    string
-	Line       int
-	Start, End int
-	Caller     int    // innermost enclosing callable definition, -1 if none
-	New        bool   // an instantiation (new X, X{...}, X.new)
-	NewOf      string // instantiated type for X.new / X::new
-	Literal    bool   // not a call (composite literal)
+	// RecvNew: the receiver instantiates this class (new Service().init());
+	// RecvBase: the receiver is a field Recv of this plain name (p.scanner
+	// in p.scanner.next()).
+	RecvNew, RecvBase string
+	Line              int
+	Start, End        int
+	Caller            int    // innermost enclosing callable definition, -1 if none
+	New               bool   // an instantiation (new X, X{...}, X.new)
+	NewOf             string // instantiated type for X.new / X::new
+	Literal           bool   // not a call (composite literal)
 }
 
 // superFact says definition Def names Name as a supertype.
@@ -443,8 +445,13 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 		}
 	case c.at(recv.KindID()).name != nil && len(c.at(recv.KindID()).name.Receiver) > 0:
 		inner := c.at(recv.KindID()).name.Receiver.first(recv)
-		k.RecvSelf = !inner.IsZero() && inner.NamedChildCount() == 0 &&
-			contains(c.spec.SelfNames, strings.TrimLeft(inner.Text(), "$"))
+		if !inner.IsZero() && inner.NamedChildCount() == 0 {
+			if base := strings.TrimLeft(inner.Text(), "$"); contains(c.spec.SelfNames, base) {
+				k.RecvSelf = true
+			} else {
+				k.RecvBase = base
+			}
+		}
 	}
 	if !leaf.IsZero() {
 		k.Name = leaf.Text()

@@ -415,7 +415,7 @@ Imported by (2):
   → ping(3)  main.go:8
     → pong(n - 1)  main.go:14
   → s.Builder().With("x").Build()  main.go:9
-  (4 of 7 calls resolved to their definitions through imports or scope)
+  (5 of 7 calls resolved to their definitions through imports or scope)
 `},
 	{"go", "definitions", Params{Mode: "definitions", Symbol: "Register"}, `Register — 2 definitions
   signature Registry.Register  registry/registry.go:6

@@ -9,6 +9,8 @@ var goSpec = &langSpec{
 		{Kind: "var_spec", Name: path{"name"}, Type: path{"type"}},
 		{Kind: "function_declaration", Name: path{"name"}, Type: path{"result"}},
 		{Kind: "method_declaration", Name: path{"name"}, Type: path{"result"}},
+		// A struct's fields.
+		{Kind: "field_declaration", Name: path{"name"}, Type: path{"type"}},
 		// x := New() and var x = &T{}: typed by the value.
 		{Kind: "short_var_declaration", Name: path{"left", "^"}, Value: path{"right", "^"}},
 		{Kind: "var_spec", Name: path{"name"}, Value: path{"value", "^"}},
