@@ -7,8 +7,10 @@
 // Each language's shapes (definitions, calls, supertypes, imports, exports)
 // are data in a per-language table (lang_*.go); one walk per file turns a
 // tree into facts, and every mode reads facts. A file is parsed at most once
-// per call, whatever the depth. Nothing is type-resolved: names are matched
-// as written.
+// per call, whatever the depth. Nothing is type-resolved, but names are
+// followed through scopes, imports and written types to the definition they
+// mean where syntax tells (bind.go), and each result says whether it was
+// (resolved) or matched by name only.
 package analysis
 
 import (
