@@ -196,9 +196,13 @@ func (b *binder) classify(f *fileFacts, k call, t target) status {
 	return b.judge(b.resolveCall(f, k), t)
 }
 
-// resolveCall finds what call k of f calls: a name in scope or imported, a
-// member of this/self's class, of an imported namespace, or of a class
-// named as the receiver. A call on any other receiver is not resolved.
+// resolveCall finds what call k of f calls: a name in scope or imported
+// (or, with implicit this, a member of the enclosing class), a member of
+// this/self's class, of an imported namespace or package, of a class named
+// as the receiver, of the written or instantiated type of the receiver
+// (s.get() with s: Store or s = new Store()), of a field's type
+// (this.store.get(), h.store.get()) or of an instantiation (new
+// Store().get()). A call on any other receiver is not resolved.
 func (b *binder) resolveCall(f *fileFacts, k call) binding {
 	switch {
 	case k.Name == "":
