@@ -201,8 +201,9 @@ func (b *binder) classify(f *fileFacts, k call, t target) status {
 // this/self's class, of an imported namespace or package, of a class named
 // as the receiver, of the written or instantiated type of the receiver
 // (s.get() with s: Store or s = new Store()), of a field's type
-// (this.store.get(), h.store.get()) or of an instantiation (new
-// Store().get()). A call on any other receiver is not resolved.
+// (this.store.get(), h.store.get()), of an instantiation (new
+// Store().get()) or of a call's written return type (open().get()). A call
+// on any other receiver is not resolved.
 func (b *binder) resolveCall(f *fileFacts, k call) binding {
 	switch {
 	case k.Name == "":
@@ -225,6 +226,22 @@ func (b *binder) resolveCall(f *fileFacts, k call) binding {
 		return b.member(b.fieldType(f, k.Caller, k.Recv), k.Name)
 	case k.RecvNew != "":
 		return b.member(b.types(b.lookup(f, k.RecvNew, k.Start, 0)), k.Name)
+	case k.RecvCall > 0:
+		for _, inner := range f.calls {
+			if inner.Start == k.RecvCall && inner.End < k.End && !inner.Literal {
+				if b.depth > 6 {
+					return binding{}
+				}
+				b.depth++
+				called := b.resolveCall(f, inner)
+				b.depth--
+				ty := b.types(called)
+				if len(ty.defs) == 0 {
+					ty = b.returns(called)
+				}
+				return b.member(ty, k.Name)
+			}
+		}
 	case k.RecvBase != "":
 		base := b.lookup(f, k.RecvBase, k.Start, 0)
 		if len(base.files) > 0 || b.isTypeBinding(base) {

@@ -76,6 +76,7 @@ function open(): Store { return new Store(); }
 export function viaReturn() { const st = open(); return st.get('r'); }
 export class Holder { store: Store = new Store(); }
 export function viaField(h: Holder) { return h.store.get('h'); }
+export function chained() { return open().get('c'); }
 `,
 	"app/two.ts": `import { load as loadTwo, Store } from '../v2/store';
 import * as v2 from '../v2/store';
@@ -115,8 +116,8 @@ func TestResolveTypeScript(t *testing.T) {
 	sameList(t, "callers of v1.Store.get", callerSet(r.Callers), []string{
 		"viaBarrel app/barrel.ts resolved", "useOne app/one.ts resolved", "makeOne app/one.ts resolved",
 		"fresh app/one.ts resolved", "viaReturn app/one.ts resolved", "viaField app/one.ts resolved",
-		"guess app/unknown.ts name-only", "typedAny app/unknown.ts name-only"})
-	if !strings.Contains(r.Text(), "2 of 8 callers matched by name only") {
+		"chained app/one.ts resolved", "guess app/unknown.ts name-only", "typedAny app/unknown.ts name-only"})
+	if !strings.Contains(r.Text(), "2 of 9 callers matched by name only") {
 		t.Errorf("the text does not count the name-only callers:\n%s", r.Text())
 	}
 

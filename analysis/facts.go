@@ -61,12 +61,15 @@ type call struct {
 	// RecvBase: the receiver is a field Recv of this plain name (p.scanner
 	// in p.scanner.next()).
 	RecvNew, RecvBase string
-	Line              int
-	Start, End        int
-	Caller            int    // innermost enclosing callable definition, -1 if none
-	New               bool   // an instantiation (new X, X{...}, X.new)
-	NewOf             string // instantiated type for X.new / X::new
-	Literal           bool   // not a call (composite literal)
+	// RecvCall, when positive, is the start of the call the receiver is
+	// (open() in open().get()).
+	RecvCall   int
+	Line       int
+	Start, End int
+	Caller     int    // innermost enclosing callable definition, -1 if none
+	New        bool   // an instantiation (new X, X{...}, X.new)
+	NewOf      string // instantiated type for X.new / X::new
+	Literal    bool   // not a call (composite literal)
 }
 
 // superFact says definition Def names Name as a supertype.
@@ -437,11 +440,15 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 	case recv.NamedChildCount() == 0:
 		k.RecvPlain = true
 	case len(c.at(recv.KindID()).calls) > 0:
-		// new Service().init(): the receiver is an instance of Service.
+		// new Service().init(): the receiver is an instance of Service;
+		// open().get(): it is what open returns.
 		for _, cs := range c.at(recv.KindID()).calls {
 			if l, _ := c.nameLeaf(cs.Callee.first(recv)); cs.New && !cs.Literal && !l.IsZero() {
 				k.RecvNew = l.Text()
 			}
+		}
+		if k.RecvNew == "" {
+			k.RecvCall = recv.StartByte()
 		}
 	case c.at(recv.KindID()).name != nil && len(c.at(recv.KindID()).name.Receiver) > 0:
 		inner := c.at(recv.KindID()).name.Receiver.first(recv)
