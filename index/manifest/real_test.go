@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -296,5 +297,71 @@ func TestGitea(t *testing.T) {
 	}
 	if g, ok := pkgs["go gitea.dev"]; !ok || g.Metadata["indirect"] == nil {
 		t.Errorf("the Go module: %+v", g)
+	}
+}
+
+// TestMavenModules reads Maven's own multi-module build as Debian ships
+// its poms (libmaven3-core-java, in /usr/share/maven-repo), laid out as
+// the source tree has them: the aggregator's pom.xml at the root and each
+// module's pom.xml in its folder. Modules inherit their groupId from the
+// parent, depend on each other (internal), and the one module Debian does
+// not ship (apache-maven, the distribution) is reported as missing.
+func TestMavenModules(t *testing.T) {
+	const repo = "/usr/share/maven-repo/org/apache/maven"
+	parent := filepath.Join(repo, "maven", "3.8.7", "maven-3.8.7.pom")
+	src, err := os.ReadFile(parent)
+	if err != nil {
+		t.Skip("Debian's libmaven3-core-java is not installed (apt-get install -y libmaven3-core-java)")
+	}
+	dir := t.TempDir()
+	write := func(rel string, b []byte) {
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("pom.xml", src)
+	var shipped int
+	for _, m := range regexp.MustCompile(`<module>([^<]+)</module>`).FindAllStringSubmatch(string(src), -1) {
+		b, err := os.ReadFile(filepath.Join(repo, m[1], "3.8.7", m[1]+"-3.8.7.pom"))
+		if err != nil {
+			continue
+		}
+		write(filepath.Join(m[1], "pom.xml"), b)
+		shipped++
+	}
+	if shipped < 10 {
+		t.Fatalf("only %d module poms in %s", shipped, repo)
+	}
+	res := Discover(os.DirFS(dir), "maven", listFiles(t, dir))
+	pkgs := byName(res.Packages)
+	root, ok := pkgs["maven org.apache.maven:maven"]
+	if !ok || root.Path != "." {
+		t.Fatalf("the aggregator: %v", res.Packages)
+	}
+	if n := len(res.Packages); n != shipped+1 {
+		t.Errorf("%d packages, want the aggregator and %d modules", n, shipped)
+	}
+	core, ok := pkgs["maven org.apache.maven:maven-core"]
+	if !ok || core.Path != "maven-core" || core.Metadata["parent"] != "org.apache.maven:maven" {
+		t.Fatalf("maven-core: %+v", core)
+	}
+	for _, name := range []string{"org.apache.maven:maven-model", "org.apache.maven:maven-settings", "org.apache.maven:maven-artifact"} {
+		if d, ok := dep(core, name); !ok || !d.Internal {
+			t.Errorf("maven-core's %s: %+v", name, d)
+		}
+	}
+	if d, ok := dep(core, "org.slf4j:slf4j-api"); !ok || d.Internal {
+		t.Errorf("maven-core's slf4j-api: %+v", d)
+	}
+	var missing []string
+	for _, p := range res.Problems {
+		missing = append(missing, p.File+": "+p.Err.Error())
+	}
+	if len(missing) != 1 || !strings.Contains(missing[0], "apache-maven") {
+		t.Errorf("problems: %q, want apache-maven reported missing", missing)
 	}
 }
