@@ -13,6 +13,7 @@ import (
 
 	"github.com/loupe-dev/loupe/core/rewrite"
 	"github.com/loupe-dev/loupe/core/rule"
+	"github.com/loupe-dev/loupe/core/ruletest"
 	"github.com/loupe-dev/loupe/core/search"
 	"github.com/loupe-dev/loupe/core/tree"
 	"github.com/loupe-dev/loupe/printer"
@@ -405,4 +406,40 @@ func (p *scanPrinter) review(r fileResult) error {
 		return search.ErrStop
 	}
 	return err
+}
+
+// snapshotPrompt is ast-grep's question for a changed snapshot.
+const snapshotPrompt = "Accept new snapshot? (Yes[y], No[n], Accept All[a], Quit[q])"
+
+// snapshot shows a failing test case of rule id on a screen of its own,
+// as `test -i` does: a changed or new snapshot is accepted (its status
+// becomes Updated) on `y` or, from then on, `a`; Enter is `n`. Another
+// failure waits for Enter. `q` returns errQuit.
+func (s *session) snapshot(id string, st *ruletest.Status) error {
+	if st.Kind == ruletest.Pass {
+		return nil
+	}
+	return s.screen(func(w io.Writer) { reportDetail(w, id, *st) }, func() error {
+		if st.Kind != ruletest.Wrong {
+			if k, err := s.prompt("Next[enter], Quit[q]", "q", '\n'); err != nil || k != 'q' {
+				return err
+			}
+			return errQuit
+		}
+		k := 'a'
+		if !s.acceptAll {
+			var err error
+			if k, err = s.prompt(snapshotPrompt, "ynaq", 'n'); err != nil {
+				return err
+			}
+		}
+		switch k {
+		case 'q':
+			return errQuit
+		case 'y', 'a':
+			st.Kind = ruletest.Updated
+			s.acceptAll = k == 'a'
+		}
+		return nil
+	})
 }

@@ -34,7 +34,7 @@ type ptyResult struct {
 }
 
 // prompts are the lines a session asks with; each key answers one.
-var prompts = regexp.MustCompile(`Accept\? \[y\]es|Next\[enter\], Quit`)
+var prompts = regexp.MustCompile(`Accept\? \[y\]es|Accept new snapshot\?|Next\[enter\], Quit`)
 
 // runPTY runs bin with args in a copy of files on a new pseudo-terminal
 // (standard input, output and error) with env added to the environment,
@@ -221,6 +221,37 @@ func TestInteractiveScan(t *testing.T) {
 	}
 }
 
+// snapshotFiles are a project whose test has a valid case the rule
+// matches, two invalid cases whose snapshots changed (new sources) and
+// one the rule misses.
+var snapshotFiles = map[string]string{
+	"sgconfig.yml":  "ruleDirs: [rules]\ntestConfigs:\n  - testDir: tests\n",
+	"rules/var.yml": "id: no-var\nlanguage: js\nseverity: warning\nmessage: no var\nrule: {pattern: var $A = $B}\n",
+	"tests/var.yml": "id: no-var\nvalid:\n  - let a = 1\n  - var ok = 1\ninvalid:\n  - var a = 11\n  - var bb = 22\n  - let c = 3\n",
+	"tests/__snapshots__/no-var-snapshot.yml": `id: no-var
+snapshots:
+  var a = 1:
+    labels:
+    - source: var a = 1
+      style: primary
+      start: 0
+      end: 9
+`,
+}
+
+func TestInteractiveRuleTest(t *testing.T) {
+	bin := buildLoupe(t)
+	snap := "tests/__snapshots__/no-var-snapshot.yml"
+	// The noisy case (Enter), the first changed snapshot (skipped with
+	// Enter, which is no), the second (accepted), the missing one (q).
+	r := runPTY(t, bin, snapshotFiles, nil, []string{"\r", "\r", "y", "q"}, "test", "-i")
+	want := snapshotFiles[snap] + "  var bb = 22:\n    labels:\n    - source: var bb = 22\n      style: primary\n      start: 0\n      end: 11\n"
+	checkFiles(t, r, map[string]string{snap: want})
+	if r.code != exitNoMatch || !strings.Contains(r.screen, "FAIL no-var  .NWUM") {
+		t.Errorf("exit %d, terminal:\n%q", r.code, r.screen)
+	}
+}
+
 // TestInteractiveNoTerminal: without a terminal to ask on, -i fails at
 // once, changing nothing.
 func TestInteractiveNoTerminal(t *testing.T) {
@@ -263,6 +294,8 @@ func TestInteractiveCompat(t *testing.T) {
 		}
 	}
 	source := map[string]string{"a.js": interactiveFiles["a.js"]}
+	// ast-grep links the help's address on a terminal (OSC 8).
+	link := regexp.MustCompile("\x1b\\]8;;[^\x1b]*\x1b\\\\")
 	sgr := regexp.MustCompile("\x1b\\[[0-9;]*m")
 	for _, c := range []struct {
 		name string
@@ -276,12 +309,12 @@ func TestInteractiveCompat(t *testing.T) {
 		{"scan tab", []string{"\t", "\t", "\t", "y", "n", "y", "\r"}, []string{"scan", "-i"}},
 		{"scan quit", []string{"n", "y", "q"}, []string{"scan", "-i"}},
 		{"scan all", []string{"a"}, []string{"scan", "-i"}},
+		{"test yes no", []string{"\r", "y", "n", "\r"}, []string{"test", "-i"}},
+		{"test all", []string{"\r", "a", "\r"}, []string{"test", "-i"}},
+		{"test quit", []string{"\r", "y", "q"}, []string{"test", "-i"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			files := source
-			if c.args[0] == "scan" {
-				files = project
-			}
+			files := map[string]map[string]string{"run": source, "scan": project, "test": snapshotFiles}[c.args[0]]
 			want := runPTY(t, sg, files, nil, c.keys, c.args...)
 			got := runPTY(t, bin, files, nil, c.keys, c.args...)
 			for name, data := range want.files {
@@ -289,10 +322,14 @@ func TestInteractiveCompat(t *testing.T) {
 					t.Errorf("%s: ast-grep left\n%s\nloupe\n%s", name, data, got.files[name])
 				}
 			}
-			if got.code != want.code {
+			wantCode := want.code
+			if c.args[0] == "test" && wantCode == 4 {
+				wantCode = exitNoMatch // loupe's status for a failed test (docs/differences.md)
+			}
+			if got.code != wantCode {
 				t.Errorf("exit status: ast-grep %d, loupe %d", want.code, got.code)
 			}
-			ws, gs := sgr.ReplaceAllString(want.screen, ""), sgr.ReplaceAllString(got.screen, "")
+			ws, gs := link.ReplaceAllString(sgr.ReplaceAllString(want.screen, ""), ""), sgr.ReplaceAllString(got.screen, "")
 			if ws != gs {
 				t.Errorf("the terminal; ast-grep's:\n%q\nloupe's:\n%q", ws, gs)
 			}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -28,6 +29,7 @@ type testOptions struct {
 	config, testDir, snapshotDir string
 	customLangs                  *flagSpec // --custom-languages
 	skipSnapshots, updateAll     bool
+	interactive                  bool // -i: review each failing case, accepting snapshots one by one
 	includeOff                   bool
 	filter                       *regexp.Regexp
 	colour                       bool
@@ -41,7 +43,7 @@ func parseTestFlags(e *env, args []string) (*testOptions, bool, error) {
 	snapDir := fs.String(0, "snapshot-dir", "SNAPSHOT_DIR", "Folder of the snapshots, relative to the test folder (default: __snapshots__)")
 	skip := fs.Bool(0, "skip-snapshot-tests", "Only check that valid cases do not match and invalid ones do")
 	update := fs.Bool('U', "update-all", "Accept every changed snapshot")
-	interactive := fs.Bool('i', "interactive", "Review snapshots interactively (not supported)")
+	interactive := fs.Bool('i', "interactive", "Review each failing case in the terminal, accepting or skipping each changed snapshot")
 	filter := fs.String('f', "filter", "REGEX", "Test only the rules whose ids match REGEX")
 	includeOff := fs.Bool(0, "include-off", "Also test rules with severity off")
 	fs.Bool(0, "follow", "Follow symbolic links")
@@ -63,15 +65,14 @@ func parseTestFlags(e *env, args []string) (*testOptions, bool, error) {
 		return nil, false, fmt.Errorf("unexpected argument '%s'", fs.args[0])
 	}
 	switch {
-	case interactive.set:
-		return nil, false, errors.New("interactive snapshot review (-i) is not supported; use --update-all (-U)")
 	case skip.set && update.set:
 		return nil, false, errors.New("the argument '--skip-snapshot-tests' cannot be used with '--update-all'")
 	}
 	o := &testOptions{
 		config: config.value, customLangs: customLangs, testDir: testDir.value, snapshotDir: snapDir.value,
-		skipSnapshots: skip.set, updateAll: update.set, includeOff: includeOff.set,
-		colour: useColour(colour.value, e),
+		skipSnapshots: skip.set, updateAll: update.set && !interactive.set, includeOff: includeOff.set,
+		interactive: interactive.set,
+		colour:      useColour(colour.value, e),
 	}
 	if filter.set {
 		re, err := regexp.Compile(filter.value)
@@ -128,7 +129,19 @@ func runRuleTest(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return e.errorf("%v", err)
 	}
-	out := e.stdout
+	var out io.Writer = e.stdout
+	var review *session
+	if o.interactive {
+		// An interactive session buffers the output, flushing it before
+		// each question.
+		bw := bufio.NewWriter(e.stdout)
+		defer bw.Flush()
+		out = bw
+		if review, err = newSession(e, bw, printer.Palette{}); err != nil {
+			return e.errorf("%v", err)
+		}
+		defer review.close()
+	}
 	fmt.Fprintf(out, "Running %d tests\n", len(cases))
 	type result struct {
 		c        ruletest.Case
@@ -155,19 +168,29 @@ func runRuleTest(ctx context.Context, e *env, args []string) int {
 	}
 	fmt.Fprintln(out)
 	fmt.Fprintln(out, "----------- Case Details -----------")
+details:
 	for i := range results {
 		r := &results[i]
 		if ruletest.Passed(r.statuses) {
 			continue
 		}
 		for j := range r.statuses {
+			if review != nil {
+				switch err := review.snapshot(r.c.ID, &r.statuses[j]); {
+				case errors.Is(err, errQuit):
+					break details
+				case err != nil:
+					return e.errorf("%v", err)
+				}
+				continue
+			}
 			if o.updateAll && r.statuses[j].Kind == ruletest.Wrong {
 				r.statuses[j].Kind = ruletest.Updated
 			}
 			reportDetail(out, r.c.ID, r.statuses[j])
 		}
 	}
-	if o.updateAll && !o.skipSnapshots {
+	if (o.updateAll || o.interactive) && !o.skipSnapshots {
 		for _, r := range results {
 			if err := ruletest.WriteSnapshots(r.c, r.statuses, snaps[r.c.ID]); err != nil {
 				return e.errorf("%v", err)
@@ -191,6 +214,11 @@ func runRuleTest(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintf(out, "%s %s  %s\n", status, r.c.ID, summary(r.statuses))
 	}
 	fmt.Fprintln(out)
+	if review != nil {
+		if err := review.out.Flush(); err != nil {
+			return e.errorf("write output: %v", err)
+		}
+	}
 	if failedN > 0 {
 		fmt.Fprintf(e.stderr, "Error: test failed. %d passed; %d failed;\n", passedN, failedN)
 		snapshotsOnly := true
