@@ -182,19 +182,19 @@ func (s *session) edit(path string, line int) error {
 type change struct {
 	line    int // the match's first line (0-based), for the editor
 	options []rewrite.Edit
-	titles  []string // the options' titles, "" for none (several options only)
+	titles  []string // the options' titles, "" for none
 	show    func(w io.Writer, option int)
 }
 
-// review asks about each change of one file in order, passing over a
-// change that starts before the end of the last accepted one; it returns
-// the accepted edits. It returns errQuit after `q`, with the edits
-// accepted before.
+// review asks about each change of one file in order, passing over the
+// options that start before the end of the last accepted change (and a
+// change left with none); it returns the accepted edits. It returns
+// errQuit after `q`, with the edits accepted before.
 func (s *session) review(path string, changes []change) ([]rewrite.Edit, error) {
 	var accepted []rewrite.Edit
 	end := 0
 	for _, c := range changes {
-		if c.options[0].Start < end {
+		if c = c.after(end); len(c.options) == 0 {
 			continue
 		}
 		if s.acceptAll {
@@ -218,6 +218,26 @@ func (s *session) review(path string, changes []change) ([]rewrite.Edit, error) 
 		}
 	}
 	return accepted, nil
+}
+
+// after returns the change with only its options starting at or after
+// end, each still drawn as the option it was.
+func (c change) after(end int) change {
+	var kept []int
+	for i, o := range c.options {
+		if o.Start >= end {
+			kept = append(kept, i)
+		}
+	}
+	if len(kept) == len(c.options) {
+		return c
+	}
+	out := change{line: c.line, show: func(w io.Writer, i int) { c.show(w, kept[i]) }}
+	for _, i := range kept {
+		out.options = append(out.options, c.options[i])
+		out.titles = append(out.titles, c.titles[i])
+	}
+	return out
 }
 
 // ask shows a change and returns the answer and the option shown when it
@@ -335,7 +355,7 @@ func (r *runner) review(path, abs string, t *tree.Tree, ms []search.Match) error
 				r.failed = true
 				return nil
 			}
-			changes = append(changes, change{line: m.Node.StartPoint().Row, options: []rewrite.Edit{e}, show: func(w io.Writer, _ int) {
+			changes = append(changes, change{line: m.Node.StartPoint().Row, options: []rewrite.Edit{e}, titles: []string{""}, show: func(w io.Writer, _ int) {
 				fmt.Fprintln(w, r.pal.Path.Paint(path))
 				updated := string(src[:e.Start]) + string(e.Text) + string(src[e.End:])
 				printer.Diff(w, string(src), updated, diffContext(r.o.before), r.pal)

@@ -297,24 +297,31 @@ func TestInteractiveCompat(t *testing.T) {
 	// ast-grep links the help's address on a terminal (OSC 8).
 	link := regexp.MustCompile("\x1b\\]8;;[^\x1b]*\x1b\\\\")
 	sgr := regexp.MustCompile("\x1b\\[[0-9;]*m")
+	nested := map[string]string{"n.js": "f(f(1))\nf(2)\n"}
 	for _, c := range []struct {
-		name string
-		keys []string
-		args []string
+		name  string
+		keys  []string
+		args  []string
+		files map[string]string // nil: by command
 	}{
-		{"run yes enter no", []string{"y", "x", "\r", "n"}, []string{"run", "-p", "var $A = $B", "-r", "let $A = $B", "-i"}},
-		{"run all", []string{"n", "a"}, []string{"run", "-p", "var $A = $B", "-r", "let $A = $B", "-i", "-B", "1"}},
-		{"run quit", []string{"y", "q"}, []string{"run", "-p", "var $A = $B", "-r", "let $A = $B", "-i"}},
-		{"run view", []string{"\r"}, []string{"run", "-p", "console.log($$$A)", "-i"}},
-		{"scan tab", []string{"\t", "\t", "\t", "y", "n", "y", "\r"}, []string{"scan", "-i"}},
-		{"scan quit", []string{"n", "y", "q"}, []string{"scan", "-i"}},
-		{"scan all", []string{"a"}, []string{"scan", "-i"}},
-		{"test yes no", []string{"\r", "y", "n", "\r"}, []string{"test", "-i"}},
-		{"test all", []string{"\r", "a", "\r"}, []string{"test", "-i"}},
-		{"test quit", []string{"\r", "y", "q"}, []string{"test", "-i"}},
+		{"run yes enter no", []string{"y", "x", "\r", "n"}, []string{"run", "-p", "var $A = $B", "-r", "let $A = $B", "-i"}, nil},
+		{"run all", []string{"n", "a"}, []string{"run", "-p", "var $A = $B", "-r", "let $A = $B", "-i", "-B", "1"}, nil},
+		{"run quit", []string{"y", "q"}, []string{"run", "-p", "var $A = $B", "-r", "let $A = $B", "-i"}, nil},
+		{"run view", []string{"\r"}, []string{"run", "-p", "console.log($$$A)", "-i"}, nil},
+		{"scan tab", []string{"\t", "\t", "\t", "y", "n", "y", "\r"}, []string{"scan", "-i"}, nil},
+		{"scan quit", []string{"n", "y", "q"}, []string{"scan", "-i"}, nil},
+		{"scan all", []string{"a"}, []string{"scan", "-i"}, nil},
+		{"test yes no", []string{"\r", "y", "n", "\r"}, []string{"test", "-i"}, nil},
+		{"test all", []string{"\r", "a", "\r"}, []string{"test", "-i"}, nil},
+		{"test quit", []string{"\r", "y", "q"}, []string{"test", "-i"}, nil},
+		{"run nested inner", []string{"n", "y", "y"}, []string{"run", "-p", "f($A)", "-r", "g($A)", "-i"}, nested},
+		{"run nested outer", []string{"y", "y"}, []string{"run", "-p", "f($A)", "-r", "g($A)", "-i"}, nested},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			files := map[string]map[string]string{"run": source, "scan": project, "test": snapshotFiles}[c.args[0]]
+			files := c.files
+			if files == nil {
+				files = map[string]map[string]string{"run": source, "scan": project, "test": snapshotFiles}[c.args[0]]
+			}
 			want := runPTY(t, sg, files, nil, c.keys, c.args...)
 			got := runPTY(t, bin, files, nil, c.keys, c.args...)
 			for name, data := range want.files {
