@@ -195,6 +195,19 @@ func TestInteractiveRun(t *testing.T) {
 			t.Errorf("the editor got %q (%v), want \"a.js +3\\n\"", got, err)
 		}
 	})
+	t.Run("edited meanwhile", func(t *testing.T) {
+		// The editor changes a.js; the rewrite then accepted in a.js is
+		// not written over it, while b.js's is.
+		editor := filepath.Join(t.TempDir(), "editor")
+		if err := os.WriteFile(editor, []byte("#!/bin/sh\necho '// edited' >> \"$1\"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		r := runPTY(t, bin, runFiles, []string{"EDITOR=" + editor}, []string{"e", "y", "n", "y"}, rewrite...)
+		checkFiles(t, r, map[string]string{"a.js": interactiveFiles["a.js"] + "// edited\n", "b.js": "let d = 4\n"})
+		if r.code != exitError || !strings.Contains(r.screen, "changed during the review; its 1 accepted change(s) were not written") || !strings.Contains(r.screen, "Applied 1 changes") {
+			t.Errorf("exit %d, terminal:\n%q", r.code, r.screen)
+		}
+	})
 	t.Run("view matches", func(t *testing.T) {
 		r := runPTY(t, bin, runFiles, nil, []string{"\r", "q"}, "run", "-p", "var $A = $B", "-i")
 		if r.code != 0 || strings.Count(r.screen, "Next[enter], Quit[q], Edit[e]") != 2 || !strings.Contains(r.screen, "a.js\r\n1│var a = 1\r\n") {
