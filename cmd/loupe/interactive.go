@@ -20,12 +20,13 @@ import (
 	"golang.org/x/term"
 )
 
-// The interactive session of `run -i` and `scan -i` is ast-grep's: each
-// change (a rewrite, a fix) is shown on a screen of its own with the
-// diff it makes, and a key decides it; findings without a change are
-// shown a file (scan: a file and a rule) at a time. Accepted changes are
-// written when the review of their file is over, through the same atomic
-// rewrite.WriteFile as -U.
+// The interactive sessions of `run -i`, `scan -i` and `test -i` are
+// ast-grep's: each change (a rewrite, a fix, a new snapshot) is shown on
+// a screen of its own with the diff it makes, and a key decides it;
+// findings without a change are shown a file (scan: a file and a rule)
+// at a time. Accepted rewrites and fixes are written when the review of
+// their file is over, through the same atomic rewrite.WriteFile as -U;
+// accepted snapshots when the review is over, as -U writes them.
 
 // The prompts, as ast-grep words them.
 const (
@@ -53,8 +54,9 @@ type session struct {
 	stderr    io.Writer
 	getenv    func(string) string
 	pal       printer.Palette
-	acceptAll bool // `a` was answered: the rest is accepted unasked
-	applied   int  // changes accepted
+	acceptAll bool   // `a` was answered: the rest is accepted unasked
+	applied   int    // changes accepted
+	pending   []byte // keys read from the terminal but not yet answered
 }
 
 // errNoTerminal is an interactive session without a terminal to ask on.
@@ -103,26 +105,34 @@ func (s *session) readKey() (rune, error) {
 		return 0, fmt.Errorf("terminal: %w", err)
 	}
 	defer term.Restore(fd, old)
-	buf := make([]byte, 64)
 	for {
-		n, err := s.tty.Read(buf)
-		if err != nil {
-			return 0, fmt.Errorf("read the terminal: %w", err)
+		if len(s.pending) == 0 {
+			buf := make([]byte, 64)
+			n, err := s.tty.Read(buf)
+			if err != nil {
+				return 0, fmt.Errorf("read the terminal: %w", err)
+			}
+			s.pending = buf[:n]
+			continue
 		}
-		k := buf[:n]
+		k := s.pending
+		if k[0] == 0x1b {
+			// An escape sequence arrives in one read: drop it whole.
+			s.pending = nil
+			continue
+		}
+		r, size := utf8.DecodeRune(k)
+		s.pending = k[size:]
 		switch {
-		case n == 0 || k[0] == 0x1b:
-			continue
-		case k[0] == '\r' || k[0] == '\n':
+		case r == '\r' || r == '\n':
 			return '\n', nil
-		case k[0] == '\t':
+		case r == '\t':
 			return '\t', nil
-		case k[0] == 3:
+		case r == 3:
 			return 'q', nil
-		case k[0] < 0x20 || k[0] == 0x7f:
+		case r < 0x20 || r == 0x7f:
 			continue
 		}
-		r, _ := utf8.DecodeRune(k)
 		return r, nil
 	}
 }

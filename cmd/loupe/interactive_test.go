@@ -318,6 +318,7 @@ func TestInteractiveCompat(t *testing.T) {
 		files map[string]string // nil: by command
 	}{
 		{"run yes enter no", []string{"y", "x", "\r", "n"}, []string{"run", "-p", "var $A = $B", "-r", "let $A = $B", "-i"}, nil},
+		{"run typed ahead", []string{"y\rn"}, []string{"run", "-p", "var $A = $B", "-r", "let $A = $B", "-i"}, nil},
 		{"run all", []string{"n", "a"}, []string{"run", "-p", "var $A = $B", "-r", "let $A = $B", "-i", "-B", "1"}, nil},
 		{"run quit", []string{"y", "q"}, []string{"run", "-p", "var $A = $B", "-r", "let $A = $B", "-i"}, nil},
 		{"run view", []string{"\r"}, []string{"run", "-p", "console.log($$$A)", "-i"}, nil},
