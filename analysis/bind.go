@@ -582,6 +582,12 @@ func (b *binder) lookup(f *fileFacts, name string, pos, depth int) binding {
 			}
 			files := b.importFiles(f, imp)
 			if len(files) == 0 {
+				if localSource(imp.Source) {
+					// A module of the workspace that the resolver could
+					// not find (a path alias, a file not on disk): the
+					// name is not known to be another package's.
+					return binding{}
+				}
 				return binding{external: true}
 			}
 			if ns {
@@ -631,6 +637,19 @@ func (b *binder) lookup(f *fileFacts, name string, pos, depth int) binding {
 		}
 	}
 	return binding{}
+}
+
+// localSource reports whether an import's source names a module of the
+// workspace rather than a package: a relative path (./x, ../x, Python's
+// .x), an absolute one, or a path alias no package name can be (@/x, ~/x,
+// #x, as tsconfig paths and bundlers spell them).
+func localSource(src string) bool {
+	for _, p := range []string{".", "/", "@/", "~/", "#"} {
+		if strings.HasPrefix(src, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // requires reports whether definition d is a require() binding

@@ -284,3 +284,28 @@ func TestResolveRust(t *testing.T) {
 	r = run(t, dir, Params{Mode: "callers", Language: "rust", Symbol: "Store.make"})
 	sameList(t, "callers of Store.make (Self::)", callerSet(r.Callers), []string{"new src/a.rs resolved"})
 }
+
+// TestUnresolvedLocalImport: an import of the workspace's own module that
+// the resolver cannot follow (a relative path to a file elsewhere, a
+// tsconfig path alias) leaves the name to name-only matching, where an
+// unresolved package import ("react") makes it another package's.
+func TestUnresolvedLocalImport(t *testing.T) {
+	dir := project(t, map[string]string{
+		"main.ts":      "import { Base } from './base';\nexport class App extends Base {\n  run() { this.process('x'); }\n}\n",
+		"src/other.ts": "import { Base } from '@/base';\nexport class Other extends Base {}\n",
+		"src/pkg.ts":   "import { Base } from 'some-package';\nexport class FromPackage extends Base {}\n",
+		"src/base.ts":  "export class Base {\n  process(item: string) { return item.trim(); }\n}\n",
+	})
+	for _, tc := range []struct{ class, want string }{
+		{"App", "Base src/base.ts name-only"},
+		{"Other", "Base src/base.ts name-only"},
+		{"FromPackage", "Base  name-only"},
+	} {
+		r := run(t, dir, Params{Mode: "hierarchy", Language: "typescript", Symbol: tc.class})
+		var got []string
+		for _, s := range r.Hierarchy.Supertypes {
+			got = append(got, s.Name+" "+s.File+" "+s.Confidence)
+		}
+		sameList(t, "supertypes of "+tc.class, got, []string{tc.want})
+	}
+}

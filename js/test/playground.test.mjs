@@ -99,7 +99,7 @@ test('type a pattern: the match is highlighted and its metavariables listed', { 
   // The trees, as loupe parse and --debug-query=pattern print them.
   await page.click('[data-tab=tree]');
   await page.waitForFunction(() => document.querySelector('#pattern-tree').textContent.includes('MetaVar $$$ARGS'));
-  assert.match(await page.textContent('#source-tree'), /^program \(0,0\)-\(15,0\)\n {2}import_statement \(0,0\)-\(0,30\)\n/);
+  assert.match(await page.textContent('#source-tree'), /^program \(0,0\)-\(15,0\)\n {2}import_statement \(0,0\)-\(0,34\)\n/);
   assert.match(await page.textContent('#pattern-tree'), /^call_expression\n {2}member_expression\n/);
   await page.selectOption('#tree-format', 'sexp');
   await page.waitForFunction(() => document.querySelector('#source-tree').textContent.startsWith('(program'));

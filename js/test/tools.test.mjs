@@ -181,7 +181,7 @@ test('tool defaults: disable a tool or override its description (REQ-INFRA-004)'
 
 test('structural_analysis through the JS surface (REQ-SA-*)', async () => {
   assert.ok(analysis, 'structural_analysis registered');
-  assert.match(analysis.description, /by NAME, not type-resolved/);
+  assert.match(analysis.description, /labelled resolved .* or name-only/);
   assert.deepEqual(analysis.parameters.properties.mode.enum, ['callers', 'callees', 'definitions', 'hierarchy', 'references', 'dependencies', 'exports']);
   const r = await analysis.execute({ mode: 'callers', language: 'typescript', symbol: 'leaf', depth: 2 });
   assert.equal(r.metadata.error, undefined, r.llmContent);

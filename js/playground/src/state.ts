@@ -42,7 +42,7 @@ export const defaultState: State = {
     '',
   ].join('\n'),
   source: [
-    "import { Base } from './base';",
+    "import { Base } from './src/base';",
     '',
     'export class App extends Base {',
     '  run(items: string[]) {',
