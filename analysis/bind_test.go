@@ -308,4 +308,14 @@ func TestUnresolvedLocalImport(t *testing.T) {
 		}
 		sameList(t, "supertypes of "+tc.class, got, []string{tc.want})
 	}
+	rs := project(t, map[string]string{
+		"src/main.rs":        "use crate::shapes::Shape;\nstruct Square;\nimpl Shape for Square {}\n",
+		"src/geom/shapes.rs": "pub trait Shape {}\n",
+	})
+	r := run(t, rs, Params{Mode: "hierarchy", Language: "rust", Symbol: "Square"})
+	var got []string
+	for _, s := range r.Hierarchy.Supertypes {
+		got = append(got, s.Name+" "+s.File+" "+s.Confidence)
+	}
+	sameList(t, "supertypes of Square", got, []string{"Shape src/geom/shapes.rs name-only"})
 }
