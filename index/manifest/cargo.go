@@ -247,7 +247,18 @@ func parsePyproject(file, dir string, src []byte) (parsed, error) {
 		if p.Description == "" {
 			p.Description = str(poetry, "description")
 		}
-		addPoetry := func(deps map[string]any, kind DepKind) {
+		// Poetry 2 reads a project's runtime dependencies from
+		// [project].dependencies when it has them: its own
+		// [tool.poetry.dependencies] then only enrich those (here: a
+		// version for one declared without any) and add none.
+		_, enrich := proj["dependencies"]
+		declared := map[string]int{} // normal name → index in p.Dependencies
+		for i, d := range p.Dependencies {
+			if d.Kind == Runtime {
+				declared[normalName(Python, d.Name)] = i
+			}
+		}
+		addPoetry := func(deps map[string]any, kind DepKind, main bool) {
 			for _, name := range sortedKeys(deps) {
 				if strings.EqualFold(name, "python") {
 					if v, ok := deps[name].(string); ok {
@@ -255,28 +266,22 @@ func parsePyproject(file, dir string, src []byte) (parsed, error) {
 					}
 					continue
 				}
-				d := Dependency{Name: name, Kind: kind}
-				switch v := deps[name].(type) {
-				case string:
-					d.Version = v
-				case map[string]any:
-					d.Version = str(v, "version")
-					if d.Version == "" && str(v, "path") != "" {
-						d.Version = "path:" + str(v, "path")
+				d := poetryDep(name, deps[name], kind)
+				if main && enrich {
+					if i, ok := declared[normalName(Python, name)]; ok && p.Dependencies[i].Version == "" {
+						p.Dependencies[i].Version = d.Version
 					}
-					if v["optional"] == true {
-						d.Kind = Optional
-					}
+					continue
 				}
 				p.Dependencies = append(p.Dependencies, d)
 			}
 		}
-		addPoetry(table(poetry, "dependencies"), Runtime)
-		addPoetry(table(poetry, "dev-dependencies"), Dev)
+		addPoetry(table(poetry, "dependencies"), Runtime, true)
+		addPoetry(table(poetry, "dev-dependencies"), Dev, false)
 		groups := table(poetry, "group")
 		for _, g := range sortedKeys(groups) {
 			gt, _ := groups[g].(map[string]any)
-			addPoetry(table(gt, "dependencies"), Dev)
+			addPoetry(table(gt, "dependencies"), Dev, false)
 		}
 	}
 	for _, req := range strs(table(m, "build-system")["requires"]) {
@@ -293,8 +298,44 @@ func parsePyproject(file, dir string, src []byte) (parsed, error) {
 	return out, nil
 }
 
+// poetryDep reads one Poetry dependency: a version constraint, a table
+// with a version, a path, git or url source and optional = true, or an
+// array of such tables (multiple constraints, one per Python version or
+// platform), whose distinct versions are joined with " || ".
+func poetryDep(name string, v any, kind DepKind) Dependency {
+	d := Dependency{Name: name, Kind: kind}
+	switch v := v.(type) {
+	case string:
+		d.Version = v
+	case map[string]any:
+		switch {
+		case str(v, "version") != "":
+			d.Version = str(v, "version")
+		case str(v, "path") != "":
+			d.Version = "path:" + str(v, "path")
+		case str(v, "git") != "":
+			d.Version = "git:" + str(v, "git")
+		case str(v, "url") != "":
+			d.Version = "url:" + str(v, "url")
+		}
+		if v["optional"] == true {
+			d.Kind = Optional
+		}
+	case []any:
+		var versions []string
+		for _, c := range v {
+			if cv := poetryDep(name, c, kind).Version; cv != "" && !slices.Contains(versions, cv) {
+				versions = append(versions, cv)
+			}
+		}
+		d.Version = strings.Join(versions, " || ")
+	}
+	return d
+}
+
 // pep508 splits a requirement ("requests[socks]>=2.8; python_version<'3.9'")
-// into its name and the rest, its version specifier and markers.
+// into its name and the rest, its version specifier and markers. A
+// specifier in parentheses ("numpy (>=2.2,<3)") loses them.
 func pep508(req string, kind DepKind) Dependency {
 	req = strings.TrimSpace(req)
 	end := strings.IndexAny(req, " <>=!~;[(@")
@@ -305,6 +346,11 @@ func pep508(req string, kind DepKind) Dependency {
 	if strings.HasPrefix(rest, "[") {
 		if i := strings.IndexByte(rest, ']'); i >= 0 {
 			rest = strings.TrimSpace(rest[i+1:])
+		}
+	}
+	if strings.HasPrefix(rest, "(") {
+		if i := strings.IndexByte(rest, ')'); i >= 0 {
+			rest = strings.TrimSpace(rest[1:i]) + rest[i+1:]
 		}
 	}
 	return Dependency{Name: name, Version: rest, Kind: kind}

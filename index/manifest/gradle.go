@@ -2,6 +2,8 @@ package manifest
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -94,6 +96,9 @@ type gradleSettings struct {
 	file, dir string
 	rootName  string
 	projects  []gradleProject
+	// builds are the paths of the builds it includes (a composite
+	// build), relative to dir as written.
+	builds []string
 }
 
 // gradleProject is one included project.
@@ -124,6 +129,20 @@ func parseGradleSettings(file, dir string, src []byte) (*gradleSettings, error) 
 			continue
 		}
 		switch t.text {
+		case "pluginManagement":
+			if i+1 < len(toks) && toks[i+1].text == "{" {
+				i = closing(toks, i+1)
+			}
+		case "includeBuild":
+			// includeBuild("dir"), includeBuild 'dir', either with a
+			// configuration closure after it.
+			j := i + 1
+			if j < len(toks) && toks[j].text == "(" {
+				j++
+			}
+			if j < len(toks) && toks[j].kind == 's' {
+				s.builds = append(s.builds, toks[j].text)
+			}
 		case "rootProject":
 			// rootProject.name = 'x'
 			if seq(toks[i:], ".", "name", "=") && i+4 < len(toks) && toks[i+4].kind == 's' {
@@ -479,4 +498,93 @@ func nameGradle(pkgs []Package, settings map[string]*gradleSettings, rootName st
 		}
 	}
 	return pkgs
+}
+
+// gradleBuildFiles are the files one of which makes a directory a Gradle
+// build.
+var gradleBuildFiles = []string{"settings.gradle", "settings.gradle.kts", "build.gradle", "build.gradle.kts"}
+
+// linkIncludedBuilds applies the builds each settings file includes
+// (includeBuild, a composite build): Gradle substitutes a dependency's
+// group:name coordinates with a project of an included build (or of a
+// build that one includes in turn) of that name and, when its build
+// script sets one, that group, so such a dependency is marked internal.
+// The including build's root project lists them in included_builds;
+// an included build that is missing, or lies outside the repository, is
+// reported for the settings file.
+func linkIncludedBuilds(pkgs []Package, settings map[string]*gradleSettings, dirs map[string]map[string]bool) []Problem {
+	var problems []Problem
+	buildOf := map[string]string{} // project directory → its build's directory
+	for dir, s := range settings {
+		buildOf[dir] = dir
+		for _, p := range s.projects {
+			buildOf[p.dir] = dir
+		}
+	}
+	for _, p := range pkgs {
+		if _, ok := buildOf[p.Path]; !ok && p.Kind == Gradle {
+			buildOf[p.Path] = p.Path // a build script without settings
+		}
+	}
+	includes := map[string][]string{} // build directory → directories of the builds it includes
+	for _, dir := range slices.Sorted(maps.Keys(settings)) {
+		s := settings[dir]
+		for _, b := range s.builds {
+			d, ok := join(dir, b)
+			switch {
+			case !ok:
+				problems = append(problems, Problem{s.file, fmt.Errorf("included build %q leaves the repository", b)})
+				continue
+			case !slices.ContainsFunc(gradleBuildFiles, func(f string) bool { return dirs[d][f] }):
+				problems = append(problems, Problem{s.file, fmt.Errorf("included build %q is missing: no settings.gradle or build.gradle in %s", b, d)})
+				continue
+			}
+			if !slices.Contains(includes[dir], d) {
+				includes[dir] = append(includes[dir], d)
+			}
+		}
+	}
+	// Each build's included builds, followed transitively.
+	composite := func(dir string) map[string]bool {
+		seen := map[string]bool{}
+		stack := slices.Clone(includes[dir])
+		for len(stack) > 0 {
+			d := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if !seen[d] && d != dir {
+				seen[d] = true
+				stack = append(stack, includes[d]...)
+			}
+		}
+		return seen
+	}
+	for i := range pkgs {
+		p := &pkgs[i]
+		if p.Kind != Gradle {
+			continue
+		}
+		build := buildOf[p.Path]
+		if len(includes[build]) == 0 {
+			continue
+		}
+		if p.Path == build {
+			p.Metadata["included_builds"] = includes[build]
+		}
+		in := composite(build)
+		for j := range p.Dependencies {
+			d := &p.Dependencies[j]
+			group, name, ok := strings.Cut(d.Name, ":")
+			if !ok || d.Internal {
+				continue
+			}
+			for _, q := range pkgs {
+				g, _ := q.Metadata["group"].(string)
+				if q.Kind == Gradle && in[buildOf[q.Path]] && q.Name == name && (g == "" || g == group) {
+					d.Internal = true
+					break
+				}
+			}
+		}
+	}
+	return problems
 }

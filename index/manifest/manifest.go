@@ -3,12 +3,14 @@
 // its workspaces, pnpm-workspace.yaml), Go (go.mod, go.work), Cargo
 // (Cargo.toml and its [workspace]), Python (pyproject.toml, PEP 621 and
 // Poetry), Maven (pom.xml and its modules) and Gradle (settings.gradle,
-// build.gradle and their Kotlin forms).
+// with its included projects and builds, build.gradle and their Kotlin
+// forms).
 //
 // Discover reads the manifests among a list of files (the repository's
 // walk) through an fs.FS. A manifest that cannot be read or parsed, a
-// workspace member that does not exist and a workspace cycle are reported
-// as a Problem of that file; everything else is still returned.
+// workspace member or included build that does not exist and a workspace
+// cycle are reported as a Problem of that file; everything else is still
+// returned.
 package manifest
 
 import (
@@ -209,6 +211,7 @@ func Discover(fsys fs.FS, rootName string, files []string) *Result {
 		wss = append(wss, p.workspaces...)
 	}
 	res.Packages = nameGradle(res.Packages, gradle, rootName, all)
+	res.Problems = append(res.Problems, linkIncludedBuilds(res.Packages, gradle, dirs)...)
 	for i := range res.Packages {
 		if res.Packages[i].Name == "" {
 			res.Packages[i].Name = dirName(res.Packages[i].Path, rootName)

@@ -87,6 +87,7 @@ func TestBadManifestsReportedPerFile(t *testing.T) {
 		"broken-toml/Cargo.toml":   "invalid TOML",
 		"broken-xml/pom.xml":       "invalid XML",
 		"cycle/a/pom.xml":          "workspace cycle: cycle/a → cycle/b → cycle/a",
+		"gradle/settings.gradle":   `included build "gone" is missing`,
 		"package.json":             "missing",
 	}
 	got := map[string]string{}

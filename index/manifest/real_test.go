@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -158,7 +159,8 @@ func npmPackage(t *testing.T, name, version string) string {
 
 // TestThrift reads Apache Thrift (fetched as a Go module): a repository
 // of every kind at once. A Gradle build whose settings include two
-// projects, a Maven plugin with a parent, Cargo crates that depend on
+// projects and the Java library's build (includeBuild, a composite build
+// whose libthrift its projects depend on), a Maven plugin with a parent, Cargo crates that depend on
 // the library by path, npm packages and the Go module itself.
 func TestThrift(t *testing.T) {
 	dir := moduleDir(t, "github.com/apache/thrift@v0.21.0")
@@ -178,8 +180,18 @@ func TestThrift(t *testing.T) {
 	if client.Metadata["gradle_path"] != ":cross-test-client" || client.Metadata["workspace"] != "lib/kotlin/settings.gradle.kts" {
 		t.Errorf("cross-test-client: %+v", client)
 	}
-	if d, ok := dep(client, "org.apache.thrift:libthrift"); !ok || d.Kind != Runtime {
-		t.Errorf("cross-test-client's libthrift: %+v", d)
+	// lib/kotlin's settings includeBuild("../java"), whose root project
+	// is libthrift: Gradle substitutes the coordinates with it.
+	if got := fmt.Sprint(kotlin.Metadata["included_builds"]); got != "[lib/java]" {
+		t.Errorf("the Kotlin build's included builds: %s", got)
+	}
+	if java := pkgs["gradle libthrift"]; java.Path != "lib/java" {
+		t.Errorf("the Java build: %+v", java)
+	}
+	for _, p := range []Package{kotlin, client, pkgs["gradle cross-test-server"]} {
+		if d, ok := dep(p, "org.apache.thrift:libthrift"); !ok || d.Kind != Runtime || !d.Internal {
+			t.Errorf("%s's libthrift: %+v", p.Name, d)
+		}
 	}
 	plugin := pkgs["maven org.apache.thrift:thrift-maven-plugin"]
 	if plugin.Version != "0.21.0" || plugin.Metadata["parent"] != "org.apache:apache" {
@@ -364,4 +376,330 @@ func TestMavenModules(t *testing.T) {
 	if len(missing) != 1 || !strings.Contains(missing[0], "apache-maven") {
 		t.Errorf("problems: %q, want apache-maven reported missing", missing)
 	}
+}
+
+// layout is a repository assembled from parts published apart, placed
+// where its source tree has them: each key is a path in the tree ("."
+// for the root), each value the folder or file on disk found there. A
+// path belongs to the longest key holding it.
+type layout map[string]string
+
+// owner returns the key name belongs to and name relative to it.
+func (l layout) owner(name string) (at, rel string, ok bool) {
+	for p := range l {
+		var r string
+		switch {
+		case p == ".":
+			r = name
+		case name == p:
+			r = "."
+		case strings.HasPrefix(name, p+"/"):
+			r = name[len(p)+1:]
+		default:
+			continue
+		}
+		if !ok || at == "." || p != "." && len(p) > len(at) {
+			at, rel, ok = p, r, true
+		}
+	}
+	return at, rel, ok
+}
+
+// Open opens name in the part placed at its path.
+func (l layout) Open(name string) (fs.File, error) {
+	at, rel, ok := l.owner(name)
+	if !ok || !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	if rel == "." {
+		return os.Open(l[at])
+	}
+	return os.DirFS(l[at]).Open(rel)
+}
+
+// files lists the layout's files, each part's where it is placed.
+func (l layout) files(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	for at, src := range l {
+		fi, err := os.Stat(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !fi.IsDir() {
+			out = append(out, at)
+			continue
+		}
+		for _, f := range listFiles(t, src) {
+			if at != "." {
+				f = at + "/" + f
+			}
+			if owner, _, _ := l.owner(f); owner == at {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// TestKubernetesGoWork reads Kubernetes (fetched as a Go module) with
+// the real go.work at its root: a use (...) block of the root module and
+// 33 staging modules. The module proxy serves each staging module on its
+// own (a module's zip leaves out the modules nested in it), so three of
+// them are placed back at staging/src/k8s.io/NAME as the source tree has
+// them; they become workspace members and the root's and each other's
+// requirements on them internal, and the 30 left out are reported
+// missing, each on its own.
+func TestKubernetesGoWork(t *testing.T) {
+	l := layout{".": moduleDir(t, "k8s.io/kubernetes@v1.37.2")}
+	staged := []string{"api", "apimachinery", "client-go"}
+	for _, name := range staged {
+		l["staging/src/k8s.io/"+name] = moduleDir(t, "k8s.io/"+name+"@v0.37.2")
+	}
+	res := Discover(l, "kubernetes", l.files(t))
+	pkgs := byName(res.Packages)
+	root, ok := pkgs["go k8s.io/kubernetes"]
+	if !ok || root.Path != "." || root.Metadata["go"] != "1.26.0" {
+		t.Fatalf("the root module: %+v", root)
+	}
+	if got := fmt.Sprint(root.Metadata["workspace_members"]); got != "[staging/src/k8s.io/api staging/src/k8s.io/apimachinery staging/src/k8s.io/client-go]" {
+		t.Errorf("the workspace's members: %s", got)
+	}
+	for _, name := range staged {
+		p := pkgs["go k8s.io/"+name]
+		if p.Path != "staging/src/k8s.io/"+name || p.Metadata["workspace"] != "go.work" {
+			t.Errorf("k8s.io/%s: %+v", name, p)
+		}
+		// The root requires each staging module at v0.0.0, replaced by
+		// its folder.
+		if d, ok := dep(root, "k8s.io/"+name); !ok || !d.Internal || d.Version != "v0.0.0" || d.Kind != Runtime {
+			t.Errorf("the root's k8s.io/%s: %+v", name, d)
+		}
+	}
+	if d, ok := dep(root, "k8s.io/kubectl"); !ok || d.Internal {
+		t.Errorf("the root's k8s.io/kubectl (not placed back): %+v", d)
+	}
+	client := pkgs["go k8s.io/client-go"]
+	if d, ok := dep(client, "k8s.io/api"); !ok || !d.Internal || d.Version != "v0.37.2" {
+		t.Errorf("client-go's k8s.io/api: %+v", d)
+	}
+	if d, ok := dep(client, "golang.org/x/net"); !ok || d.Internal {
+		t.Errorf("client-go's golang.org/x/net: %+v", d)
+	}
+	var missing int
+	for _, p := range res.Problems {
+		if p.File == "go.work" && strings.Contains(p.Err.Error(), "is missing: no go.mod in staging/src/k8s.io/") {
+			missing++
+			continue
+		}
+		t.Errorf("problem: %v", p)
+	}
+	if missing != 30 {
+		t.Errorf("%d go.work members reported missing, want 30", missing)
+	}
+}
+
+// TestLivekitPnpmWorkspace reads LiveKit's protocol (fetched as a Go
+// module): a Go module and a pnpm workspace at one root, whose
+// pnpm-workspace.yaml lists its packages (the JavaScript package's folder
+// and the root itself) beside settings (overrides, allowBuilds).
+func TestLivekitPnpmWorkspace(t *testing.T) {
+	dir := moduleDir(t, "github.com/livekit/protocol@v1.54.0")
+	res := Discover(os.DirFS(dir), "protocol", listFiles(t, dir))
+	if len(res.Problems) > 0 {
+		t.Errorf("problems: %v", res.Problems)
+	}
+	pkgs := byName(res.Packages)
+	root, ok := pkgs["npm github.com/livekit/protocol"]
+	if !ok || root.Path != "." || root.Version != "1.54.0" || root.Metadata["private"] != true {
+		t.Fatalf("the npm root: %+v", root)
+	}
+	if got := fmt.Sprint(root.Metadata["workspace_members"]); got != "[packages/javascript]" {
+		t.Errorf("the workspace's members: %s", got)
+	}
+	if d, ok := dep(root, "@changesets/cli"); !ok || d.Kind != Dev || d.Version != "^3.0.0" {
+		t.Errorf("the root's @changesets/cli: %+v", d)
+	}
+	js, ok := pkgs["npm @livekit/protocol"]
+	if !ok || js.Path != "packages/javascript" || js.Version != "1.54.0" || js.Metadata["workspace"] != "pnpm-workspace.yaml" {
+		t.Fatalf("@livekit/protocol: %+v", js)
+	}
+	if d, ok := dep(js, "@bufbuild/protobuf"); !ok || d.Kind != Runtime || d.Internal {
+		t.Errorf("@livekit/protocol's @bufbuild/protobuf: %+v", d)
+	}
+	if _, ok := pkgs["go github.com/livekit/protocol"]; !ok {
+		t.Errorf("no Go module among %v", res.Packages)
+	}
+}
+
+// TestRepoctlPnpmWorkspace reads the pnpm workspace of repoctl's
+// repository as its npm package @icebreakers/monorepo-templates ships it
+// (the root's files in assets/, the templates/ folder, the package's own
+// package.json), placed back where the repository has them (the package
+// lives in packages/monorepo-templates, as its repository.directory
+// says). pnpm-workspace.yaml lists three globs and a negation: the
+// templates and the package are members, the repository's apps are not
+// shipped and reported.
+func TestRepoctlPnpmWorkspace(t *testing.T) {
+	dir := npmPackage(t, "@icebreakers/monorepo-templates", "2.0.1")
+	l := layout{
+		".":         filepath.Join(dir, "assets"),
+		"templates": filepath.Join(dir, "templates"),
+		"packages/monorepo-templates/package.json": filepath.Join(dir, "package.json"),
+	}
+	res := Discover(l, "repoctl", l.files(t))
+	var problems []string
+	for _, p := range res.Problems {
+		problems = append(problems, p.Error())
+	}
+	if got := strings.Join(problems, "\n"); got != `pnpm-workspace.yaml: workspace member pattern "apps/*" matches no npm package` {
+		t.Errorf("problems: %s", got)
+	}
+	pkgs := byName(res.Packages)
+	root, ok := pkgs["npm repoctl-workspace"]
+	if !ok || root.Path != "." || root.Metadata["private"] != true {
+		t.Fatalf("the root: %+v", root)
+	}
+	want := "[packages/monorepo-templates templates/cli templates/client templates/server templates/tsdown templates/vitepress templates/vue-lib]"
+	if got := fmt.Sprint(root.Metadata["workspace_members"]); got != want {
+		t.Errorf("the workspace's members: %s, want %s", got, want)
+	}
+	if d, ok := dep(root, "repoctl"); !ok || d.Kind != Dev || d.Version != "workspace:*" {
+		t.Errorf("the root's repoctl: %+v", d)
+	}
+	for key, path := range map[string]string{
+		"npm @icebreakers/monorepo-templates": "packages/monorepo-templates",
+		"npm @icebreakers/website":            "templates/vitepress",
+		"npm @icebreakers/vue-lib-template":   "templates/vue-lib",
+	} {
+		if p := pkgs[key]; p.Path != path || p.Metadata["workspace"] != "pnpm-workspace.yaml" {
+			t.Errorf("%s: %+v", key, p)
+		}
+	}
+	// The VitePress site's example packages lie deeper than templates/*.
+	if p := pkgs["npm usage-esm"]; p.Path == "" || p.Metadata["workspace"] != nil {
+		t.Errorf("an example package of the site: %+v", p)
+	}
+}
+
+// gitBundle clones the repository in a git bundle that an npm package
+// ships into the folder dir beside the package (once: later runs reuse
+// it), after checking that the bundle's HEAD is the commit want, and
+// returns that folder, without its .git.
+func gitBundle(t *testing.T, pkgDir, bundle, dir, want string) string {
+	t.Helper()
+	dest := filepath.Join(filepath.Dir(pkgDir), dir)
+	if _, err := os.Stat(dest); err == nil {
+		return dest
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed (apt-get install -y git)")
+	}
+	src := filepath.Join(pkgDir, bundle)
+	heads, err := exec.Command("git", "bundle", "list-heads", src).Output()
+	if err != nil {
+		t.Fatalf("git bundle list-heads %s: %v", src, err)
+	}
+	if got := strings.Fields(string(heads)); len(got) < 2 || got[0] != want || got[1] != "HEAD" {
+		t.Fatalf("%s holds %q, want HEAD at %s", src, heads, want)
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dest), ".clone-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(tmp)
+	clone := filepath.Join(tmp, "x")
+	if out, err := exec.Command("git", "-c", "advice.detachedHead=false", "clone", "--quiet", src, clone).CombinedOutput(); err != nil {
+		t.Fatalf("git clone %s: %v\n%s", src, err, out)
+	}
+	if err := os.RemoveAll(filepath.Join(clone, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(clone, dest); err != nil {
+		if _, statErr := os.Stat(dest); statErr != nil { // not cloned by a concurrent run
+			t.Fatal(err)
+		}
+	}
+	return dest
+}
+
+// TestLlamaCppPoetry reads llama.cpp as node-llama-cpp ships it (a git
+// bundle of the llama.cpp release it builds): Python scripts at the root
+// and the gguf library in gguf-py, each a Poetry project, the scripts
+// depending on gguf by path. Release b3995 (node-llama-cpp 3.2.0) has
+// Poetry 1's form, everything in [tool.poetry] with dev-dependencies; a
+// later one (3.22.1) Poetry 2's, PEP 621's [project] whose dependencies
+// [tool.poetry.dependencies] only enriches (torch as a list of
+// constraints, one per platform) and a dev group.
+func TestLlamaCppPoetry(t *testing.T) {
+	t.Run("poetry1", func(t *testing.T) {
+		pkg := npmPackage(t, "node-llama-cpp", "3.2.0")
+		dir := gitBundle(t, pkg, "llama/gitRelease.bundle", "llama.cpp", "fe74fb9acf9c84e2dd35dda8bb27e93394cba09c")
+		res := Discover(os.DirFS(dir), "llama.cpp", listFiles(t, dir))
+		if len(res.Problems) > 0 {
+			t.Errorf("problems: %v", res.Problems)
+		}
+		pkgs := byName(res.Packages)
+		scripts := pkgs["python llama-cpp-scripts"]
+		if scripts.Path != "." || scripts.Version != "0.0.0" || scripts.Metadata["poetry"] != true || scripts.Metadata["python"] != ">=3.9" {
+			t.Fatalf("the scripts: %+v", scripts)
+		}
+		for _, want := range []Dependency{
+			{Name: "gguf", Version: "path:./gguf-py", Kind: Runtime, Internal: true},
+			{Name: "torch", Version: "^2.2.0", Kind: Runtime},
+			{Name: "numpy", Version: "^1.25.0", Kind: Runtime},
+			{Name: "pytest", Version: "^5.2", Kind: Dev},
+			{Name: "poetry-core", Version: ">=1.0.0", Kind: Build},
+		} {
+			if d, _ := dep(scripts, want.Name); d != want {
+				t.Errorf("the scripts' %s: %+v, want %+v", want.Name, d, want)
+			}
+		}
+		gguf := pkgs["python gguf"]
+		if gguf.Path != "gguf-py" || gguf.Version != "0.10.0" || gguf.Metadata["python"] != ">=3.8" {
+			t.Fatalf("gguf: %+v", gguf)
+		}
+		if d, _ := dep(gguf, "sentencepiece"); d.Version != ">=0.1.98,<=0.2.0" || d.Kind != Runtime || d.Internal {
+			t.Errorf("gguf's sentencepiece: %+v", d)
+		}
+	})
+	t.Run("poetry2", func(t *testing.T) {
+		pkg := npmPackage(t, "node-llama-cpp", "3.22.1")
+		dir := gitBundle(t, pkg, "llama/gitRelease.bundle", "llama.cpp", "de3ff815ea7d559ee917f063901b8986f038abc6")
+		res := Discover(os.DirFS(dir), "llama.cpp", listFiles(t, dir))
+		if len(res.Problems) > 0 {
+			t.Errorf("problems: %v", res.Problems)
+		}
+		pkgs := byName(res.Packages)
+		scripts := pkgs["python llama-cpp-scripts"]
+		if scripts.Path != "." || scripts.Metadata["poetry"] != true || scripts.Metadata["requires-python"] != ">=3.10,<3.15" {
+			t.Fatalf("the scripts: %+v", scripts)
+		}
+		var torch int
+		for _, d := range scripts.Dependencies {
+			if d.Name == "torch" {
+				torch++
+			}
+		}
+		if torch != 1 {
+			t.Errorf("torch is listed %d times: %+v", torch, scripts.Dependencies)
+		}
+		for _, want := range []Dependency{
+			{Name: "gguf", Version: "@ ./gguf-py", Kind: Runtime, Internal: true},
+			{Name: "torch", Version: ">=2.6.0,<3.0.0", Kind: Runtime},
+			{Name: "transformers", Version: "==4.57.6", Kind: Runtime},
+			{Name: "pytest", Version: "~=8.3.3", Kind: Dev},
+		} {
+			if d, _ := dep(scripts, want.Name); d != want {
+				t.Errorf("the scripts' %s: %+v, want %+v", want.Name, d, want)
+			}
+		}
+		gguf := pkgs["python gguf"]
+		if gguf.Path != "gguf-py" || gguf.Version != "0.19.0" || gguf.Metadata["python"] != ">=3.10" {
+			t.Fatalf("gguf: %+v", gguf)
+		}
+		if d, _ := dep(gguf, "PySide6"); d.Kind != Optional || !strings.HasPrefix(d.Version, ">=6.9,<7.0 ;") {
+			t.Errorf("gguf's PySide6: %+v", d)
+		}
+	})
 }
