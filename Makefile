@@ -87,6 +87,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseRule$$' -fuzztime $(FUZZTIME) ./core/rule/
 	$(GO) test -run '^$$' -fuzz '^FuzzParseRuleJSON$$' -fuzztime $(FUZZTIME) ./core/rule/
 	$(GO) test -run '^$$' -fuzz '^FuzzTemplate$$' -fuzztime $(FUZZTIME) ./core/rewrite/
+	$(GO) test -run '^$$' -fuzz '^FuzzMeterModule$$' -fuzztime $(FUZZTIME) ./host/
 
 # Rebuild every grammar module from its pinned sources (needs clang-19,
 # lld-19, wasi-libc and libclang-rt-19-dev-wasm32 from Debian).
@@ -100,7 +101,8 @@ grammars-check:
 # Go benchmarks, then loupe against ast-grep (wall, CPU, RSS, match counts;
 # loupe cold, warm from its tree cache, and its parse floor) on the
 # typescript, Go and Python corpora, then the npm package against
-# @ast-grep/napi, its cold start, its worker pool and its abort-to-idle latency.
+# @ast-grep/napi, its cold start, its worker pool, its abort-to-idle latency
+# and what fuel metering costs a custom language.
 bench: build js
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	CGO_ENABLED=1 $(GO) test -run '^$$' -bench BenchmarkParse -tags parity ./internal/parity/
@@ -109,6 +111,7 @@ bench: build js
 	node js/bench/coldstart.mjs
 	node js/bench/workers.mjs
 	node js/bench/abort.mjs
+	node js/bench/custom.mjs
 
 # structural_analysis measured against the TypeScript compiler (its
 # LanguageService's call hierarchy, references and definitions) on every

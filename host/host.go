@@ -79,7 +79,8 @@ var (
 	ErrOutOfMemory = errors.New("host: grammar module out of memory")
 	// ErrTooLarge means the input exceeds what a 32-bit module can address.
 	ErrTooLarge = errors.New("host: input too large for a grammar module")
-	// ErrTimeLimit means a sandboxed module was stopped at its time limit.
+	// ErrTimeLimit means a sandboxed module was stopped at its time limit:
+	// by the clock natively, by its fuel (MeterModule) under js.
 	ErrTimeLimit = errors.New("host: grammar module over its time limit")
 )
 

@@ -23,6 +23,8 @@
 // write's toolspec.Request as JSON and returns a boolean, or a Promise of
 // one (true allows the write; false, a rejection or a throw refuses it).
 // Without it a tool that would write refuses to (toolspec.ErrNoApprover).
+// "customParseMs": n sets a custom language's limit per parse (default
+// 30000), which its module's fuel counts (host/jshost).
 //
 // init's config may also carry "shard": {"index": i, "count": n}: the
 // split tools then search only that shard of the files, so that n
@@ -73,6 +75,9 @@ type config struct {
 		Count int `json:"count"`
 	} `json:"shard"`
 	Disabled []string `json:"disabled"`
+	// CustomParseMs is a custom language's limit per parse, counted in
+	// its module's fuel (jshost.New); 0 is the default, 30 s.
+	CustomParseMs int `json:"customParseMs"`
 }
 
 // toolInfo is a tool as init lists it.
@@ -187,7 +192,7 @@ func openSession(loader js.Value, raw string, approver toolspec.Approver) string
 	if err := json.Unmarshal([]byte(raw), &cfg); err != nil {
 		return reply(nil, err)
 	}
-	language.SetEngine(jshost.New(loader))
+	language.SetEngine(jshost.New(loader, time.Duration(cfg.CustomParseMs)*time.Millisecond))
 	engineSet.Store(true)
 	ts, err := tools.New(tools.Config{
 		Workspace:       cfg.WorkspaceRoot,

@@ -93,7 +93,7 @@ func playground(this js.Value, args []js.Value) any {
 	loader, raw := args[0], args[1].String()
 	return promise(func() string {
 		if !engineSet.Swap(true) {
-			language.SetEngine(jshost.New(loader))
+			language.SetEngine(jshost.New(loader, 0))
 		}
 		var p playgroundParams
 		if err := json.Unmarshal([]byte(raw), &p); err != nil {

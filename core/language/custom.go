@@ -21,8 +21,8 @@ import (
 // file, built with loupe's recipe (`loupe grammar build`): an entry of a
 // project's customLanguages. Its module runs sandboxed (see SetSandbox):
 // it can reach nothing outside its own memory, which is bounded, and
-// natively each parse has a time limit (under js, the npm package's pool
-// keeps one).
+// each parse has a time limit (under js counted in fuel: see
+// host.MeterModule).
 type Custom struct {
 	// Name is the language's name, as rules and --lang give it.
 	Name string

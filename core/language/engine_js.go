@@ -16,11 +16,13 @@ func defaultEngine(ctx context.Context) (host.Engine, error) {
 }
 
 // defaultSandbox runs custom languages' modules on the JavaScript engine
-// too, through the engine SetEngine installed, each made safe first
-// (host.SandboxModule): a module that imports anything is refused and
-// its memory may not grow past SandboxMemory. The JavaScript engine
-// cannot stop a module inside a call, so a parse has no time limit of its
-// own here: the npm package's pool replaces a worker stuck in one.
+// too, through the engine SetEngine installed, each made safe first: a
+// module that imports anything is refused, its memory may not grow past
+// SandboxMemory (host.SandboxModule), and it counts its work in fuel and
+// traps when that runs out (host.MeterModule), since the JavaScript
+// engine cannot stop a module inside a call: the engine gives each call
+// its fuel (host/jshost), and reports one that ran out as over its time
+// limit.
 func defaultSandbox(ctx context.Context) (host.Engine, error) {
 	return jsSandbox{}, nil
 }
@@ -29,16 +31,18 @@ func defaultSandbox(ctx context.Context) (host.Engine, error) {
 // under js, as natively (wazhost.SandboxMemory).
 const SandboxMemory = 1 << 30
 
-// jsSandbox loads modules, after host.SandboxModule, on the engine
-// SetEngine installed last (each session of the npm package installs its
-// own).
+// jsSandbox loads modules, sandboxed and metered, on the engine SetEngine
+// installed last (each session of the npm package installs its own).
 type jsSandbox struct{}
 
-// Load checks and caps wasm (host.SandboxModule), then loads it on the
-// current engine.
+// Load checks, caps and meters wasm (host.SandboxModule,
+// host.MeterModule), then loads it on the current engine.
 func (jsSandbox) Load(ctx context.Context, name string, wasm []byte) (host.Grammar, error) {
 	safe, err := host.SandboxModule(wasm, SandboxMemory>>16)
 	if err != nil {
+		return nil, err
+	}
+	if safe, err = host.MeterModule(safe, host.FuelBase); err != nil {
 		return nil, err
 	}
 	e, err := currentEngine(ctx)

@@ -27,6 +27,15 @@
 // instance has gets a new instance sized for it, and an instance larger
 // than heapBytes is dropped after its parse (wasm memory never shrinks), as
 // host/wazhost does.
+//
+// A custom language's module arrives metered (host.MeterModule): it counts
+// its work in an exported fuel global and traps when the count runs out,
+// since nothing else can stop a WebAssembly call on the JavaScript engine
+// (a browser page has no other thread to do it from). Before each call
+// into such a module the fuel is set to what the call may spend
+// (host.ParseFuel, from the Engine's parse time), and a call that trapped
+// with its fuel spent is reported as stopped at its limit
+// (host.ErrTimeLimit). The built-in modules are not metered.
 package jshost
 
 import (
@@ -34,6 +43,7 @@ import (
 	"fmt"
 	"sync"
 	"syscall/js"
+	"time"
 	"unsafe"
 
 	"github.com/loupe-dev/loupe/host"
@@ -62,9 +72,14 @@ const (
 	pageSize = 65536
 )
 
+// DefaultParseTime is a metered module's limit per call when New is
+// given none, as natively (wazhost.SandboxParseTime).
+const DefaultParseTime = 30 * time.Second
+
 // Engine is a host.Engine that instantiates modules through a JS loader.
 type Engine struct {
-	loader js.Value
+	loader    js.Value
+	parseTime time.Duration
 
 	mu       sync.Mutex
 	grammars map[string]*grammar
@@ -72,15 +87,21 @@ type Engine struct {
 
 var _ host.Engine = (*Engine)(nil)
 
-// New returns an Engine using loader.instantiate(name).
-func New(loader js.Value) *Engine {
-	return &Engine{loader: loader, grammars: map[string]*grammar{}}
+// New returns an Engine using loader.instantiate(name). parseTime is the
+// limit of each call into a metered module (a custom language's), counted
+// in fuel (host.ParseFuel); 0 means DefaultParseTime.
+func New(loader js.Value, parseTime time.Duration) *Engine {
+	if parseTime <= 0 {
+		parseTime = DefaultParseTime
+	}
+	return &Engine{loader: loader, parseTime: parseTime, grammars: map[string]*grammar{}}
 }
 
 // Load instantiates the module for name. For a built-in language wasm is
 // nil: the modules live beside the Go module and the loader reads them
 // (load). A custom language's module, which only Go has, is handed over
-// as wasm (loadBytes), already sandboxed (host.SandboxModule).
+// as wasm (loadBytes), already sandboxed and metered (host.SandboxModule,
+// host.MeterModule).
 func (e *Engine) Load(ctx context.Context, name string, wasm []byte) (host.Grammar, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -98,7 +119,7 @@ func (e *Engine) Load(ctx context.Context, name string, wasm []byte) (host.Gramm
 	if err := await(ctx, loading); err != nil {
 		return nil, fmt.Errorf("jshost: load %s: %w", name, err)
 	}
-	g := &grammar{name: name, loader: e.loader}
+	g := &grammar{name: name, loader: e.loader, parseTime: e.parseTime}
 	// The name table is read from an instance of its own, left at the
 	// module's initial size so that the rest of its memory, copied along
 	// with the table (whose length is known only once decoded), is small.
@@ -107,7 +128,11 @@ func (e *Engine) Load(ctx context.Context, name string, wasm []byte) (host.Gramm
 	if err != nil {
 		return nil, err
 	}
-	ptr := inst.exports.Call("loupe_names").Int()
+	names, err := g.call(inst, "loupe_names")
+	if err != nil {
+		return nil, fmt.Errorf("jshost: %s: loupe_names %w", name, err)
+	}
+	ptr := names.Int()
 	if ptr == 0 {
 		return nil, host.ErrOutOfMemory
 	}
@@ -162,9 +187,10 @@ func (e *Engine) Close(ctx context.Context) error {
 }
 
 type grammar struct {
-	name   string
-	loader js.Value
-	names  *host.Names
+	name      string
+	loader    js.Value
+	parseTime time.Duration
+	names     *host.Names
 
 	mu   sync.Mutex
 	inst *instance // nil once dropped; the next parse makes another
@@ -174,14 +200,50 @@ type grammar struct {
 type instance struct {
 	exports js.Value
 	mem     js.Value
+	fuel    js.Value // a metered module's fuel global, else undefined
 }
 
 // size is the instance's memory size in bytes.
 func (in *instance) size() int { return in.mem.Get("buffer").Get("byteLength").Int() }
 
+// refuel gives a metered instance the fuel of a call that parses size
+// bytes (0 for any other call) within limit.
+func (in *instance) refuel(limit time.Duration, size int) {
+	if !in.fuel.IsUndefined() {
+		in.fuel.Set("value", bigInt.Invoke(host.ParseFuel(limit, size)))
+	}
+}
+
+// outOfFuel reports whether a metered instance spent its fuel: its last
+// call trapped there.
+func (in *instance) outOfFuel() bool {
+	return !in.fuel.IsUndefined() && number.Invoke(in.fuel.Get("value")).Float() < 0
+}
+
+// call calls an export of a module's instance with the fuel of a call
+// that parses nothing, turning a trap into an error: one over the fuel's
+// limit wraps host.ErrTimeLimit.
+func (g *grammar) call(in *instance, fn string) (v js.Value, err error) {
+	defer func() {
+		if r := recover(); r != nil { // a JS exception surfaces as a panic of js.Error
+			if in.outOfFuel() {
+				err = fmt.Errorf("did not return within its limit of %d units of fuel (the work of at most %v): %w", host.ParseFuel(g.parseTime, 0), g.parseTime, host.ErrTimeLimit)
+			} else {
+				err = fmt.Errorf("failed: %v", r)
+			}
+		}
+	}()
+	in.refuel(g.parseTime, 0)
+	return in.exports.Call(fn), nil
+}
+
 func (g *grammar) Names() *host.Names { return g.names }
 
-var uint8Array = js.Global().Get("Uint8Array")
+var (
+	uint8Array = js.Global().Get("Uint8Array")
+	bigInt     = js.Global().Get("BigInt")
+	number     = js.Global().Get("Number")
+)
 
 // instantiate makes an instance whose allocator starts with about heap
 // bytes of memory. The memory is grown before the module's start function
@@ -199,14 +261,20 @@ func (g *grammar) instantiate(heap int) (in *instance, err error) {
 			return nil, fmt.Errorf("jshost: %s lacks export %s: %w", g.name, fn, host.ErrBadModule)
 		}
 	}
-	in = &instance{exports: exports, mem: exports.Get("memory")}
+	in = &instance{exports: exports, mem: exports.Get("memory"), fuel: exports.Get(host.FuelExport)}
 	if pages := min((heap+pageSize-1)/pageSize, maxPages) - in.size()/pageSize; pages > 0 {
 		grow(in.mem, pages)
 	}
-	if init := exports.Get("_initialize"); !init.IsUndefined() {
-		init.Invoke()
+	if !exports.Get("_initialize").IsUndefined() {
+		if _, err := g.call(in, "_initialize"); err != nil {
+			return nil, fmt.Errorf("jshost: %s: _initialize %w", g.name, err)
+		}
 	}
-	if rc := exports.Call("loupe_init").Int(); rc != 0 {
+	rc, err := g.call(in, "loupe_init")
+	if err != nil {
+		return nil, fmt.Errorf("jshost: %s: loupe_init %w", g.name, err)
+	}
+	if rc.Int() != 0 {
 		return nil, fmt.Errorf("jshost: %s: loupe_init: %w", g.name, host.ErrBadModule)
 	}
 	return in, nil
@@ -242,6 +310,10 @@ func (g *grammar) Parse(ctx context.Context, src []byte) (nodes []host.Node, err
 	defer func() {
 		if r := recover(); r != nil {
 			nodes, err = nil, fmt.Errorf("jshost: %s: parse: %v", g.name, r)
+			if in.outOfFuel() { // the trap was the fuel's
+				err = fmt.Errorf("jshost: %s: parse stopped at its limit of %d units of fuel (for a %d-byte source, the work of at most %v): %w",
+					g.name, host.ParseFuel(g.parseTime, len(src)), len(src), g.parseTime, host.ErrTimeLimit)
+			}
 		}
 		// A failed instance may be in any state, and a grown one holds
 		// its memory for good: the next parse gets a new one.
@@ -249,6 +321,7 @@ func (g *grammar) Parse(ctx context.Context, src []byte) (nodes []host.Node, err
 			g.inst = nil
 		}
 	}()
+	in.refuel(g.parseTime, len(src)) // for loupe_input, loupe_parse and loupe_output
 	ptr := in.exports.Call("loupe_input", len(src)).Int()
 	if ptr == 0 {
 		return nil, host.ErrOutOfMemory

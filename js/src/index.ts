@@ -39,14 +39,6 @@ export interface CreateToolsOptions extends ToolsOptions {
    * is replaced. Grammar instances (one per parse) are not counted.
    */
   memoryLimitMiB?: number;
-  /**
-   * How long a custom language's grammar module (sgconfig.yml's
-   * customLanguages) may take to parse one file, in ms (default 30000):
-   * the worker of a parse that runs over it is replaced and its call fails
-   * saying so. Only the workers can be watched: with workers 0 a custom
-   * module's parse has no time limit.
-   */
-  customParseMs?: number;
 }
 
 /**

@@ -74,6 +74,16 @@ export interface ToolsOptions {
   timeouts?: { astGrepMs?: number; structuralAnalysisMs?: number; grepFileMs?: number };
   /** Files larger than maxFileSize bytes are skipped and reported. */
   limits?: { maxFileSize?: number };
+  /**
+   * How long a custom language's grammar module (sgconfig.yml's
+   * customLanguages) may take to parse one file, in ms (default 30000).
+   * The module counts its own work and is stopped when it has done what
+   * this allows (a count, not a clock: about this long for a loop of its
+   * own, and never more than a file's size allows, which real files need
+   * a few hundredths of), failing that file; in Node's worker pool the
+   * worker of a parse that runs over this time is also replaced.
+   */
+  customParseMs?: number;
   /** Per-tool defaults: turn a tool off, or replace its description. */
   tools?: Record<string, { enabled?: boolean; description?: string }>;
 }
@@ -101,7 +111,7 @@ export async function createToolsWith(
   const settings = options.tools ?? {};
   // Disabled tools are left out by Go, from the tools and the prompt alike.
   const disabled = Object.keys(settings).filter((name) => settings[name]?.enabled === false);
-  const config = { workspaceRoot: options.workspaceRoot ?? '', timeouts: options.timeouts ?? {}, limits: options.limits ?? {}, disabled };
+  const config = { workspaceRoot: options.workspaceRoot ?? '', timeouts: options.timeouts ?? {}, limits: options.limits ?? {}, customParseMs: options.customParseMs, disabled };
   let engine: Engine;
   try {
     engine = await load();
