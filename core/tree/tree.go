@@ -5,9 +5,6 @@ package tree
 
 import (
 	"bytes"
-	"fmt"
-	"math"
-	"sort"
 	"unicode/utf8"
 
 	"github.com/loupe-dev/loupe/host"
@@ -21,80 +18,59 @@ type Tree struct {
 	parent []int32 // parent index of each node, -1 for the root
 	names  *host.Names
 	lines  []uint32 // byte offset where each row starts: 0, then after each '\n'
-}
-
-// New builds a Tree over source from a flat pre-order node array. It checks
-// the array's shape (subtree sizes, child counts, ranges, symbol and field
-// ids), so a corrupt module output is an error, not a panic later.
-func New(source []byte, nodes []host.Node, names *host.Names) (*Tree, error) {
-	if names == nil {
-		return nil, fmt.Errorf("tree: no name table")
-	}
-	if len(nodes) == 0 {
-		return nil, fmt.Errorf("tree: empty node array")
-	}
-	if len(nodes) > math.MaxInt32 {
-		return nil, fmt.Errorf("tree: %d nodes is more than a tree can index", len(nodes))
-	}
-	if int(nodes[0].SubtreeSize) != len(nodes) {
-		return nil, fmt.Errorf("tree: root covers %d nodes, array has %d", nodes[0].SubtreeSize, len(nodes))
-	}
-	parent := make([]int32, len(nodes))
-	parent[0] = -1
-	for i := range nodes {
-		n := &nodes[i]
-		if n.SubtreeSize == 0 || i+int(n.SubtreeSize) > len(nodes) ||
-			n.StartByte > n.EndByte || int(n.EndByte) > len(source) ||
-			(int(n.Symbol) >= len(names.Symbols) && n.Symbol != ErrorKindID) || int(n.Field) >= len(names.Fields) {
-			return nil, fmt.Errorf("tree: malformed node %d", i)
-		}
-		// The children must tile the subtree exactly, as many as counted;
-		// walking them also gives each its parent. Since the root covers
-		// the array, every later node is reached as a child this way
-		// before it is visited, and each only once, so this stays linear.
-		end, k := i+int(n.SubtreeSize), uint32(0)
-		for c := i + 1; c < end; k++ {
-			size := int(nodes[c].SubtreeSize)
-			if size == 0 || c+size > end {
-				return nil, fmt.Errorf("tree: node %d overruns its parent %d", c, i)
-			}
-			parent[c] = int32(i)
-			c += size
-		}
-		if k != n.ChildCount {
-			return nil, fmt.Errorf("tree: node %d has %d children, records %d", i, k, n.ChildCount)
-		}
-	}
-	return &Tree{source: source, nodes: nodes, parent: parent, names: names, lines: lineStarts(source)}, nil
+	// ownNodes says the node records were allocated for the tree
+	// (NewBuilder), not given to it (New), and so Release may reuse them.
+	ownNodes bool
 }
 
 // lineStarts returns the offset of every row's first byte. Rows end at
 // '\n' only, as tree-sitter counts them ("\r\n" ends a row at its '\n').
 func lineStarts(source []byte) []uint32 {
-	lines := make([]uint32, 1, 1+len(source)/32)
-	for off := 0; ; {
-		i := bytes.IndexByte(source[off:], '\n')
-		if i < 0 {
-			return lines
-		}
-		off += i + 1
-		lines = append(lines, uint32(off))
+	lines := linePool.Get(1 + bytes.Count(source, []byte{'\n'}))
+	lines[0] = 0
+	off := 0
+	for i := 1; i < len(lines); i++ {
+		off += bytes.IndexByte(source[off:], '\n') + 1
+		lines[i] = uint32(off)
 	}
+	return lines
 }
 
 // point returns the row and byte column of offset off.
 func (t *Tree) point(off uint32) Point {
-	row := sort.Search(len(t.lines), func(i int) bool { return t.lines[i] > off }) - 1
+	row := t.row(off)
 	return Point{Row: row, Column: int(off - t.lines[row])}
+}
+
+// row returns the row of offset off: the last row starting at or before
+// it.
+func (t *Tree) row(off uint32) int {
+	lo, hi := 0, len(t.lines) // lines[lo] <= off; lines[hi] > off, or hi is the end
+	for hi-lo > 1 {
+		mid := int(uint(lo+hi) >> 1)
+		if t.lines[mid] <= off {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo
 }
 
 // CharColumn returns the column of byte offset off counted in characters
 // (code points since the start of its row), as ast-grep reports columns.
 // An offset past the source is taken as its end.
 func (t *Tree) CharColumn(off int) int {
+	_, col := t.CharPosition(off)
+	return col
+}
+
+// CharPosition returns the row of byte offset off and its column counted
+// in characters, as CharColumn does.
+func (t *Tree) CharPosition(off int) (row, column int) {
 	off = max(0, min(off, len(t.source)))
-	start := int(t.lines[t.point(uint32(off)).Row])
-	return utf8.RuneCount(t.source[start:off])
+	row = t.row(uint32(off))
+	return row, utf8.RuneCount(t.source[t.lines[row]:off])
 }
 
 // Root returns the root node.

@@ -3,6 +3,7 @@ package tree
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/loupe-dev/loupe/host"
 )
@@ -314,6 +315,11 @@ func TestPoints(t *testing.T) {
 			}
 			if got, want := tr.Root().EndPoint(), tr.point(n); got != want {
 				t.Errorf("root end %v, want %v", got, want)
+			}
+			start := int(tt.off) - tt.want.Column
+			row, col := tr.CharPosition(int(tt.off))
+			if want := utf8.RuneCountInString(tt.source[start:tt.off]); row != tt.want.Row || col != want || tr.CharColumn(int(tt.off)) != want {
+				t.Errorf("CharPosition(%d) = %d, %d; want %d, %d", tt.off, row, col, tt.want.Row, want)
 			}
 		})
 	}
