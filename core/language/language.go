@@ -30,9 +30,12 @@ type Language struct {
 	err   error // a permanent load failure
 }
 
-// loaded is a language's grammar and the indexes built from its names.
+// loaded is a language's grammar and the indexes built from its names,
+// or the indexes alone when the names came from the name store (see
+// SetNameStore) and the module was not needed yet.
 type loaded struct {
-	grammar host.Grammar
+	grammar host.Grammar // nil: the names alone
+	names   *host.Names
 	kinds   map[string][]uint16 // kind name -> symbol ids (named ones first)
 	fields  map[string]uint16
 }
@@ -156,7 +159,7 @@ func (l *Language) Info() grammars.Language { return l.info }
 // (cancellation, deadline) is returned but not remembered, so the next
 // caller tries again; any other failure is permanent.
 func (l *Language) load(ctx context.Context) (*loaded, error) {
-	if s := l.state.Load(); s != nil {
+	if s := l.state.Load(); s != nil && s.grammar != nil {
 		return s, nil
 	}
 	l.mu.Lock()
@@ -165,7 +168,7 @@ func (l *Language) load(ctx context.Context) (*loaded, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := l.loadGrammar(ctx)
+	g, err := l.loadModule(ctx)
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			return nil, err
@@ -175,19 +178,48 @@ func (l *Language) load(ctx context.Context) (*loaded, error) {
 		l.mu.Unlock()
 		return nil, err
 	}
+	s := indexNames(g.Names())
+	s.grammar = g
+	if ns := currentNameStore(); ns != nil && l.custom == nil {
+		// For the processes after this one; a table that cannot be saved
+		// costs them a module load, not this one anything.
+		if _, ok := ns.LoadNames(l.info.SHA256); !ok {
+			_ = ns.SaveNames(l.info.SHA256, s.names)
+		}
+	}
 	// Concurrent first callers may all get here; the engine hands them the
-	// same grammar, so whichever index is kept is equivalent.
-	l.state.CompareAndSwap(nil, s)
-	return l.state.Load(), nil
+	// same grammar, so whichever index is kept is equivalent. A state of
+	// names alone is replaced.
+	for {
+		old := l.state.Load()
+		if old != nil && old.grammar != nil {
+			return old, nil
+		}
+		if l.state.CompareAndSwap(old, s) {
+			return s, nil
+		}
+	}
 }
 
-func (l *Language) loadGrammar(ctx context.Context) (*loaded, error) {
-	g, err := l.loadModule(ctx)
-	if err != nil {
-		return nil, err
+// index returns the language's names and their indexes: the loaded
+// grammar's, else a built-in language's from the name store, else those
+// of the grammar it loads.
+func (l *Language) index(ctx context.Context) (*loaded, error) {
+	if s := l.state.Load(); s != nil {
+		return s, nil
 	}
-	names := g.Names()
-	s := &loaded{grammar: g, kinds: map[string][]uint16{}, fields: map[string]uint16{}}
+	if ns := currentNameStore(); ns != nil && l.custom == nil {
+		if names, ok := ns.LoadNames(l.info.SHA256); ok {
+			l.state.CompareAndSwap(nil, indexNames(names))
+			return l.state.Load(), nil
+		}
+	}
+	return l.load(ctx)
+}
+
+// indexNames returns the indexes of a grammar's names.
+func indexNames(names *host.Names) *loaded {
+	s := &loaded{names: names, kinds: map[string][]uint16{}, fields: map[string]uint16{}}
 	for id, name := range names.Symbols {
 		if !names.Visible[id] {
 			continue
@@ -203,7 +235,7 @@ func (l *Language) loadGrammar(ctx context.Context) (*loaded, error) {
 			s.fields[f] = uint16(id)
 		}
 	}
-	return s, nil
+	return s
 }
 
 // loadModule loads the language's module on its engine: a built-in one
@@ -258,22 +290,7 @@ func (l *Language) Parse(ctx context.Context, src []byte) (*tree.Tree, error) {
 	if err != nil {
 		return nil, fmt.Errorf("language %s: %w", l.label(), err)
 	}
-	t, err := tree.New(src, nodes, s.grammar.Names())
-	if err != nil {
-		return nil, fmt.Errorf("language %s: %w", l.info.Name, err)
-	}
-	return t, nil
-}
-
-// Tree builds the tree of src from nodes, the flat tree this language's
-// grammar made of src earlier (kept in a tree cache, say), checking its
-// shape as a parse's output is checked (tree.New).
-func (l *Language) Tree(ctx context.Context, src []byte, nodes []host.Node) (*tree.Tree, error) {
-	s, err := l.load(ctx)
-	if err != nil {
-		return nil, err
-	}
-	t, err := tree.New(src, nodes, s.grammar.Names())
+	t, err := tree.New(src, nodes, s.names)
 	if err != nil {
 		return nil, fmt.Errorf("language %s: %w", l.info.Name, err)
 	}
@@ -282,7 +299,7 @@ func (l *Language) Tree(ctx context.Context, src []byte, nodes []host.Node) (*tr
 
 // HasKind reports whether kind is a node type of the language's grammar.
 func (l *Language) HasKind(ctx context.Context, kind string) (bool, error) {
-	s, err := l.load(ctx)
+	s, err := l.index(ctx)
 	if err != nil {
 		return false, err
 	}
@@ -292,7 +309,7 @@ func (l *Language) HasKind(ctx context.Context, kind string) (bool, error) {
 
 // KindIDs returns the symbol ids that carry the given node type name.
 func (l *Language) KindIDs(ctx context.Context, kind string) ([]uint16, error) {
-	s, err := l.load(ctx)
+	s, err := l.index(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -301,7 +318,7 @@ func (l *Language) KindIDs(ctx context.Context, kind string) ([]uint16, error) {
 
 // HasField reports whether field is a field name of the language's grammar.
 func (l *Language) HasField(ctx context.Context, field string) (bool, error) {
-	s, err := l.load(ctx)
+	s, err := l.index(ctx)
 	if err != nil {
 		return false, err
 	}

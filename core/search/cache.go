@@ -53,9 +53,10 @@ type Cache struct {
 
 // flight is a parse in progress that other requests wait for.
 type flight struct {
-	done chan struct{}
-	tree *tree.Tree
-	err  error
+	done    chan struct{}
+	tree    *tree.Tree
+	err     error
+	waiters int // requests that joined the flight (under Cache.mu)
 }
 
 // CacheStats counts a cache's traffic: Hits are requests answered from
@@ -128,16 +129,26 @@ func (c *Cache) Clear() {
 // not be modified afterwards. A request waiting for another's parse stops
 // when its own ctx is done, and parses itself if that parse failed.
 func (c *Cache) Parse(ctx context.Context, lang *language.Language, src []byte) (t *tree.Tree, hit bool, err error) {
+	t, hit, _, err = c.acquire(ctx, lang, src)
+	return t, hit, err
+}
+
+// acquire is Parse, also reporting whether the tree is owned: neither
+// kept in the cache nor handed to a concurrent request, so that its
+// caller may release it (see Options.Recycle).
+func (c *Cache) acquire(ctx context.Context, lang *language.Language, src []byte) (t *tree.Tree, hit, owned bool, err error) {
 	key := cacheKey{lang: lang.Name(), hash: maphash.Bytes(seed, src), size: len(src)}
 	for {
 		c.mu.Lock()
 		if t := c.get(key, src); t != nil {
 			c.stats.Hits++
 			c.mu.Unlock()
-			return t, true, nil
+			return t, true, false, nil
 		}
 		f, waiting := c.inflight[key]
-		if !waiting {
+		if waiting {
+			f.waiters++
+		} else {
 			f = &flight{done: make(chan struct{})}
 			c.inflight[key] = f
 			c.stats.Misses++
@@ -147,27 +158,27 @@ func (c *Cache) Parse(ctx context.Context, lang *language.Language, src []byte) 
 			var stored bool
 			f.tree, stored, f.err = c.parse(ctx, lang, src)
 			c.mu.Lock()
+			// No request joins the flight once it is out of inflight.
 			delete(c.inflight, key)
-			if f.err == nil {
-				c.put(key, f.tree)
-			}
+			kept := f.err == nil && c.put(key, f.tree)
 			if stored {
 				c.stats.StoreHits++
 			}
+			owned := f.err == nil && !kept && f.waiters == 0
 			c.mu.Unlock()
 			close(f.done)
-			return f.tree, stored, f.err
+			return f.tree, stored, owned, f.err
 		}
 		select {
 		case <-f.done:
 		case <-ctx.Done():
-			return nil, false, fmt.Errorf("parse: %w", ctx.Err())
+			return nil, false, false, fmt.Errorf("parse: %w", ctx.Err())
 		}
 		if f.err == nil && bytes.Equal(f.tree.Source(), src) {
 			c.mu.Lock()
 			c.stats.Hits++
 			c.mu.Unlock()
-			return f.tree, true, nil
+			return f.tree, true, false, nil
 		}
 		// The shared parse failed (its caller was cancelled, say) or was
 		// of other content with the same hash: look again.
@@ -183,10 +194,12 @@ func (c *Cache) parse(ctx context.Context, lang *language.Language, src []byte) 
 		return t, false, err
 	}
 	key := treecache.KeyOf(lang.Info().SHA256, src)
-	if nodes, ok := st.Load(key, len(src)); ok {
-		if t, err := lang.Tree(ctx, src, nodes); err == nil {
-			return t, true, nil
-		}
+	names, err := lang.Names(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	if t, ok := st.Load(key, src, names); ok {
+		return t, true, nil
 	}
 	if t, err = lang.Parse(ctx, src); err != nil {
 		return nil, false, err
@@ -209,11 +222,12 @@ func (c *Cache) get(key cacheKey, src []byte) *tree.Tree {
 	return nil
 }
 
-// put keeps t; c.mu is held.
-func (c *Cache) put(key cacheKey, t *tree.Tree) {
+// put keeps t, unless it is over the budget, and reports whether it
+// did; c.mu is held.
+func (c *Cache) put(key cacheKey, t *tree.Tree) bool {
 	cost := t.Bytes()
 	if cost > c.limit {
-		return
+		return false
 	}
 	if el, ok := c.entries[key]; ok {
 		// Another worker parsed the same content meanwhile, or a hash
@@ -228,6 +242,7 @@ func (c *Cache) put(key cacheKey, t *tree.Tree) {
 		c.size += cost
 	}
 	c.evict()
+	return true
 }
 
 func (c *Cache) evict() {

@@ -32,6 +32,10 @@ func BenchmarkTree(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	names, err := l.Names(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
 	key := KeyOf(l.Info().SHA256, src)
 	if err := s.Save(key, len(src), tr.Nodes()); err != nil {
 		b.Fatal(err)
@@ -47,12 +51,8 @@ func BenchmarkTree(b *testing.B) {
 	b.Run("load", func(b *testing.B) {
 		b.SetBytes(int64(len(src)))
 		for b.Loop() {
-			nodes, ok := s.Load(key, len(src))
-			if !ok {
+			if _, ok := s.Load(key, src, names); !ok {
 				b.Fatal("no entry")
-			}
-			if _, err := l.Tree(ctx, src, nodes); err != nil {
-				b.Fatal(err)
 			}
 		}
 		_, file := s.path(key)

@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"slices"
 
+	"github.com/loupe-dev/loupe/core/tree"
 	"github.com/loupe-dev/loupe/host"
 )
 
@@ -17,7 +18,7 @@ type Key [sha256.Size]byte
 
 // formatTag is hashed into every key, so that entries of another format
 // are never looked up.
-const formatTag = "loupe tree cache 1\x00"
+const formatTag = "loupe tree cache 2\x00"
 
 // KeyOf returns the key of src's tree as parsed by the grammar module whose
 // hash is grammar (the SHA-256 hex the grammars manifest records).
@@ -32,28 +33,79 @@ func KeyOf(grammar string, src []byte) Key {
 	return k
 }
 
-// An entry is a 64-byte header followed by the nodes, each as five
-// unsigned varints in pre-order:
+// An entry is a 64-byte header, the nodes in pre-order and padding bytes.
+// A node is a little-endian 16-bit tag and up to five little-endian
+// numbers whose widths the tag gives:
 //
-//	symbol, field<<5 | flags, zigzag(start - previous start), end - start, child count
+//	symbol, field, |start - previous start|, end - start, child count
 //
-// Subtree sizes follow from the child counts, and nothing of the source
-// is kept. All header numbers are little-endian.
+// The tag's bits 0-4 are the node's flags, each following pair of bits
+// the width of one number in that order (0, 1, 2 or 4 bytes: a number of
+// width 0 is 0), and bit 15 the sign of the start's difference. Subtree
+// sizes follow from the child counts, and nothing of the source is kept.
+// The fixed widths let a node be read without a branch on its bytes, and
+// the padding lets every number be read as 8 bytes. All header numbers
+// are little-endian.
 const (
-	magic      = "LTC\x01"
+	magic      = "LTC\x02"
 	headerSize = 64
 	offKey     = 4
 	offSrcLen  = offKey + len(Key{})
 	offNodes   = offSrcLen + 8
 	offPayload = offNodes + 8
 	offCRC     = offPayload + 8
-	// minNodeBytes is the fewest bytes a node takes (five one-byte
-	// varints), which bounds the node count an entry can claim.
-	minNodeBytes = 5
+	// minNodeBytes is the fewest bytes a node takes (its tag), which
+	// bounds the node count an entry can claim.
+	minNodeBytes = 2
+	// nodeSpan is the most a node's reading spans: a tag, then a 4-byte
+	// read at the fifth number, after four of at most 4 bytes, rounded up
+	// so that its offsets into the span need no bounds check.
+	nodeSpan = 32 + 4
+	// padding is the zero bytes after the last node, so that its span
+	// stays within the entry.
+	padding = nodeSpan
 	// flagBits is how many bits of Node.Flags an entry keeps: the five
 	// host.Flag* bits. A node with others set is not stored.
 	flagBits = 5
+	signBit  = 1 << 15
 )
+
+// width returns the bytes of the number whose width code is in the low
+// two bits of c: 0, 1, 2 or 4.
+func width(c uint) int { return 1 << (c & 3) >> 1 }
+
+// masks are the masks of a number read as 4 bytes by its width code.
+var masks = [4]uint32{0, 0xff, 0xffff, 0xffffffff}
+
+// layouts gives, for the ten width bits of a tag, where the node's
+// numbers after the symbol start (5 bits each: field, start, length,
+// child count) and, from bit 20, the node's size.
+var layouts = func() (t [1 << 10]uint32) {
+	for codes := range uint(len(t)) {
+		at := 2 + width(codes)
+		var e uint32
+		for k := range 4 {
+			e |= uint32(at) << (5 * k)
+			at += width(codes >> (2 * (k + 1)))
+		}
+		t[codes] = e | uint32(at)<<20
+	}
+	return t
+}()
+
+// widthCode returns the width code of v: the fewest of 0, 1, 2 or 4 bytes
+// that hold it.
+func widthCode(v uint32) uint16 {
+	switch {
+	case v == 0:
+		return 0
+	case v <= 0xff:
+		return 1
+	case v <= 0xffff:
+		return 2
+	}
+	return 3
+}
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
@@ -65,8 +117,7 @@ var errCorrupt = errors.New("treecache: corrupt entry")
 // under key) to buf. It reports false when the nodes cannot be stored
 // (a flag outside the five known ones).
 func encode(buf []byte, key Key, srcLen int, nodes []host.Node) ([]byte, bool) {
-	// About six bytes a node (5.8 on Go's sources): one allocation mostly.
-	buf = slices.Grow(buf[:0], headerSize+6*len(nodes))
+	buf = slices.Grow(buf[:0], encodedSize(len(nodes)))
 	buf = append(buf, make([]byte, headerSize)...)
 	var prev uint32
 	for i := range nodes {
@@ -74,14 +125,23 @@ func encode(buf []byte, key Key, srcLen int, nodes []host.Node) ([]byte, bool) {
 		if n.Flags>>flagBits != 0 {
 			return buf, false
 		}
-		buf = binary.AppendUvarint(buf, uint64(n.Symbol))
-		buf = binary.AppendUvarint(buf, uint64(n.Field)<<flagBits|uint64(n.Flags))
-		d := int64(n.StartByte) - int64(prev)
-		buf = binary.AppendUvarint(buf, uint64(d<<1)^uint64(d>>63))
-		buf = binary.AppendUvarint(buf, uint64(n.EndByte-n.StartByte))
-		buf = binary.AppendUvarint(buf, uint64(n.ChildCount))
+		delta, tag := n.StartByte-prev, uint16(0)
+		if n.StartByte < prev {
+			delta, tag = prev-n.StartByte, signBit
+		}
+		length := n.EndByte - n.StartByte
+		sym, field, children := uint32(n.Symbol), uint32(n.Field), n.ChildCount
+		tag |= uint16(n.Flags) | widthCode(sym)<<5 | widthCode(field)<<7 |
+			widthCode(delta)<<9 | widthCode(length)<<11 | widthCode(children)<<13
+		buf = binary.LittleEndian.AppendUint16(buf, tag)
+		buf = appendWidth(buf, sym)
+		buf = appendWidth(buf, field)
+		buf = appendWidth(buf, delta)
+		buf = appendWidth(buf, length)
+		buf = appendWidth(buf, children)
 		prev = n.StartByte
 	}
+	buf = append(buf, make([]byte, padding)...)
 	h := buf[:headerSize]
 	copy(h, magic)
 	copy(h[offKey:], key[:])
@@ -93,116 +153,111 @@ func encode(buf []byte, key Key, srcLen int, nodes []host.Node) ([]byte, bool) {
 	return buf, true
 }
 
+// encodedSize is about the size of the entry of n nodes (six bytes a node
+// on Go's sources), a little more mostly, so that encoding allocates once.
+func encodedSize(n int) int { return headerSize + 7*n + padding }
+
+// appendWidth appends v in the width its code gives.
+func appendWidth(buf []byte, v uint32) []byte {
+	switch widthCode(v) {
+	case 1:
+		return append(buf, byte(v))
+	case 2:
+		return binary.LittleEndian.AppendUint16(buf, uint16(v))
+	case 3:
+		return binary.LittleEndian.AppendUint32(buf, v)
+	}
+	return buf
+}
+
 // checksum is the CRC-32C of an entry's bytes but its checksum field.
 func checksum(b []byte) uint32 {
 	c := crc32.Update(0, castagnoli, b[:offCRC])
 	return crc32.Update(c, castagnoli, b[headerSize:])
 }
 
-// decode checks that b is a whole, unaltered entry of key for a source of
-// srcLen bytes and returns its nodes. Whatever b holds, it returns an
-// error rather than panicking; the tree built over the nodes checks their
-// shape once more (tree.New).
-func decode(b []byte, key Key, srcLen int) ([]host.Node, error) {
+// decode checks that b is a whole, unaltered entry of key for src and
+// returns the tree it holds over src, built with names. Whatever b holds,
+// it returns an error rather than panicking, and the tree is checked as a
+// parse's is (tree.Builder).
+func decode(b []byte, key Key, src []byte, names *host.Names) (*tree.Tree, error) {
 	if len(b) < headerSize || string(b[:len(magic)]) != magic || Key(b[offKey:offSrcLen]) != key {
 		return nil, errCorrupt
 	}
 	le := binary.LittleEndian
 	count, payload := le.Uint64(b[offNodes:]), le.Uint64(b[offPayload:])
-	if le.Uint64(b[offSrcLen:]) != uint64(srcLen) || payload != uint64(len(b)-headerSize) ||
+	if le.Uint64(b[offSrcLen:]) != uint64(len(src)) || payload != uint64(len(b)-headerSize) || payload < padding ||
 		count == 0 || count > payload/minNodeBytes || le.Uint32(b[offCRC:]) != checksum(b) {
 		return nil, errCorrupt
 	}
-	nodes := make([]host.Node, count)
-	if err := decodeNodes(b[headerSize:], nodes); err != nil {
-		return nil, err
+	bld, err := tree.NewBuilder(src, names, int(count))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errCorrupt, err)
 	}
-	return nodes, nil
-}
-
-// uvarint reads the unsigned varint at p[off:] and returns it and the
-// offset after it; an offset of -1 (given or returned) means the bytes ran
-// out or are not a varint.
-func uvarint(p []byte, off int) (uint64, int) {
-	if uint(off) < uint(len(p)) && p[off] < 0x80 {
-		return uint64(p[off]), off + 1
-	}
-	return uvarintLong(p, off)
-}
-
-// uvarintLong is uvarint's way for a varint of several bytes (kept apart
-// so that uvarint is inlined).
-func uvarintLong(p []byte, off int) (uint64, int) {
-	if off < 0 || off > len(p) {
-		return 0, -1
-	}
-	v, n := binary.Uvarint(p[off:])
-	if n <= 0 {
-		return 0, -1
-	}
-	return v, off + n
-}
-
-// decodeNodes fills nodes from the payload p, rebuilding subtree sizes
-// from child counts with a stack of the nodes whose children are still
-// being read.
-func decodeNodes(p []byte, nodes []host.Node) error {
-	type open struct {
-		index int
-		left  uint32 // children not yet complete
-	}
+	// The nodes are decoded and linked a part at a time, each part
+	// linked while it is still in the processor's cache.
+	const part = 512
+	nodes, p := bld.Nodes(), b[headerSize:]
 	var (
-		stack []open
-		prev  int64
-		off   int
+		off  int
+		prev uint32
 	)
+	for lo := 0; lo < len(nodes); lo += part {
+		hi := min(lo+part, len(nodes))
+		if off, prev, err = decodeNodes(p, off, prev, nodes[lo:hi]); err != nil {
+			return nil, err
+		}
+		if err := bld.Add(hi); err != nil {
+			return nil, fmt.Errorf("%w: %w", errCorrupt, err)
+		}
+	}
+	if off != len(p)-padding {
+		return nil, fmt.Errorf("%w: the nodes do not end where the entry does", errCorrupt)
+	}
+	t, err := bld.Tree()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errCorrupt, err)
+	}
+	return t, nil
+}
+
+// decodeNodes fills nodes, all but their subtree sizes, from the payload
+// p (nodes and padding) at off, where the previous node started at prev,
+// and returns the offset and start after them.
+func decodeNodes(p []byte, off int, prev uint32, nodes []host.Node) (int, uint32, error) {
+	le := binary.LittleEndian
+	end := len(p) - padding // where the nodes end
 	for i := range nodes {
-		if i > 0 && len(stack) == 0 {
-			return fmt.Errorf("%w: node %d follows a complete tree", errCorrupt, i)
+		if off >= end {
+			return off, prev, fmt.Errorf("%w: a node is past the nodes", errCorrupt)
 		}
-		var sym, ff, d, length, children uint64
-		if q := p[min(off, len(p)):]; len(q) >= 5 && (q[0]|q[1]|q[2]|q[3]|q[4])&0x80 == 0 {
-			// Five one-byte varints, the commonest node.
-			sym, ff, d, length, children = uint64(q[0]), uint64(q[1]), uint64(q[2]), uint64(q[3]), uint64(q[4])
-			off += 5
-		} else {
-			sym, off = uvarint(p, off)
-			ff, off = uvarint(p, off)
-			d, off = uvarint(p, off)
-			length, off = uvarint(p, off)
-			children, off = uvarint(p, off)
+		// A node and the 4 bytes read past its last number lie within
+		// its first nodeSpan bytes, which off < end keeps in p.
+		q := p[off : off+nodeSpan]
+		tag := uint(le.Uint16(q))
+		// The offsets come from the tag alone, so that the next node's
+		// waits on no other read.
+		at := layouts[tag>>5&(1<<10-1)]
+		sym := le.Uint32(q[2:]) & masks[tag>>5&3]
+		field := le.Uint32(q[at&31:]) & masks[tag>>7&3]
+		delta := le.Uint32(q[at>>5&31:]) & masks[tag>>9&3]
+		length := le.Uint32(q[at>>10&31:]) & masks[tag>>11&3]
+		children := le.Uint32(q[at>>15&31:]) & masks[tag>>13&3]
+		off += int(at >> 20)
+		start := prev + delta
+		negative := tag&signBit != 0
+		if negative {
+			start = prev - delta
 		}
-		if off < 0 {
-			return fmt.Errorf("%w: node %d is cut short", errCorrupt, i)
-		}
-		start := prev + (int64(d>>1) ^ -int64(d&1))
-		end := start + int64(length)
-		if sym > 0xFFFF || ff>>flagBits > 0xFFFF || start < 0 || end > 0xFFFFFFFF || children > uint64(len(nodes)) {
-			return fmt.Errorf("%w: node %d is out of range", errCorrupt, i)
+		if (negative && delta > prev) || (!negative && start < prev) || start+length < start {
+			return off, prev, fmt.Errorf("%w: a node is out of range", errCorrupt)
 		}
 		prev = start
-		nodes[i] = host.Node{
-			Symbol: uint16(sym), Field: uint16(ff >> flagBits), Flags: uint32(ff & (1<<flagBits - 1)),
-			StartByte: uint32(start), EndByte: uint32(end), ChildCount: uint32(children),
-		}
-		if children > 0 {
-			stack = append(stack, open{index: i, left: uint32(children)})
-			continue
-		}
-		nodes[i].SubtreeSize = 1
-		// Node i completes its parent's child; parents whose last child
-		// that was complete in turn.
-		for len(stack) > 0 {
-			top := &stack[len(stack)-1]
-			if top.left--; top.left > 0 {
-				break
-			}
-			nodes[top.index].SubtreeSize = uint32(i - top.index + 1)
-			stack = stack[:len(stack)-1]
-		}
+		// Field by field: a struct literal is built on the stack and
+		// copied, and that copy's wide reads of narrow writes stall.
+		n := &nodes[i]
+		n.Symbol, n.Field, n.Flags = uint16(sym), uint16(field), uint32(tag&(1<<flagBits-1))
+		n.StartByte, n.EndByte, n.ChildCount, n.SubtreeSize = start, start+length, children, 0
 	}
-	if len(stack) > 0 || off != len(p) {
-		return fmt.Errorf("%w: the nodes do not close", errCorrupt)
-	}
-	return nil
+	return off, prev, nil
 }

@@ -23,7 +23,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -34,7 +33,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/loupe-dev/loupe/core/tree"
 	"github.com/loupe-dev/loupe/host"
+	"github.com/loupe-dev/loupe/internal/slicepool"
 )
 
 // Environment variables that configure the default store.
@@ -52,7 +53,7 @@ const (
 const DefaultLimit int64 = 1 << 30
 
 // version is the folder of the store that holds this format's entries.
-const version = "v1"
+const version = "v2"
 
 // tempPrefix starts the names of entries being written.
 const tempPrefix = ".tmp-"
@@ -181,18 +182,18 @@ func (s *Store) path(key Key) (shard, file string) {
 	return shard, filepath.Join(shard, h[2:])
 }
 
-// Load returns the nodes stored under key for a source of srcLen bytes,
-// or false when there is no such entry or it does not check out (a torn,
-// truncated or altered file is never trusted).
-func (s *Store) Load(key Key, srcLen int) ([]host.Node, bool) {
+// Load returns the tree stored under key for src, built over src with
+// names, or false when there is no such entry or it does not check out (a
+// torn, truncated or altered file is never trusted).
+func (s *Store) Load(key Key, src []byte, names *host.Names) (*tree.Tree, bool) {
 	_, file := s.path(key)
 	b, mod, err := readEntry(file)
 	if err != nil {
 		s.misses.Add(1)
 		return nil, false
 	}
-	nodes, err := decode(b, key, srcLen)
-	putBuf(b)
+	t, err := decode(b, key, src, names)
+	entryBufs.Put(b)
 	if err != nil {
 		s.corrupt.Add(1)
 		return nil, false
@@ -202,29 +203,7 @@ func (s *Store) Load(key Key, srcLen int) ([]host.Node, bool) {
 		_ = os.Chtimes(file, now, now)
 	}
 	s.hits.Add(1)
-	return nodes, true
-}
-
-// readEntry reads a whole entry file into a pooled buffer.
-func readEntry(file string) ([]byte, time.Time, error) {
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, time.Time{}, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, time.Time{}, err
-	}
-	if fi.Size() < headerSize || fi.Size() > maxEntry {
-		return nil, time.Time{}, errCorrupt
-	}
-	b := getBuf(int(fi.Size()))
-	if _, err := io.ReadFull(f, b); err != nil {
-		putBuf(b)
-		return nil, time.Time{}, err
-	}
-	return b, fi.ModTime(), nil
+	return t, true
 }
 
 // midWrite, when set (by tests only), is called once half of an entry is
@@ -236,8 +215,8 @@ var midWrite func()
 // concurrent readers see the old entry, the new one or none. Trees that
 // cannot be stored are passed over without error.
 func (s *Store) Save(key Key, srcLen int, nodes []host.Node) error {
-	b, ok := encode(getBuf(0), key, srcLen, nodes)
-	defer putBuf(b)
+	b, ok := encode(entryBufs.Get(encodedSize(len(nodes)))[:0], key, srcLen, nodes)
+	defer entryBufs.Put(b)
 	if !ok {
 		return nil
 	}
@@ -453,19 +432,5 @@ func (s *Store) Stats() Stats {
 	return Stats{Hits: s.hits.Load(), Misses: s.misses.Load(), Corrupt: s.corrupt.Load(), Saves: s.saves.Load(), Failed: s.failed.Load()}
 }
 
-// bufs recycles entry buffers between Loads and Saves.
-var bufs sync.Pool
-
-func getBuf(n int) []byte {
-	if p, ok := bufs.Get().(*[]byte); ok && cap(*p) >= n {
-		return (*p)[:n]
-	}
-	return make([]byte, n, max(n, 64<<10))
-}
-
-func putBuf(b []byte) {
-	if cap(b) > 8<<20 {
-		return // a huge buffer is not worth keeping
-	}
-	bufs.Put(&b)
-}
+// entryBufs recycles entry buffers between Loads and Saves.
+var entryBufs = slicepool.Pool[byte]{Bytes: 512 << 10, Slices: 8, Max: 256 << 10}

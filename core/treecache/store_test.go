@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"github.com/loupe-dev/loupe/core/language"
+	"github.com/loupe-dev/loupe/core/tree"
 	"github.com/loupe-dev/loupe/host"
 )
 
@@ -64,7 +66,7 @@ func child(mode, dir string) error {
 			if err := s.Save(k, srcLenOf(nodes), nodes); err != nil {
 				return err
 			}
-			got, ok := s.Load(k, srcLenOf(nodes))
+			got, ok := loadSynthetic(s, k, nodes)
 			if !ok || !reflect.DeepEqual(got, nodes) {
 				return fmt.Errorf("entry %d does not load back", base+i)
 			}
@@ -97,6 +99,24 @@ func synthetic(i int) (Key, []host.Node) {
 }
 
 func srcLenOf(nodes []host.Node) int { return int(nodes[0].EndByte) }
+
+// synthNames is the name table of the synthetic trees.
+var synthNames = &host.Names{
+	Symbols: make([]string, 12),
+	Named:   make([]bool, 12),
+	Visible: make([]bool, 12),
+	Fields:  []string{"", "body"},
+}
+
+// loadSynthetic loads the entry of a synthetic tree under k and returns its
+// nodes.
+func loadSynthetic(s *Store, k Key, nodes []host.Node) ([]host.Node, bool) {
+	t, ok := s.Load(k, make([]byte, srcLenOf(nodes)), synthNames)
+	if !ok {
+		return nil, false
+	}
+	return t.Nodes(), true
+}
 
 // samples returns every language's sample and broken files from
 // testdata/parse with their parsed flat trees.
@@ -142,19 +162,20 @@ func TestRoundTrip(t *testing.T) {
 	for name, files := range samples(t) {
 		for _, f := range files {
 			t.Run(filepath.Join(name, filepath.Base(f.path)), func(t *testing.T) {
+				names, err := f.lang.Names(context.Background())
+				if err != nil {
+					t.Fatal(err)
+				}
 				k := KeyOf(f.lang.Info().SHA256, f.src)
-				if _, ok := s.Load(k, len(f.src)); ok {
+				if _, ok := s.Load(k, f.src, names); ok {
 					t.Fatal("found before it was saved")
 				}
 				if err := s.Save(k, len(f.src), f.nodes); err != nil {
 					t.Fatal(err)
 				}
-				got, ok := s.Load(k, len(f.src))
-				if !ok || !reflect.DeepEqual(got, f.nodes) {
-					t.Fatalf("loaded %d nodes (ok %v), want the %d saved", len(got), ok, len(f.nodes))
-				}
-				if _, err := f.lang.Tree(context.Background(), f.src, got); err != nil {
-					t.Fatal(err)
+				got, ok := s.Load(k, f.src, names)
+				if !ok || !reflect.DeepEqual(got.Nodes(), f.nodes) {
+					t.Fatalf("loaded a tree (ok %v) unlike the %d nodes saved", ok, len(f.nodes))
 				}
 				_, file := s.path(k)
 				fi, err := os.Stat(file)
@@ -171,7 +192,7 @@ func TestRoundTrip(t *testing.T) {
 		if err := s.Save(k, srcLenOf(nodes), nodes); err != nil {
 			t.Fatal(err)
 		}
-		if got, ok := s.Load(k, srcLenOf(nodes)); !ok || !reflect.DeepEqual(got, nodes) {
+		if got, ok := loadSynthetic(s, k, nodes); !ok || !reflect.DeepEqual(got, nodes) {
 			t.Fatalf("synthetic %d: loaded %v (ok %v)", i, got, ok)
 		}
 	}
@@ -211,7 +232,7 @@ func TestKeys(t *testing.T) {
 	if err := s.Save(k, srcLenOf(nodes), nodes); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := s.Load(k, srcLenOf(nodes)+1); ok {
+	if _, ok := s.Load(k, make([]byte, srcLenOf(nodes)+1), synthNames); ok {
 		t.Error("an entry loads for a source of another length")
 	}
 	// An entry copied under another key's name is refused.
@@ -228,7 +249,7 @@ func TestKeys(t *testing.T) {
 	if err := os.WriteFile(to, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := s.Load(other, srcLenOf(nodes)); ok {
+	if _, ok := loadSynthetic(s, other, nodes); ok {
 		t.Error("an entry loads under another key")
 	}
 }
@@ -271,13 +292,25 @@ func TestCorrupt(t *testing.T) {
 			return b
 		}},
 		{"child count raised, checksum fixed", func(b []byte) []byte {
-			// The root's child count is its fifth varint.
-			off := headerSize
-			for range 4 {
-				_, n := binary.Uvarint(b[off:])
-				off += n
+			// The root's child count is its fifth number.
+			tag := binary.LittleEndian.Uint16(b[headerSize:])
+			off := headerSize + 2
+			for shift := 5; shift < 13; shift += 2 {
+				off += width(uint(tag >> shift))
 			}
 			b[off]++
+			binary.LittleEndian.PutUint32(b[offCRC:], checksum(b))
+			return b
+		}},
+		{"a number widened, checksum fixed", func(b []byte) []byte {
+			// The root's length read as 4 bytes misaligns every node after.
+			b[headerSize+1] |= 3 << 3
+			binary.LittleEndian.PutUint32(b[offCRC:], checksum(b))
+			return b
+		}},
+		{"padding cut, checksum fixed", func(b []byte) []byte {
+			b = b[:len(b)-padding]
+			binary.LittleEndian.PutUint64(b[offPayload:], uint64(len(b)-headerSize))
 			binary.LittleEndian.PutUint32(b[offCRC:], checksum(b))
 			return b
 		}},
@@ -304,13 +337,13 @@ func TestCorrupt(t *testing.T) {
 			if err := os.WriteFile(file, tt.damage(b), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			if got, ok := s.Load(k, n); ok {
+			if got, ok := loadSynthetic(s, k, nodes); ok {
 				t.Fatalf("a damaged entry loads: %d nodes", len(got))
 			}
 			if err := s.Save(k, n, nodes); err != nil {
 				t.Fatal(err)
 			}
-			if got, ok := s.Load(k, n); !ok || !reflect.DeepEqual(got, nodes) {
+			if got, ok := loadSynthetic(s, k, nodes); !ok || !reflect.DeepEqual(got, nodes) {
 				t.Fatal("saving again does not repair the entry")
 			}
 		})
@@ -349,7 +382,7 @@ func TestKilledMidWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	k, nodes := synthetic(1)
-	if _, ok := s.Load(k, srcLenOf(nodes)); ok {
+	if _, ok := loadSynthetic(s, k, nodes); ok {
 		t.Fatal("the entry being written when its writer died loads")
 	}
 	temps := tempFiles(t, s)
@@ -359,7 +392,7 @@ func TestKilledMidWrite(t *testing.T) {
 	if err := s.Save(k, srcLenOf(nodes), nodes); err != nil {
 		t.Fatal(err)
 	}
-	if got, ok := s.Load(k, srcLenOf(nodes)); !ok || !reflect.DeepEqual(got, nodes) {
+	if got, ok := loadSynthetic(s, k, nodes); !ok || !reflect.DeepEqual(got, nodes) {
 		t.Fatal("the entry does not save after the kill")
 	}
 	// The torn file goes once it is older than any write in progress.
@@ -414,7 +447,7 @@ func TestProcessesAtOnce(t *testing.T) {
 	for _, base := range []int{0, 1000, 2000, 3000} {
 		for i := range n {
 			k, nodes := synthetic(base + i)
-			if got, ok := s.Load(k, srcLenOf(nodes)); !ok || !reflect.DeepEqual(got, nodes) {
+			if got, ok := loadSynthetic(s, k, nodes); !ok || !reflect.DeepEqual(got, nodes) {
 				t.Fatalf("entry %d does not load", base+i)
 			}
 		}
@@ -460,7 +493,7 @@ func TestEviction(t *testing.T) {
 			}
 			// Entry 0, used now, becomes the most recent.
 			k0, n0 := synthetic(0)
-			_, used := s.Load(k0, srcLenOf(n0))
+			_, used := loadSynthetic(s, k0, n0)
 			if err := s.Close(); err != nil {
 				t.Fatal(err)
 			}
@@ -472,7 +505,7 @@ func TestEviction(t *testing.T) {
 				t.Errorf("%d bytes in %d entries after Close, limit %d", u.Bytes, u.Entries, tt.limit)
 			}
 			if used && u.Entries > 0 {
-				if _, ok := s.Load(k0, srcLenOf(n0)); !ok {
+				if _, ok := loadSynthetic(s, k0, n0); !ok {
 					t.Error("the entry used last was evicted while older ones were kept")
 				}
 			}
@@ -557,4 +590,36 @@ func TestEnv(t *testing.T) {
 func runtimeHasXDG() bool {
 	dir, err := userCacheDir(func(k string) string { return map[string]string{"HOME": "/h"}[k] })
 	return err != nil || !strings.HasSuffix(filepath.ToSlash(dir), "/h/.cache")
+}
+
+// TestForgedEntries alters entries at random and fixes their checksum, as
+// a bug or a hand-made file could: decoding never panics, and a tree it
+// returns checks out as a parse's does (tree.New).
+func TestForgedEntries(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	var loaded int
+	for i := range 40 {
+		k, nodes := synthetic(i)
+		orig, ok := encode(nil, k, srcLenOf(nodes), nodes)
+		if !ok {
+			t.Fatal("not encoded")
+		}
+		src := make([]byte, srcLenOf(nodes))
+		for range 200 {
+			b := append([]byte(nil), orig...)
+			for range 1 + rnd.IntN(3) {
+				b[headerSize+rnd.IntN(len(b)-headerSize)] ^= byte(1 + rnd.IntN(255))
+			}
+			binary.LittleEndian.PutUint32(b[offCRC:], checksum(b))
+			tr, err := decode(b, k, src, synthNames)
+			if err != nil {
+				continue
+			}
+			loaded++
+			if _, err := tree.New(src, append([]host.Node(nil), tr.Nodes()...), synthNames); err != nil {
+				t.Fatalf("a forged entry decodes to a tree New refuses: %v", err)
+			}
+		}
+	}
+	t.Logf("%d of 8000 forged entries decode (to other well-formed trees)", loaded)
 }

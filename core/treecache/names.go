@@ -1,0 +1,128 @@
+package treecache
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/loupe-dev/loupe/host"
+)
+
+// A grammar's name table is kept as an entry of its own, so that a process
+// whose trees all come from the store need not load the grammar module to
+// build them (see language.SetNameStore). The entry has a tree entry's
+// header (its own magic, its key, the source length and node count 0) and,
+// as payload, the table as a module's loupe_names lays it out (decoded by
+// host.DecodeNames).
+const namesMagic = "LTN\x01"
+
+// namesTag is hashed into a name table's key, so that it is never the key
+// of a tree.
+const namesTag = "loupe tree cache names 1\x00"
+
+// namesKey returns the key of the name table of the grammar module whose
+// hash is grammar.
+func namesKey(grammar string) Key {
+	return sha256.Sum256([]byte(namesTag + grammar))
+}
+
+// LoadNames returns the name table saved for the grammar module whose hash
+// is grammar, or false when there is none or it does not check out.
+func (s *Store) LoadNames(grammar string) (*host.Names, bool) {
+	key := namesKey(grammar)
+	_, file := s.path(key)
+	b, mod, err := readEntry(file)
+	if err != nil {
+		s.misses.Add(1)
+		return nil, false
+	}
+	names, err := decodeNames(b, key)
+	entryBufs.Put(b)
+	if err != nil {
+		s.corrupt.Add(1)
+		return nil, false
+	}
+	if now := time.Now(); now.Sub(mod) > s.touchAfter {
+		_ = os.Chtimes(file, now, now)
+	}
+	s.hits.Add(1)
+	return names, true
+}
+
+// SaveNames saves names, the table of the grammar module whose hash is
+// grammar, as Save saves a tree.
+func (s *Store) SaveNames(grammar string, names *host.Names) error {
+	key := namesKey(grammar)
+	b, ok := encodeNames(entryBufs.Get(headerSize)[:0], key, names)
+	defer entryBufs.Put(b)
+	if !ok {
+		return fmt.Errorf("tree cache: a name table of %d symbols does not fit an entry", len(names.Symbols))
+	}
+	shard, file := s.path(key)
+	if err := s.write(shard, file, b); err != nil {
+		s.failed.Add(1)
+		return fmt.Errorf("tree cache: %w", err)
+	}
+	s.saves.Add(1)
+	s.wrote.Store(true)
+	return nil
+}
+
+// encodeNames appends the entry of names under key to buf. It reports
+// false for a table the layout cannot hold (a name over 65,535 bytes,
+// flags missing).
+func encodeNames(buf []byte, key Key, names *host.Names) ([]byte, bool) {
+	if len(names.Named) != len(names.Symbols) || len(names.Visible) != len(names.Symbols) || len(names.Fields) == 0 {
+		return buf, false
+	}
+	for _, n := range append(names.Symbols[:len(names.Symbols):len(names.Symbols)], names.Fields...) {
+		if len(n) > 0xffff {
+			return buf, false
+		}
+	}
+	le := binary.LittleEndian
+	buf = append(buf, make([]byte, headerSize)...)
+	buf = le.AppendUint32(buf, uint32(len(names.Symbols)))
+	buf = le.AppendUint32(buf, uint32(len(names.Fields)-1))
+	for i, sym := range names.Symbols {
+		var flags byte
+		if names.Named[i] {
+			flags |= 1
+		}
+		if names.Visible[i] {
+			flags |= 2
+		}
+		buf = append(buf, flags)
+		buf = le.AppendUint16(buf, uint16(len(sym)))
+		buf = append(buf, sym...)
+	}
+	for _, f := range names.Fields[1:] {
+		buf = le.AppendUint16(buf, uint16(len(f)))
+		buf = append(buf, f...)
+	}
+	h := buf[:headerSize]
+	copy(h, namesMagic)
+	copy(h[offKey:], key[:])
+	le.PutUint64(h[offPayload:], uint64(len(buf)-headerSize))
+	le.PutUint32(h[offCRC:], checksum(buf))
+	return buf, true
+}
+
+// decodeNames checks that b is a whole, unaltered name table entry of key
+// and returns the table.
+func decodeNames(b []byte, key Key) (*host.Names, error) {
+	if len(b) < headerSize || string(b[:len(namesMagic)]) != namesMagic || Key(b[offKey:offSrcLen]) != key {
+		return nil, errCorrupt
+	}
+	le := binary.LittleEndian
+	if le.Uint64(b[offPayload:]) != uint64(len(b)-headerSize) || le.Uint32(b[offCRC:]) != checksum(b) {
+		return nil, errCorrupt
+	}
+	names, err := host.DecodeNames(b[headerSize:])
+	if err != nil || len(names.Symbols) == 0 {
+		return nil, errCorrupt
+	}
+	return names, nil
+}
