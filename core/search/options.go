@@ -89,6 +89,18 @@ type Options struct {
 	// Cache, when set, is where parsed trees are looked up and kept;
 	// search.Default is the process-wide one. nil parses every file anew.
 	Cache *Cache
+	// Recycle says that what a job's Visit returns (for Search, what
+	// its render returns) holds nothing of the tree and source it is
+	// given: no node, text or byte slice of them. Once Visit returns,
+	// a tree no one else holds (neither the cache nor a concurrent
+	// request for the same content) is then released (tree.Release) and
+	// its source read into again, which spares the allocation and the
+	// garbage collection of both. Search, whose values hold trees,
+	// ignores it.
+	Recycle bool
+	// Held, when over 0, bounds the bytes that visited, undelivered
+	// values hold, instead of the job's own bound (Job.Held).
+	Held int64
 	// Shard, when its Count is over 1, keeps only this shard's part of
 	// the files (and of the paths passed over), so that Count searches
 	// with Index 0..Count-1, in separate processes, together cover every

@@ -15,6 +15,7 @@ import (
 
 	"github.com/loupe-dev/loupe/core/tree"
 	"github.com/loupe-dev/loupe/host"
+	"github.com/loupe-dev/loupe/internal/slicepool"
 )
 
 // binaryProbe is how much of a file is looked at for a NUL byte.
@@ -115,7 +116,11 @@ func RunFiles[T any](ctx context.Context, opts Options, files []File, job Job[T]
 		}
 		return fatal == nil && deliverErr == nil
 	}
-	Ordered(runCtx, len(files), OrderedLimits{Threads: opts.threads(), Held: job.Held}, work, deliver)
+	held := job.Held
+	if opts.Held > 0 {
+		held = opts.Held
+	}
+	Ordered(runCtx, len(files), OrderedLimits{Threads: opts.threads(), Held: held}, work, deliver)
 	sort.SliceStable(st.Skipped, func(i, j int) bool { return pathLess(st.Skipped[i].Path, st.Skipped[j].Path) })
 	switch {
 	case fatal != nil:
@@ -189,9 +194,10 @@ func process[T any](ctx context.Context, rd *Reader, opts *Options, job *Job[T],
 		return &outcome[T]{kind: outSkipped, skip: *skip}
 	}
 	if p := opts.Prefilter; p != nil && !p(f.Lang, src) {
+		rd.release(src)
 		return &outcome[T]{kind: outPrefiltered}
 	}
-	t, hit, err := parse(ctx, opts.Cache, f, src)
+	t, hit, owned, err := parse(ctx, opts.Cache, f, src)
 	if err != nil {
 		if ctx.Err() != nil {
 			return &outcome[T]{kind: outAbandoned}
@@ -203,9 +209,15 @@ func process[T any](ctx context.Context, rd *Reader, opts *Options, job *Job[T],
 		return &outcome[T]{kind: outSkipped, skip: Skipped{Path: f.Path, Reason: reason, Err: err}}
 	}
 	if job.Visit == nil {
+		if owned {
+			rd.release(t.Release())
+		}
 		return &outcome[T]{kind: outSearched, hit: hit}
 	}
 	v, cost, err := job.Visit(ctx, f, t)
+	if owned && opts.Recycle {
+		rd.release(t.Release())
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return &outcome[T]{kind: outAbandoned}
@@ -215,13 +227,14 @@ func process[T any](ctx context.Context, rd *Reader, opts *Options, job *Job[T],
 	return &outcome[T]{kind: outSearched, hit: hit, v: v, cost: cost}
 }
 
-// parse parses src through cache, or anew when cache is nil.
-func parse(ctx context.Context, cache *Cache, f File, src []byte) (*tree.Tree, bool, error) {
+// parse parses src through cache, or anew when cache is nil; owned
+// reports a tree no one else holds.
+func parse(ctx context.Context, cache *Cache, f File, src []byte) (t *tree.Tree, hit, owned bool, err error) {
 	if cache != nil {
-		return cache.Parse(ctx, f.Lang, src)
+		return cache.acquire(ctx, f.Lang, src)
 	}
-	t, err := f.Lang.Parse(ctx, src)
-	return t, false, err
+	t, err = f.Lang.Parse(ctx, src)
+	return t, false, err == nil, err
 }
 
 // Reader is the pipeline's read and screen stage, the one place files are
@@ -266,6 +279,14 @@ func (r *Reader) Close() error {
 // otherwise it says why the file is passed over (SkipEmpty for an empty
 // file, which the pipeline counts in Stats.Empty).
 func (r *Reader) Read(f File) (src []byte, skip *Skipped) {
+	if r.root == nil {
+		return r.readDirect(f)
+	}
+	return r.readOS(f)
+}
+
+// readOS is Read through package os.
+func (r *Reader) readOS(f File) (src []byte, skip *Skipped) {
 	fail := func(reason SkipReason, err error) ([]byte, *Skipped) {
 		return nil, &Skipped{Path: f.Path, Reason: reason, Err: err}
 	}
@@ -302,7 +323,7 @@ func (r *Reader) Read(f File) (src []byte, skip *Skipped) {
 	if fi.Size() > r.maxSize {
 		return fail(SkipTooLarge, nil)
 	}
-	src, err = readAll(io.LimitReader(fh, r.maxSize+1), fi.Size())
+	src, err = readAll(io.LimitReader(fh, r.maxSize+1), r.buffer(fi.Size()+1))
 	if err != nil {
 		return fail(SkipUnreadable, unwrapPathErr(err))
 	}
@@ -315,12 +336,22 @@ func (r *Reader) Read(f File) (src []byte, skip *Skipped) {
 	return src, nil
 }
 
-// readAll is io.ReadAll into a buffer sized for a file of size bytes (one
-// more, to see the end in the same read), so that reading a file of the
-// size its Stat said allocates once; a file that grew meanwhile is read
-// whole all the same.
-func readAll(rd io.Reader, size int64) ([]byte, error) {
-	b := make([]byte, 0, size+1)
+// buffer returns an empty buffer of at least n bytes: a source given back,
+// or a new one.
+func (r *Reader) buffer(n int64) []byte { return sources.Get(int(n))[:0] }
+
+// release gives back src, which nothing holds any more, to be read into
+// again.
+func (r *Reader) release(src []byte) { sources.Put(src) }
+
+// sources are the buffers files are read into, a few kept for reuse.
+var sources = slicepool.Pool[byte]{Bytes: 512 << 10, Slices: 8, Max: 128 << 10}
+
+// readAll is io.ReadAll into b, a buffer sized for the file as its Stat
+// said (one more byte, to see the end in the same read), so that reading
+// it allocates nothing more; a file that grew meanwhile is read whole all
+// the same.
+func readAll(rd io.Reader, b []byte) ([]byte, error) {
 	for {
 		n, err := rd.Read(b[len(b):cap(b)])
 		b = b[:len(b)+n]

@@ -31,6 +31,7 @@ type MatcherFor func(*language.Language) (match.Matcher, error)
 func Search(ctx context.Context, opts Options, matcherFor MatcherFor, sink func(FileMatches) error) (Stats, error) {
 	// Only files with matches keep their tree until delivery.
 	keep := func(fm FileMatches) (FileMatches, int64, error) { return fm, fm.Tree.Bytes(), nil }
+	opts.Recycle = false
 	return SearchRender(ctx, opts, matcherFor, keep, func(_ File, fm FileMatches) error { return sink(fm) })
 }
 
