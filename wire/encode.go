@@ -38,16 +38,25 @@ func ParseStyle(s string) (Style, error) {
 // Encode renders m as one item of style s.
 func (m *Match) Encode(s Style) string {
 	e := newEncoder(s)
+	m.encode(e)
+	return e.b.String()
+}
+
+func (m *Match) encode(e *encoder) {
 	e.b.grow(m.sizeHint())
 	e.open('{')
 	m.fields(e)
 	e.close('}')
-	return e.b.String()
 }
 
 // Encode renders f as one item of style s.
 func (f *Finding) Encode(s Style) string {
 	e := newEncoder(s)
+	f.encode(e)
+	return e.b.String()
+}
+
+func (f *Finding) encode(e *encoder) {
 	n := f.Match.sizeHint() + len(f.Message)
 	for _, l := range f.Labels {
 		n += len(l.Text) + 256
@@ -92,13 +101,13 @@ func (f *Finding) Encode(s Style) string {
 		e.any(f.Metadata)
 	}
 	e.close('}')
-	return e.b.String()
 }
 
-// sizeHint is about the bytes m encodes to, escapes aside, so that its
-// encoder allocates once.
+// sizeHint is about the bytes m encodes to, an eighth more for escapes
+// (a line's end, a quote), so that its encoder allocates once.
 func (m *Match) sizeHint() int {
-	n := len(m.Text) + len(m.Lines) + len(m.File) + 512
+	n := len(m.Text) + len(m.Lines)
+	n += n/8 + len(m.File) + 512
 	if m.Replacement != nil {
 		n += len(*m.Replacement)
 	}
@@ -146,14 +155,15 @@ func (m *Match) fields(e *encoder) {
 		e.open('{')
 		e.key("single")
 		e.open('{')
-		for _, k := range slices.Sorted(maps.Keys(mv.Single)) {
+		var buf [8]string
+		for _, k := range sortedKeys(mv.Single, buf[:0]) {
 			e.key(k)
 			e.node(mv.Single[k])
 		}
 		e.close('}')
 		e.key("multi")
 		e.open('{')
-		for _, k := range slices.Sorted(maps.Keys(mv.Multi)) {
+		for _, k := range sortedKeys(mv.Multi, buf[:0]) {
 			e.key(k)
 			e.open('[')
 			for _, n := range mv.Multi[k] {
@@ -165,13 +175,23 @@ func (m *Match) fields(e *encoder) {
 		e.close('}')
 		e.key("transformed")
 		e.open('{')
-		for _, k := range slices.Sorted(maps.Keys(mv.Transformed)) {
+		for _, k := range sortedKeys(mv.Transformed, buf[:0]) {
 			e.key(k)
 			e.str(mv.Transformed[k])
 		}
 		e.close('}')
 		e.close('}')
 	}
+}
+
+// sortedKeys returns m's keys in order, appended to buf (a match binds few
+// names: a buffer on the stack holds them).
+func sortedKeys[V any](m map[string]V, buf []string) []string {
+	for k := range m {
+		buf = append(buf, k)
+	}
+	slices.Sort(buf)
+	return buf
 }
 
 // encoder writes JSON as serde_json does: compact, or pretty with
@@ -182,6 +202,7 @@ func (m *Match) fields(e *encoder) {
 type encoder struct {
 	b      buffer
 	pretty bool
+	stream bool // items end their lines (Items)
 	depth  int
 	// empty is true right after an opening bracket: the next item or key
 	// needs no comma.
@@ -240,11 +261,32 @@ func (e *encoder) item() {
 
 func (e *encoder) key(k string) {
 	e.item()
-	e.str(k)
-	e.b.addByte(':')
+	if plainString(k) {
+		b := append(e.b.b, '"')
+		b = append(b, k...)
+		e.b.b = append(b, '"', ':')
+	} else {
+		e.str(k)
+		e.b.addByte(':')
+	}
 	if e.pretty {
 		e.b.addByte(' ')
 	}
+}
+
+// plainString reports whether s is short and its JSON string is s quoted
+// (no byte to escape, ASCII only), as every key the encoder writes but a
+// metavariable's name or a metadata key is.
+func plainString(s string) bool {
+	if len(s) > 32 {
+		return false
+	}
+	for i := range len(s) {
+		if c := s[i]; c >= utf8.RuneSelf || !plain[c] {
+			return false
+		}
+	}
+	return true
 }
 
 func (e *encoder) raw(s string) {
@@ -252,7 +294,10 @@ func (e *encoder) raw(s string) {
 	e.empty = false
 }
 
-func (e *encoder) int(n int) { e.raw(strconv.Itoa(n)) }
+func (e *encoder) int(n int) {
+	e.b.b = strconv.AppendInt(e.b.b, int64(n), 10)
+	e.empty = false
+}
 
 func (e *encoder) byteRange(r ByteRange) {
 	e.open('{')
@@ -350,27 +395,30 @@ const (
 )
 
 // specials returns a mask of the bytes among the first eight of s (which
-// has eight) that need escaping: a control character, '"' or '\\'. Its
-// lowest set bit, which is a byte's high bit, marks the first of them
-// exactly; bits above it may mark bytes that need none.
+// has eight) that a string cannot copy as they are: a control character,
+// '"', '\\' or a byte of a multi-byte character (not ASCII), whose
+// encoding is checked. Its lowest set bit, which is a byte's high bit,
+// marks the first of them exactly; bits above it may mark bytes that need
+// nothing.
 func specials(s string) uint64 {
 	x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 	q, bs := x^(ones*'"'), x^(ones*'\\')
-	return ((x-ones*0x20) & ^x | (q-ones) & ^q | (bs-ones) & ^bs) & highs
+	return ((x-ones*0x20) & ^x | (q-ones) & ^q | (bs-ones) & ^bs | x) & highs
 }
 
+// str writes s as a JSON string, in one pass: runs of ASCII that needs no
+// escape are copied eight bytes at a time, escapes written as serde_json
+// writes them, a multi-byte character checked and copied, and a byte that
+// is not valid UTF-8 replaced with U+FFFD.
 func (e *encoder) str(s string) {
 	// Appending to a local slice, stored back once, spares a write
 	// barrier per piece.
 	b := slices.Grow(e.b.b, len(s)+2)
 	b = append(b, '"')
-	// Valid UTF-8 (all source text, which the pipeline screens) is copied
-	// in runs between the bytes that need escaping.
-	valid := utf8.ValidString(s)
 	start := 0
 	for i := 0; i < len(s); {
-		if valid && i+8 <= len(s) {
+		if i+8 <= len(s) {
 			m := specials(s[i:])
 			if m == 0 {
 				i += 8
@@ -380,10 +428,6 @@ func (e *encoder) str(s string) {
 		}
 		c := s[i]
 		if c >= utf8.RuneSelf {
-			if valid {
-				i++
-				continue
-			}
 			r, size := utf8.DecodeRuneInString(s[i:])
 			if r == utf8.RuneError && size == 1 {
 				b = append(b, s[start:i]...)

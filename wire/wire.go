@@ -107,7 +107,10 @@ func SpanRange(t *tree.Tree, start, end, startRow, endRow int) Range {
 
 // NodeRange returns n's range.
 func NodeRange(n tree.Node) Range {
-	return SpanRange(n.Tree(), n.StartByte(), n.EndByte(), n.StartPoint().Row, n.EndPoint().Row)
+	t, start, end := n.Tree(), n.StartByte(), n.EndByte()
+	startRow, startCol := t.CharPosition(start)
+	endRow, endCol := t.CharPosition(end)
+	return Range{ByteOffset: ByteRange{start, end}, Start: Position{startRow, startCol}, End: Position{endRow, endCol}}
 }
 
 func newNode(n tree.Node) Node { return Node{Text: n.Text(), Range: NodeRange(n)} }
@@ -139,6 +142,9 @@ func NewMatch(file string, n tree.Node, env *match.Env, lang string, before, aft
 func newMetaVariables(env *match.Env) *MetaVariables {
 	if env == nil {
 		return nil
+	}
+	if env.Mark() == (match.Mark{}) && len(env.TransformedAll()) == 0 {
+		return nil // nothing bound: no maps to make
 	}
 	mv := &MetaVariables{Single: map[string]Node{}, Multi: map[string][]Node{}, Transformed: map[string]string{}}
 	env.Singles(func(name string, n tree.Node) { mv.Single[name] = newNode(n) })
