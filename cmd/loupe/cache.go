@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/loupe-dev/loupe/core/language"
 	"github.com/loupe-dev/loupe/core/search"
 	"github.com/loupe-dev/loupe/core/treecache"
 )
@@ -96,17 +97,21 @@ func mebibytes(n int64) string {
 // persistent store under a cache that keeps nothing in memory (each file
 // is searched once), or nil (parse every file) with --no-cache, when the
 // environment turns the store off, or when it cannot be opened (which
-// only costs parsing). Its store is trimmed by closeTreeCache.
+// only costs parsing). The store is also the languages' name store
+// (language.SetNameStore; none without it), and is trimmed by
+// closeTreeCache.
 func treeCache(e *env, noCache bool) *search.Cache {
-	if noCache {
-		return nil
+	var st *treecache.Store
+	if !noCache {
+		st, _ = treecache.OpenDefault(e.getenv)
 	}
-	st, err := treecache.OpenDefault(e.getenv)
-	if err != nil || st == nil {
+	if st == nil {
+		language.SetNameStore(nil)
 		return nil
 	}
 	c := search.NewCache(0)
 	c.SetStore(st)
+	language.SetNameStore(st)
 	return c
 }
 

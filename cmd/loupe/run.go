@@ -284,19 +284,15 @@ func (r *runner) files(ctx context.Context, patterns *search.Patterns) int {
 	)
 	if r.json != nil {
 		// JSON items are rendered on the workers, in parallel, and the
-		// trees let go before their files' turn to be printed.
-		render := func(fm search.FileMatches) ([]string, int64, error) {
-			items := r.encode(fm.File.Path, fm.File.Lang, fm.Matches)
-			var n int64
-			for _, it := range items {
-				n += int64(len(it))
-			}
-			return items, n, nil
+		// trees let go before their files' turn to be printed: they are
+		// recycled, since the items hold nothing of them.
+		opts.Recycle, opts.Held = true, heldItems
+		render := func(fm search.FileMatches) ([]*wire.Items, int64, error) {
+			runs := r.encode(fm.File.Path, fm.File.Lang, fm.Matches)
+			return runs, itemsSize(runs), nil
 		}
-		st, err = search.SearchRender(ctx, opts, patterns.MatcherFor(ctx), render, func(_ search.File, items []string) error {
-			for _, it := range items {
-				r.json.Write(it)
-			}
+		st, err = search.SearchRender(ctx, opts, patterns.MatcherFor(ctx), render, func(_ search.File, runs []*wire.Items) error {
+			r.writeItems(runs)
 			return r.flush()
 		})
 	} else {
@@ -390,18 +386,27 @@ func (r *runner) finish(matched bool, patterns *search.Patterns) int {
 }
 
 // encode renders one file's matches as JSON items; it may run on several
-// goroutines at once.
-func (r *runner) encode(path string, lang *language.Language, ms []search.Match) []string {
-	items := make([]string, len(ms))
+// goroutines at once. The matches are described one after the other (a
+// rewrite spends the file's matching budget, which is not safe for
+// concurrent use), and the descriptions encoded by encodeItems.
+func (r *runner) encode(path string, lang *language.Language, ms []search.Match) []*wire.Items {
+	ws := make([]wire.Match, len(ms))
 	for i, m := range ms {
 		var repl *wire.Replacement
 		if r.o.rewrite != nil {
 			repl = &wire.Replacement{Text: r.o.rewrite.Render(m.Env, m.Node), Start: m.Node.StartByte(), End: m.Node.EndByte()}
 		}
-		w := wire.NewMatch(path, m.Node, m.Env, lang.Display(), r.o.before, r.o.after, repl)
-		items[i] = w.Encode(r.o.json)
+		ws[i] = wire.NewMatch(path, m.Node, m.Env, lang.Display(), r.o.before, r.o.after, repl)
 	}
-	return items
+	return encodeItems(r.o.json, len(ws), func(it *wire.Items, i int) { it.AddMatch(&ws[i]) })
+}
+
+// writeItems writes every item of runs, and frees them.
+func (r *runner) writeItems(runs []*wire.Items) {
+	for _, it := range runs {
+		r.json.WriteItems(it, it.Len())
+		it.Free()
+	}
 }
 
 // file prints (or applies) one file's matches; abs is the file to update
@@ -409,9 +414,7 @@ func (r *runner) encode(path string, lang *language.Language, ms []search.Match)
 func (r *runner) file(path, abs string, lang *language.Language, t *tree.Tree, ms []search.Match) {
 	switch {
 	case r.json != nil:
-		for _, it := range r.encode(path, lang, ms) {
-			r.json.Write(it)
-		}
+		r.writeItems(r.encode(path, lang, ms))
 	case r.o.filesWithMatches:
 		fmt.Fprintln(r.out, r.pal.Path.Paint(path))
 	case r.o.rewrite != nil:

@@ -253,7 +253,11 @@ type fileResult struct {
 	path, abs string
 	src       []byte
 	findings  []rule.Finding
-	encoded   []encodedFinding // the findings rendered, with an item output
+	encoded   []encodedFinding // the findings rendered, with a GitHub or SARIF output
+	// json holds the findings rendered as JSON items, with their
+	// severities in order.
+	json       []*wire.Items
+	severities []rule.Severity
 }
 
 func runScan(ctx context.Context, e *env, args []string) int {
@@ -350,7 +354,13 @@ func (p *scanPrinter) scanStdin(ctx context.Context, rs *scan.Rules) error {
 func (p *scanPrinter) scanFiles(ctx context.Context, rs *scan.Rules) error {
 	stop := false // nothing more is printed
 	ctx = p.trace.scanFiles(ctx, rs)
-	st, err := scan.Scan(ctx, rs, p.o.search, p.render, func(r fileResult) error {
+	opts := p.o.search
+	// Items hold nothing of the trees they are rendered from (see
+	// render), so the trees are recycled.
+	if p.items != nil {
+		opts.Recycle, opts.Held = true, heldItems
+	}
+	st, err := scan.Scan(ctx, rs, opts, p.render, func(r fileResult) error {
 		if p.session != nil {
 			if err := p.review(r); err != nil {
 				return err
@@ -381,7 +391,11 @@ func (p *scanPrinter) scanFiles(ctx context.Context, rs *scan.Rules) error {
 // result holds.
 func (p *scanPrinter) render(f scan.File) (fileResult, int64) {
 	r := fileResult{path: f.Path, abs: f.Abs}
-	if p.items != nil {
+	switch {
+	case p.json != nil:
+		r.json, r.severities = p.encodeJSON(r.path, f.Findings)
+		return r, itemsSize(r.json)
+	case p.items != nil:
 		r.encoded = p.encodeFindings(r.path, f.Findings)
 		var cost int64
 		for _, e := range r.encoded {
@@ -391,6 +405,20 @@ func (p *scanPrinter) render(f scan.File) (fileResult, int64) {
 	}
 	r.src, r.findings = f.Tree.Source(), f.Findings
 	return r, f.Tree.Bytes()
+}
+
+// encodeJSON renders a file's findings as JSON items and returns their
+// severities. The findings are described one after the other (a fix or a
+// message spends the file's matching budget, which is not safe for
+// concurrent use), and the descriptions encoded by encodeItems.
+func (p *scanPrinter) encodeJSON(path string, fs []rule.Finding) ([]*wire.Items, []rule.Severity) {
+	ws := make([]wire.Finding, len(fs))
+	sev := make([]rule.Severity, len(fs))
+	for i, f := range fs {
+		ws[i] = wire.NewFinding(path, f, true, p.o.includeMetadata)
+		sev[i] = f.Config.Severity
+	}
+	return encodeItems(p.o.json, len(ws), func(it *wire.Items, i int) { it.AddFinding(&ws[i]) }), sev
 }
 
 // encodedFinding is a finding rendered as one item of the output.
@@ -416,12 +444,8 @@ func (l lineWriter) Close()            {}
 func (p *scanPrinter) startItems() {
 	switch {
 	case p.o.json != "":
-		p.items = wire.NewWriter(p.out, p.o.json)
-		style := p.o.json
-		p.encode = func(path string, f rule.Finding) string {
-			w := wire.NewFinding(path, f, true, p.o.includeMetadata)
-			return w.Encode(style)
-		}
+		p.json = wire.NewWriter(p.out, p.o.json)
+		p.items = p.json
 	case p.o.format == "github":
 		p.items, p.byRule = lineWriter{p.out}, true
 		p.encode = printer.GitHubLine
@@ -454,7 +478,8 @@ type scanPrinter struct {
 	pal      printer.Palette
 	trace    *tracer
 	items    itemWriter                        // the item output, nil for text
-	encode   func(string, rule.Finding) string // renders one finding as an item
+	json     *wire.Writer                      // the item output when it is JSON
+	encode   func(string, rule.Finding) string // renders one finding as a GitHub or SARIF item
 	byRule   bool                              // items go rule by rule, as ast-grep's per-rule formats
 	session  *session                          // the -i session, nil without -i
 	applied  int
@@ -465,6 +490,18 @@ type scanPrinter struct {
 }
 
 func (p *scanPrinter) file(r fileResult) {
+	if p.json != nil {
+		if r.json == nil && len(r.findings) > 0 {
+			r.json, r.severities = p.encodeJSON(r.path, r.findings)
+		}
+		n := p.take(len(r.severities), func(i int) rule.Severity { return r.severities[i] })
+		for _, it := range r.json {
+			p.json.WriteItems(it, n)
+			n -= min(n, it.Len())
+			it.Free()
+		}
+		return
+	}
 	if p.items != nil {
 		if r.encoded == nil && len(r.findings) > 0 {
 			r.encoded = p.encodeFindings(r.path, r.findings)

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"runtime"
+	"sync"
+
+	"github.com/loupe-dev/loupe/wire"
+)
+
+// heldItems bounds the bytes of items rendered but not yet written: the
+// workers render faster than the output is read, mostly, so holding more
+// would only take memory.
+const heldItems = 2 << 20
+
+// partItems is the fewest items one goroutine encodes when a file's items
+// are encoded on several.
+const partItems = 256
+
+// encodeItems encodes the n items of one file into runs of JSON items of
+// style s, add(it, i) encoding item i into it: one run, or for many items
+// consecutive parts encoded on several goroutines at once, since a file
+// with thousands of matches would otherwise be encoded by its worker alone
+// while the others may have nothing left to do. add is called from several
+// goroutines, for different items, so it must only read what they share.
+func encodeItems(s wire.Style, n int, add func(it *wire.Items, i int)) []*wire.Items {
+	parts := min(runtime.GOMAXPROCS(0), n/partItems)
+	if parts <= 1 {
+		it := wire.NewItems(s)
+		for i := range n {
+			add(it, i)
+		}
+		return []*wire.Items{it}
+	}
+	out := make([]*wire.Items, parts)
+	var wg sync.WaitGroup
+	for p := range out {
+		lo, hi := p*n/parts, (p+1)*n/parts
+		it := wire.NewItems(s)
+		out[p] = it
+		wg.Go(func() {
+			for i := lo; i < hi; i++ {
+				add(it, i)
+			}
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// itemsSize returns the bytes runs of items take.
+func itemsSize(runs []*wire.Items) int64 {
+	var n int64
+	for _, it := range runs {
+		n += int64(it.Size())
+	}
+	return n
+}
