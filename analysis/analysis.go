@@ -263,7 +263,11 @@ func (t *Tool) validate(p Params) (*request, error) {
 	}
 	lang, err := language.Lookup(p.Language)
 	if err != nil {
-		return nil, fmt.Errorf("language %q: %w", p.Language, err)
+		// Not a built-in language: nothing analysis knows of, a custom
+		// language (customLanguages) included, whose grammar says nothing
+		// of which kinds define, call or import.
+		return nil, fmt.Errorf("structural analysis does not support %q (supported: %s): %w",
+			p.Language, strings.Join(SupportedLanguages(), ", "), err)
 	}
 	if _, ok := specs[lang.Name()]; !ok {
 		return nil, fmt.Errorf("structural analysis does not support %s (supported: %s)",

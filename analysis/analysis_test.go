@@ -41,7 +41,7 @@ func TestParamErrors(t *testing.T) {
 			[]string{`unsupported mode "callgraph"`, "callers, callees, definitions, hierarchy, references, dependencies, exports"}},
 		{"no mode", Params{Language: "ts", Symbol: "x"}, []string{"mode is required"}},
 		{"no language", Params{Mode: "callers", Symbol: "x"}, []string{"language is required", "typescript"}},
-		{"unknown language", Params{Mode: "callers", Language: "cobol", Symbol: "x"}, []string{`unsupported language "cobol"`}},
+		{"unknown language", Params{Mode: "callers", Language: "cobol", Symbol: "x"}, []string{`structural analysis does not support "cobol" (supported: c, cpp,`, `unsupported language "cobol"`}},
 		{"language without table", Params{Mode: "callers", Language: "json", Symbol: "x"},
 			[]string{"does not support json", "supported:"}},
 		{"mode not for language", Params{Mode: "hierarchy", Language: "c", Symbol: "x"},
