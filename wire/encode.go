@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 	"maps"
@@ -134,12 +135,7 @@ func (m *Match) fields(e *encoder) {
 	e.key("lines")
 	e.str(m.Lines)
 	e.key("charCount")
-	e.open('{')
-	e.key("leading")
-	e.int(m.CharCount.Leading)
-	e.key("trailing")
-	e.int(m.CharCount.Trailing)
-	e.close('}')
+	e.charCount(m.CharCount)
 	if m.Replacement != nil {
 		e.key("replacement")
 		e.str(*m.Replacement)
@@ -157,14 +153,14 @@ func (m *Match) fields(e *encoder) {
 		e.open('{')
 		var buf [8]string
 		for _, k := range sortedKeys(mv.Single, buf[:0]) {
-			e.key(k)
+			e.userKey(k)
 			e.node(mv.Single[k])
 		}
 		e.close('}')
 		e.key("multi")
 		e.open('{')
 		for _, k := range sortedKeys(mv.Multi, buf[:0]) {
-			e.key(k)
+			e.userKey(k)
 			e.open('[')
 			for _, n := range mv.Multi[k] {
 				e.item()
@@ -176,7 +172,7 @@ func (m *Match) fields(e *encoder) {
 		e.key("transformed")
 		e.open('{')
 		for _, k := range sortedKeys(mv.Transformed, buf[:0]) {
-			e.key(k)
+			e.userKey(k)
 			e.str(mv.Transformed[k])
 		}
 		e.close('}')
@@ -259,34 +255,27 @@ func (e *encoder) item() {
 	e.empty = false
 }
 
+// key starts a member whose name is one of the encoder's own (plain
+// ASCII, nothing to escape), written as it is.
 func (e *encoder) key(k string) {
 	e.item()
-	if plainString(k) {
-		b := append(e.b.b, '"')
-		b = append(b, k...)
-		e.b.b = append(b, '"', ':')
-	} else {
-		e.str(k)
-		e.b.addByte(':')
-	}
+	b := append(e.b.b, '"')
+	b = append(b, k...)
+	e.b.b = append(b, '"', ':')
 	if e.pretty {
 		e.b.addByte(' ')
 	}
 }
 
-// plainString reports whether s is short and its JSON string is s quoted
-// (no byte to escape, ASCII only), as every key the encoder writes but a
-// metavariable's name or a metadata key is.
-func plainString(s string) bool {
-	if len(s) > 32 {
-		return false
+// userKey starts a member named by the input (a metavariable's name, a
+// metadata key), escaped as a string.
+func (e *encoder) userKey(k string) {
+	e.item()
+	e.str(k)
+	e.b.addByte(':')
+	if e.pretty {
+		e.b.addByte(' ')
 	}
-	for i := range len(s) {
-		if c := s[i]; c >= utf8.RuneSelf || !plain[c] {
-			return false
-		}
-	}
-	return true
 }
 
 func (e *encoder) raw(s string) {
@@ -318,6 +307,25 @@ func (e *encoder) pos(p Position) {
 }
 
 func (e *encoder) rng(r Range) {
+	if !e.pretty {
+		// Compact, the object in a few appends (what the calls below
+		// write without indents).
+		b := append(e.b.b, `{"byteOffset":{"start":`...)
+		b = strconv.AppendInt(b, int64(r.ByteOffset.Start), 10)
+		b = append(b, `,"end":`...)
+		b = strconv.AppendInt(b, int64(r.ByteOffset.End), 10)
+		b = append(b, `},"start":{"line":`...)
+		b = strconv.AppendInt(b, int64(r.Start.Line), 10)
+		b = append(b, `,"column":`...)
+		b = strconv.AppendInt(b, int64(r.Start.Column), 10)
+		b = append(b, `},"end":{"line":`...)
+		b = strconv.AppendInt(b, int64(r.End.Line), 10)
+		b = append(b, `,"column":`...)
+		b = strconv.AppendInt(b, int64(r.End.Column), 10)
+		e.b.b = append(b, "}}"...)
+		e.empty = false
+		return
+	}
 	e.open('{')
 	e.key("byteOffset")
 	e.byteRange(r.ByteOffset)
@@ -325,6 +333,24 @@ func (e *encoder) rng(r Range) {
 	e.pos(r.Start)
 	e.key("end")
 	e.pos(r.End)
+	e.close('}')
+}
+
+func (e *encoder) charCount(c CharCount) {
+	if !e.pretty {
+		b := append(e.b.b, `{"leading":`...)
+		b = strconv.AppendInt(b, int64(c.Leading), 10)
+		b = append(b, `,"trailing":`...)
+		b = strconv.AppendInt(b, int64(c.Trailing), 10)
+		e.b.b = append(b, '}')
+		e.empty = false
+		return
+	}
+	e.open('{')
+	e.key("leading")
+	e.int(c.Leading)
+	e.key("trailing")
+	e.int(c.Trailing)
 	e.close('}')
 }
 
@@ -369,7 +395,7 @@ func (e *encoder) any(v any) {
 	case map[string]any:
 		e.open('{')
 		for _, k := range slices.Sorted(maps.Keys(t)) {
-			e.key(k)
+			e.userKey(k)
 			e.any(t[k])
 		}
 		e.close('}')
@@ -394,83 +420,93 @@ const (
 	highs = 0x8080808080808080
 )
 
-// specials returns a mask of the bytes among the first eight of s (which
-// has eight) that a string cannot copy as they are: a control character,
-// '"', '\\' or a byte of a multi-byte character (not ASCII), whose
-// encoding is checked. Its lowest set bit, which is a byte's high bit,
-// marks the first of them exactly; bits above it may mark bytes that need
-// nothing.
-func specials(s string) uint64 {
-	x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+// specials returns a mask of the bytes of x, eight bytes of a string read
+// as a little-endian word, that a string cannot copy as they are: a
+// control character, '"', '\\' or a byte of a multi-byte character (not
+// ASCII), whose encoding is checked. Its lowest set bit, which is a
+// byte's high bit, marks the first of them exactly; bits above it may
+// mark bytes that need nothing.
+func specials(x uint64) uint64 {
 	q, bs := x^(ones*'"'), x^(ones*'\\')
 	return ((x-ones*0x20) & ^x | (q-ones) & ^q | (bs-ones) & ^bs | x) & highs
 }
 
-// str writes s as a JSON string, in one pass: runs of ASCII that needs no
-// escape are copied eight bytes at a time, escapes written as serde_json
-// writes them, a multi-byte character checked and copied, and a byte that
-// is not valid UTF-8 replaced with U+FFFD.
+// str writes s as a JSON string, in one pass: ASCII that needs no escape
+// is copied eight bytes at a time, written ahead into the buffer's room
+// (no copy call for the run between two escapes, which in source text
+// come every few dozen bytes), escapes written as serde_json writes them,
+// a multi-byte character checked where it is met, and a byte that is not
+// valid UTF-8 replaced with U+FFFD.
 func (e *encoder) str(s string) {
-	// Appending to a local slice, stored back once, spares a write
-	// barrier per piece.
-	b := slices.Grow(e.b.b, len(s)+2)
+	b := slices.Grow(e.b.b, len(s)+len(s)/8+strRoom)
 	b = append(b, '"')
-	start := 0
+	j := len(b) // where the next byte goes; b's length is its capacity
+	b = b[:cap(b)]
 	for i := 0; i < len(s); {
+		if len(b)-j < strRoom {
+			b = slices.Grow(b[:j], len(s)-i+(len(s)-i)/8+strRoom)
+			b = b[:cap(b)]
+		}
 		if i+8 <= len(s) {
-			m := specials(s[i:])
+			w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+			binary.LittleEndian.PutUint64(b[j:], w)
+			m := specials(w)
 			if m == 0 {
 				i += 8
+				j += 8
 				continue
 			}
-			i += bits.TrailingZeros64(m) >> 3
+			k := bits.TrailingZeros64(m) >> 3
+			i += k
+			j += k
 		}
 		c := s[i]
-		if c >= utf8.RuneSelf {
+		switch {
+		case c >= utf8.RuneSelf:
 			r, size := utf8.DecodeRuneInString(s[i:])
 			if r == utf8.RuneError && size == 1 {
-				b = append(b, s[start:i]...)
-				b = append(b, "\ufffd"...)
-				i++
-				start = i
-				continue
+				j += copy(b[j:], "\ufffd")
+			} else {
+				j += copy(b[j:], s[i:i+size])
 			}
 			i += size
 			continue
-		}
-		if plain[c] {
-			i++
-			continue
-		}
-		var esc string
-		switch c {
-		case '"':
-			esc = `\"`
-		case '\\':
-			esc = `\\`
-		case '\b':
-			esc = `\b`
-		case '\f':
-			esc = `\f`
-		case '\n':
-			esc = `\n`
-		case '\r':
-			esc = `\r`
-		case '\t':
-			esc = `\t`
+		case plain[c]:
+			b[j] = c
+		case c == '"' || c == '\\':
+			b[j], b[j+1] = '\\', c
+			j++
+		case c == '\n':
+			b[j], b[j+1] = '\\', 'n'
+			j++
+		case c == '\t':
+			b[j], b[j+1] = '\\', 't'
+			j++
+		case c == '\r':
+			b[j], b[j+1] = '\\', 'r'
+			j++
+		case c == '\b':
+			b[j], b[j+1] = '\\', 'b'
+			j++
+		case c == '\f':
+			b[j], b[j+1] = '\\', 'f'
+			j++
 		default:
-			esc = `\u00` + string(hexDigits[c>>4]) + string(hexDigits[c&0xf])
+			j += copy(b[j:], `\u00`)
+			b[j], b[j+1] = hexDigits[c>>4], hexDigits[c&0xf]
+			j++
 		}
-		b = append(b, s[start:i]...)
-		b = append(b, esc...)
 		i++
-		start = i
+		j++
 	}
-	b = append(b, s[start:]...)
-	e.b.b = append(b, '"')
+	e.b.b = append(b[:j], '"')
 	e.empty = false
 }
+
+// strRoom is the room str keeps ahead in its buffer: eight bytes written
+// ahead and then at most six for one escape.
+const strRoom = 16
 
 // Writer writes encoded items as one --json output: an array for pretty
 // and compact, one line per item for stream. Items may be encoded on

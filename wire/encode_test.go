@@ -2,8 +2,10 @@ package wire
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestEncoderStrings(t *testing.T) {
@@ -127,5 +129,65 @@ func BenchmarkEncoderString(b *testing.B) {
 	for b.Loop() {
 		e := newEncoder(Stream)
 		e.str(s)
+	}
+}
+
+// refStr is the JSON string of s, byte by byte as serde_json writes it:
+// the reference str is checked against.
+func refStr(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b.WriteRune(utf8.RuneError)
+		case r == '"':
+			b.WriteString(`\"`)
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '\b':
+			b.WriteString(`\b`)
+		case r == '\f':
+			b.WriteString(`\f`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// TestEncoderStringRandom encodes random strings of escapes, multi-byte
+// characters, bytes that are not UTF-8 and runs of plain ASCII, short and
+// long, after other output: each comes out as refStr writes it.
+func TestEncoderStringRandom(t *testing.T) {
+	pieces := []string{"a", " ", "abcdefgh", "\"", "\\", "\n", "\t", "\r", "\b", "\f", "\x01", "\x1f", "\x7f",
+		"é", "日", "😀", "\u2028", "<&>", "\xff", "\xc3", "\xe6\x97", "\xf0\x9f\x98"}
+	rnd := rand.New(rand.NewPCG(3, 4))
+	for n := range 20000 {
+		var s strings.Builder
+		for range rnd.IntN(40) {
+			s.WriteString(pieces[rnd.IntN(len(pieces))])
+		}
+		in := s.String()
+		if n%100 == 0 {
+			in = strings.Repeat(in, 200) // past the room reserved at first
+		}
+		e := newEncoder(Stream)
+		e.str("x")
+		e.str(in)
+		if got, want := e.b.String(), refStr("x")+refStr(in); got != want {
+			t.Fatalf("str(%q) = %s, want %s", in, got, want)
+		}
 	}
 }

@@ -24,8 +24,9 @@ const (
 	maxChunk = 256 << 10
 )
 
-// chunks recycles chunk buffers.
-var chunks = slicepool.Pool[byte]{Bytes: 1 << 20, Slices: 16, Max: maxChunk}
+// chunks recycles chunk buffers: as many as a search holds rendered
+// ahead of its output (2 MiB, see cmd/loupe) and one more of the largest.
+var chunks = slicepool.Pool[byte]{Bytes: 3 << 20, Slices: 32, Max: maxChunk}
 
 // getChunk returns an empty buffer of at least n bytes, twice the size of
 // prev (the chunk before, 0 for none) up to maxChunk.
