@@ -110,14 +110,25 @@ type Options struct {
 
 // Shard selects one of Count disjoint parts of a file list. Files are
 // dealt by size, largest first (ties in path order), each to the part with
-// the fewest bytes so far (ties to the lower Index), so that every part
-// gets about the same parsing work: a split by path hash left one part with
-// the few big files that dominate a search. The paths passed over (not
-// searched) go by the 64-bit FNV-1a hash of their path modulo Count.
-// Instances that walk the same files compute the same parts.
+// the least work so far (ties to the lower Index), so that every part
+// gets about the same work: a split by path hash left one part with the
+// few big files that dominate a search. A file's work is its size plus
+// shardFileCost. The paths passed over (not searched) go by the 64-bit
+// FNV-1a hash of their path modulo Count. Instances that walk the same
+// files compute the same parts.
 type Shard struct {
 	Index, Count int
 }
+
+// shardFileCost is the work of a file besides its bytes, in bytes parsed
+// in the same time: opening and reading it, the parser's instance, the
+// cache, matching and rendering. Counted in bytes alone, typescript's
+// lib/*.d.ts split into lib.dom.d.ts with one small file against the 100
+// others, the same bytes, and the part with the 100 took 60 to 260 ms
+// longer in the npm package's 2-worker pool (the first call of
+// js/bench/bench.mjs's .d.ts query); at 16 KiB a file, the two parts
+// mostly end within 50 ms of each other.
+const shardFileCost = 16 << 10
 
 // keep returns the files of files (sorted by path) that belong to s, in
 // the same order.
@@ -139,8 +150,7 @@ func (s Shard) keep(files []File) []File {
 				part = k
 			}
 		}
-		// An empty file still costs a read.
-		load[part] += max(files[i].Size, 1)
+		load[part] += files[i].Size + shardFileCost
 		mine[i] = part == s.Index
 	}
 	kept := files[:0:0]

@@ -427,7 +427,7 @@ func TestShardPartitionsFiles(t *testing.T) {
 	}
 }
 
-func TestShardBalancesBytes(t *testing.T) {
+func TestShardBalancesWork(t *testing.T) {
 	files := func(sizes ...int64) []File {
 		fs := make([]File, len(sizes))
 		for i, s := range sizes {
@@ -442,8 +442,12 @@ func TestShardBalancesBytes(t *testing.T) {
 		want  [][]string // each shard's paths, in path order
 	}{
 		// The hash split put both big files in one shard of typescript's lib.
-		{"two big files part", files(10, 900, 20, 800, 30), 2, [][]string{{"f01"}, {"f00", "f02", "f03", "f04"}}},
-		{"largest alone", files(1000, 1, 2, 3), 2, [][]string{{"f00"}, {"f01", "f02", "f03"}}},
+		{"two big files part", files(10<<10, 900<<10, 20<<10, 800<<10, 30<<10), 2, [][]string{{"f01"}, {"f00", "f02", "f03", "f04"}}},
+		{"largest alone", files(1000<<10, 1<<10, 2<<10, 3<<10), 2, [][]string{{"f00"}, {"f01", "f02", "f03"}}},
+		// 64 KiB against 8 files of 4 KiB: each file costs shardFileCost
+		// more, so the small ones are not all dealt to one part.
+		{"many small files are work too", files(64<<10, 4<<10, 4<<10, 4<<10, 4<<10, 4<<10, 4<<10, 4<<10, 4<<10), 2,
+			[][]string{{"f00", "f05", "f07"}, {"f01", "f02", "f03", "f04", "f06", "f08"}}},
 		{"equal sizes go round", files(5, 5, 5, 5, 5, 5), 3, [][]string{{"f00", "f03"}, {"f01", "f04"}, {"f02", "f05"}}},
 		{"empty files still spread", files(0, 0, 0, 0), 2, [][]string{{"f00", "f02"}, {"f01", "f03"}}},
 		{"more shards than files", files(7), 3, [][]string{{"f00"}, nil, nil}},

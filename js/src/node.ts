@@ -13,6 +13,17 @@ import { limitMemory, type Env, type ParseWatch } from './runtime.js';
  */
 export const DEFAULT_MEMORY_LIMIT_MIB = 1024;
 
+/**
+ * The memory a Go instance starts with, in MiB (at most its limit). In V8
+ * every memory.grow replaces the memory's ArrayBuffer and counts all of it
+ * again as external memory, which sets off garbage collections in the
+ * instance's thread; Go grows its memory 4 MiB (an arena) at a time from
+ * the module's 5 MiB, so during the first .d.ts query of js/bench/bench.mjs
+ * the process collected 26 times, and 10 times with this. Memory the
+ * instance never touches costs address space, not RAM.
+ */
+const GO_INITIAL_MIB = 256;
+
 /** The folder of this package's assets (loupe.wasm, wasm_exec.js, grammars/). */
 export function assetsFolder(dir?: string): string {
   return dir ?? dirname(fileURLToPath(import.meta.url));
@@ -32,7 +43,7 @@ export async function compileGoModule(dir: string | undefined, memoryLimitMiB: n
   const base = assetsFolder(dir);
   checkAssets(base);
   const bytes = await readFile(join(base, 'loupe.wasm'));
-  return WebAssembly.compile(memoryLimitMiB > 0 ? limitMemory(bytes, memoryLimitMiB) : bytes);
+  return WebAssembly.compile(memoryLimitMiB > 0 ? limitMemory(bytes, memoryLimitMiB, GO_INITIAL_MIB) : bytes);
 }
 
 /** Compiles the grammar module of language name from dir. */
@@ -73,7 +84,7 @@ export function nodeEnv(dir?: string, opts: NodeEnvOptions = {}): Env {
     async goModule() {
       if (opts.module) return opts.module;
       const bytes = await readFile(join(base, 'loupe.wasm'));
-      return limit > 0 ? limitMemory(bytes, limit) : bytes;
+      return limit > 0 ? limitMemory(bytes, limit, GO_INITIAL_MIB) : bytes;
     },
     grammar: opts.grammar ?? ((name) => compileGrammar(base, name)),
     watchParse: opts.watchParse,

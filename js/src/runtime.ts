@@ -195,9 +195,10 @@ export async function runTool(
  * Returns the bytes of a wasm module whose memory (defined in the module,
  * as Go's is) may grow to maxMiB and no further: a Go instance that needs
  * more fails its allocation and exits ("out of memory") instead of growing
- * towards 4 GiB. The module is otherwise unchanged.
+ * towards 4 GiB. With initialMiB, the memory starts with at least that
+ * much (at most maxMiB). The module is otherwise unchanged.
  */
-export function limitMemory(module: BufferSource, maxMiB: number): Uint8Array<ArrayBuffer> {
+export function limitMemory(module: BufferSource, maxMiB: number, initialMiB = 0): Uint8Array<ArrayBuffer> {
   const b = module instanceof Uint8Array ? module
     : ArrayBuffer.isView(module) ? new Uint8Array(module.buffer, module.byteOffset, module.byteLength)
       : new Uint8Array(module);
@@ -235,7 +236,7 @@ export function limitMemory(module: BufferSource, maxMiB: number): Uint8Array<Ar
       const min = leb();
       if (flags === 1) leb();
       if (min > pages) throw new Error(`memory limit ${maxMiB} MiB is below the module's initial ${min / 16} MiB`);
-      const section = [1, 1, ...uleb(min), ...uleb(pages)];
+      const section = [1, 1, ...uleb(Math.max(min, Math.min(pages, Math.floor(initialMiB * 16)))), ...uleb(pages)];
       const rest = b.subarray(body + size);
       const out = new Uint8Array(start + 1 + uleb(section.length).length + section.length + rest.length);
       out.set(b.subarray(0, start));

@@ -2,9 +2,10 @@
  * The file system Go sees under GOOS=js. Go's syscall package calls a
  * Node-style callback fs through globalThis.fs; this one serves in-memory
  * workspaces (mounted under MEM_ROOT, used in browsers and wherever files
- * are passed in) and hands every other path to Node's fs when there is one.
- * An in-memory workspace can be written as a disk can (the file tools
- * create, replace, rename and remove files in it; links cannot be made).
+ * are passed in) and hands every other path to Node's fs when there is one,
+ * through its synchronous calls (see goFS). An in-memory workspace can be
+ * written as a disk can (the file tools create, replace, rename and remove
+ * files in it; links cannot be made).
  * What Go writes to its stdout and stderr (fd 1 and 2) goes to the output
  * sink, never to the host's.
  */
@@ -49,6 +50,12 @@ function fsError(code: string, path: string): Error {
   e.code = code;
   return e;
 }
+
+/**
+ * How long Go may go on calling Node's fs (answered synchronously) before
+ * the event loop gets a turn: the most a cancel waits, a parse aside.
+ */
+const YIELD_MS = 10;
 
 /** The default open(2) flag values, for runtimes without Node's fs. */
 const DEFAULT_CONSTANTS: Record<string, number> = {
@@ -165,14 +172,47 @@ export class VirtualFS {
   /** The object to install as globalThis.fs before Go starts. */
   goFS(): Record<string, unknown> {
     const node = this.node;
+    // Node's fs is called through its synchronous functions. A search under
+    // js walks and reads one file at a time (GOMAXPROCS is 1), waiting for
+    // each answer, and an asynchronous call costs a trip through libuv's
+    // thread pool and a turn of the event loop: more than the lstat or the
+    // read of a cached file itself, and much more on a busy machine, where
+    // the pool's thread waits for a core. The answer comes at once, or, when
+    // YIELD_MS have passed since this fs last let the event loop turn, on
+    // its next turn, so that a cancel still reaches Go while it reads.
+    let turned = performance.now();
+    const answer = (cb: Callback, err: Error | null, value?: unknown) => {
+      if (performance.now() - turned < YIELD_MS) {
+        cb(err, value);
+        return;
+      }
+      setImmediate(() => {
+        turned = performance.now();
+        cb(err, value);
+      });
+    };
+    // A synchronous open of a fifo would wait in this thread for the other
+    // end, where nothing, not even a cancel, could reach Go: files are
+    // opened without waiting (O_NONBLOCK, which regular files and
+    // directories ignore), and Go, finding no regular file, refuses it.
+    const nonblock = node?.constants.O_NONBLOCK ?? 0;
     const delegate = (name: string, args: unknown[]) => {
       const cb = args[args.length - 1] as Callback;
-      const f = node?.[name];
+      const f = node?.[`${name}Sync`];
       if (typeof f !== 'function') {
         cb(fsError('ENOSYS', String(args[0])));
         return;
       }
-      (f as (...a: unknown[]) => void).apply(node, args);
+      const callArgs = args.slice(0, -1);
+      if (name === 'open') callArgs[1] = (callArgs[1] as number) | nonblock;
+      let value: unknown;
+      try {
+        value = (f as (...a: unknown[]) => unknown).apply(node, callArgs);
+      } catch (err) {
+        answer(cb, err as Error);
+        return;
+      }
+      answer(cb, null, value);
     };
     const mem = (name: string, impl: (...args: unknown[]) => void) => (...args: unknown[]) => {
       const target = args[0];

@@ -2,6 +2,7 @@
 // exactly as one instance does. Real modules, real files.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -191,4 +192,23 @@ test('merge: the first error wins', async () => {
   assert.deepEqual(JSON.parse(runtime.merge('ast_grep', {}, [reply, '{"error":"bad"}', '{"error":"worse"}'])), { error: 'bad' });
   assert.deepEqual(JSON.parse(runtime.merge('ast_grep', {}, [reply])).result, ok.metadata);
   assert.ok('error' in JSON.parse(runtime.merge('structural_analysis', {}, [reply])));
+});
+
+// Node's fs is called synchronously (vfs.ts): opening a fifo, which waits
+// for its other end, would hold the thread for good, with no way for a
+// cancel or the call's timeout to reach Go. The pool goes first: held
+// there, a worker fails the test through its timeout, where this thread,
+// held, could not.
+test('a fifo in the workspace is refused at once, in the pool and in this thread', { skip: process.platform === 'win32', timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'loupe-fifo-'));
+  writeFileSync(join(dir, 'a.ts'), 'a.foo();\n');
+  execFileSync('mkfifo', [join(dir, 'p.ts')]);
+  for (const workers of [2, 0]) {
+    const { tools } = await createTools({ workspaceRoot: dir, workers, approve: () => true });
+    const tool = (name) => tools.find((t) => t.name === name);
+    for (const [name, params] of [['read_file', { path: 'p.ts' }], ['append_file', { path: 'p.ts', content: 'x' }]]) {
+      assert.match((await tool(name).execute(params)).llmContent, /not a regular file/, `${name}, workers ${workers}`);
+    }
+    assert.equal((await tool('ast_grep').execute({ pattern: '$X.foo()', language: 'typescript' })).metadata.totalMatches, 1);
+  }
 });

@@ -112,4 +112,10 @@ test('limitMemory declares a maximum on the module\'s memory and changes nothing
   assert.equal(new WebAssembly.Instance(new WebAssembly.Module(mod), {}).exports.m.grow(16), 1, 'unlimited before');
   assert.throws(() => limitMemory(mod, 1 / 32), /must be/);
   assert.throws(() => limitMemory(empty, 1), /defines no memory/);
+  // An initial size: 8 pages (0.5 MiB), and never past the limit.
+  const started = new WebAssembly.Instance(new WebAssembly.Module(limitMemory(mod, 1, 0.5)), {}).exports.m;
+  assert.equal(started.buffer.byteLength, 8 << 16);
+  assert.equal(started.grow(8), 8);
+  assert.throws(() => started.grow(1), RangeError);
+  assert.equal(new WebAssembly.Instance(new WebAssembly.Module(limitMemory(mod, 1, 4)), {}).exports.m.buffer.byteLength, 16 << 16);
 });
