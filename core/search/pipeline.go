@@ -121,6 +121,13 @@ func RunFiles[T any](ctx context.Context, opts Options, files []File, job Job[T]
 		held = opts.Held
 	}
 	Ordered(runCtx, len(files), OrderedLimits{Threads: opts.threads(), Held: held}, work, deliver)
+	if opts.Cache != nil {
+		if st := opts.Cache.Store(); st != nil {
+			// The trees this run saved, found by other processes from now
+			// on; one that cannot be written costs them a parse.
+			_ = st.Flush()
+		}
+	}
 	sort.SliceStable(st.Skipped, func(i, j int) bool { return pathLess(st.Skipped[i].Path, st.Skipped[j].Path) })
 	switch {
 	case fatal != nil:

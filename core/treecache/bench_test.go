@@ -40,6 +40,9 @@ func BenchmarkTree(b *testing.B) {
 	if err := s.Save(key, len(src), tr.Nodes()); err != nil {
 		b.Fatal(err)
 	}
+	if err := s.Flush(); err != nil {
+		b.Fatal(err)
+	}
 	b.Run("parse", func(b *testing.B) {
 		b.SetBytes(int64(len(src)))
 		for b.Loop() {
@@ -55,13 +58,12 @@ func BenchmarkTree(b *testing.B) {
 				b.Fatal("no entry")
 			}
 		}
-		_, file := s.path(key)
-		fi, err := os.Stat(file)
-		if err != nil {
-			b.Fatal(err)
+		e, _, ok := s.read(key)
+		if !ok {
+			b.Fatal("no entry")
 		}
-		b.ReportMetric(float64(fi.Size())/float64(len(src)), "entry/src")
-		b.ReportMetric(float64(fi.Size())/float64(tr.Len()), "B/node")
+		b.ReportMetric(float64(len(e))/float64(len(src)), "entry/src")
+		b.ReportMetric(float64(len(e))/float64(tr.Len()), "B/node")
 	})
 	b.Run("key", func(b *testing.B) {
 		b.SetBytes(int64(len(src)))

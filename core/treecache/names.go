@@ -4,8 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
-	"os"
-	"time"
 
 	"github.com/loupe-dev/loupe/host"
 )
@@ -32,22 +30,17 @@ func namesKey(grammar string) Key {
 // is grammar, or false when there is none or it does not check out.
 func (s *Store) LoadNames(grammar string) (*host.Names, bool) {
 	key := namesKey(grammar)
-	_, file := s.path(key)
-	b, mod, err := readEntry(file)
-	if err != nil {
-		s.misses.Add(1)
+	b, ref, ok := s.read(key)
+	if !ok {
 		return nil, false
 	}
 	names, err := decodeNames(b, key)
 	entryBufs.Put(b)
 	if err != nil {
-		s.corrupt.Add(1)
+		s.refused(key, ref)
 		return nil, false
 	}
-	if now := time.Now(); now.Sub(mod) > s.touchAfter {
-		_ = os.Chtimes(file, now, now)
-	}
-	s.hits.Add(1)
+	s.used(ref)
 	return names, true
 }
 
@@ -60,14 +53,7 @@ func (s *Store) SaveNames(grammar string, names *host.Names) error {
 	if !ok {
 		return fmt.Errorf("tree cache: a name table of %d symbols does not fit an entry", len(names.Symbols))
 	}
-	shard, file := s.path(key)
-	if err := s.write(shard, file, b); err != nil {
-		s.failed.Add(1)
-		return fmt.Errorf("tree cache: %w", err)
-	}
-	s.saves.Add(1)
-	s.wrote.Store(true)
-	return nil
+	return s.save(key, b)
 }
 
 // encodeNames appends the entry of names under key to buf. It reports

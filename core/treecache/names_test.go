@@ -2,7 +2,6 @@ package treecache
 
 import (
 	"context"
-	"os"
 	"reflect"
 	"testing"
 
@@ -36,22 +35,21 @@ func TestNames(t *testing.T) {
 		if _, ok := s.LoadNames(grammar + "0"); ok {
 			t.Fatalf("%s: names load under another grammar", l.Name())
 		}
-		_, file := s.path(namesKey(grammar))
-		b, err := os.ReadFile(file)
+		b := entryOf(t, s, namesKey(grammar))
+		b[len(b)/2] ^= 0x20
+		dir := t.TempDir()
+		forge(t, dir, namesKey(grammar), b)
+		damaged, err := Open(dir, 1<<30)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b[len(b)/2] ^= 0x20
-		if err := os.WriteFile(file, b, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		if _, ok := s.LoadNames(grammar); ok {
+		if _, ok := damaged.LoadNames(grammar); ok {
 			t.Fatalf("%s: damaged names load", l.Name())
 		}
-		if err := s.SaveNames(grammar, names); err != nil {
+		if err := damaged.SaveNames(grammar, names); err != nil {
 			t.Fatal(err)
 		}
-		if got, ok := s.LoadNames(grammar); !ok || !reflect.DeepEqual(got, names) {
+		if got, ok := damaged.LoadNames(grammar); !ok || !reflect.DeepEqual(got, names) {
 			t.Fatalf("%s: names do not load after saving again", l.Name())
 		}
 	}

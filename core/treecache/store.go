@@ -8,19 +8,24 @@
 // fields, flags, byte ranges, child counts), and the caller rebuilds a tree
 // over its own copy of the source.
 //
-// Several processes may use one store at once, without locks: an entry is
-// written to a temporary file and renamed into place, so a reader sees a
-// whole entry or none, and each entry carries its key, its source's length
-// and a CRC-32C of its bytes, so a torn or altered entry is refused (the
-// caller parses again and overwrites it), never trusted. The store is
-// bounded: a process that wrote to it trims it, removing the least recently
-// used entries (by modification time, which a use refreshes at most once an
-// hour) until it is under nine tenths of its limit; a trim tolerates
-// entries another process removes meanwhile.
+// Entries are kept in pack files of many entries each (see pack.go), since
+// creating a file costs about what writing 20 KB does. Several processes
+// may use one store at once, without locks: a pack is written to a
+// temporary file and renamed into place once whole, and is never changed
+// after, so a reader sees a whole pack or none; each entry carries its
+// key, its source's length and a CRC-32C of its bytes, and each pack's
+// index a CRC-32C of its own, so a torn or altered entry or pack is
+// refused (the caller parses again and saves the tree anew), never
+// trusted. A Store's saves become visible to other processes when their
+// pack is finished: once it holds 8 MiB, at Flush, at Close. The store is
+// bounded: a process that wrote to it trims it, removing the least
+// recently used packs (by modification time, which a use refreshes at most
+// once an hour) until it is under nine tenths of its limit; a trim
+// tolerates packs another process removes meanwhile, and removes the
+// folders of the store's earlier formats.
 package treecache
 
 import (
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -52,8 +57,11 @@ const (
 // standard library (86 MB of source) take about a quarter of it.
 const DefaultLimit int64 = 1 << 30
 
-// version is the folder of the store that holds this format's entries.
-const version = "v2"
+// version is the folder of the store that holds this format's packs;
+// oldVersions are earlier formats' folders, which a trim removes.
+const version = "v3"
+
+var oldVersions = []string{"v1", "v2"}
 
 // tempPrefix starts the names of entries being written.
 const tempPrefix = ".tmp-"
@@ -141,27 +149,31 @@ func OpenDefault(getenv func(string) string) (*Store, error) {
 // use, by goroutines and by processes.
 type Store struct {
 	root  string // the folder given to Open
-	dir   string // root/version, which holds the shard folders
+	dir   string // root/version, which holds the packs
 	limit int64
-	// touchAfter is how old an entry's time may get before a Load
+	// touchAfter is how old a pack's time may get before a Load from it
 	// refreshes it.
 	touchAfter time.Duration
+
+	index index
+
+	wmu sync.Mutex
+	w   *packWriter // the pack being filled, nil for none
 
 	written  atomic.Int64 // entry bytes written since the last trim
 	wrote    atomic.Bool  // whether this Store wrote any entry
 	trimming sync.Mutex
-	shards   sync.Map // shard folders known to exist
 
 	hits, misses, corrupt, saves, failed atomic.Int64
 }
 
 // Open opens (creating it if needed) the store in dir, bounded to limit
-// bytes of entries.
+// bytes of packs.
 func Open(dir string, limit int64) (*Store, error) {
 	if limit <= 0 {
 		return nil, fmt.Errorf("tree cache %s: limit %d is not positive", dir, limit)
 	}
-	s := &Store{root: dir, dir: filepath.Join(dir, version), limit: limit, touchAfter: time.Hour}
+	s := &Store{root: dir, dir: filepath.Join(dir, version), limit: limit, touchAfter: time.Hour, index: newIndex()}
 	if err := os.MkdirAll(s.dir, 0o700); err != nil {
 		return nil, fmt.Errorf("tree cache: %w", err)
 	}
@@ -174,54 +186,82 @@ func (s *Store) Dir() string { return s.root }
 // Limit returns the store's size bound in bytes.
 func (s *Store) Limit() int64 { return s.limit }
 
-// path returns the file of key's entry: a folder per first byte keeps
-// folders small.
-func (s *Store) path(key Key) (shard, file string) {
-	h := hex.EncodeToString(key[:])
-	shard = filepath.Join(s.dir, h[:2])
-	return shard, filepath.Join(shard, h[2:])
-}
-
 // Load returns the tree stored under key for src, built over src with
 // names, or false when there is no such entry or it does not check out (a
-// torn, truncated or altered file is never trusted).
+// torn, truncated or altered entry is never trusted).
 func (s *Store) Load(key Key, src []byte, names *host.Names) (*tree.Tree, bool) {
-	_, file := s.path(key)
-	b, mod, err := readEntry(file)
-	if err != nil {
-		s.misses.Add(1)
+	b, ref, ok := s.read(key)
+	if !ok {
 		return nil, false
 	}
 	t, err := decode(b, key, src, names)
 	entryBufs.Put(b)
 	if err != nil {
-		s.corrupt.Add(1)
+		s.refused(key, ref)
 		return nil, false
 	}
-	if now := time.Now(); now.Sub(mod) > s.touchAfter {
-		// Recency for the trim; an entry removed meanwhile is no matter.
-		_ = os.Chtimes(file, now, now)
-	}
-	s.hits.Add(1)
+	s.used(ref)
 	return t, true
 }
 
-// midWrite, when set (by tests only), is called once half of an entry is
-// written, before the rest is.
-var midWrite func()
+// read returns the bytes of key's entry in a pooled buffer, counting a
+// miss when there is none.
+func (s *Store) read(key Key) ([]byte, entryRef, bool) {
+	s.index.load(s.dir)
+	ref, ok := s.index.find(key)
+	if !ok {
+		s.misses.Add(1)
+		return nil, ref, false
+	}
+	b, err := ref.read()
+	if err != nil {
+		s.refused(key, ref)
+		return nil, ref, false
+	}
+	return b, ref, true
+}
 
-// Save stores nodes, the tree of a source of srcLen bytes, under key. The
-// entry is written whole to a temporary file and renamed into place, so
-// concurrent readers see the old entry, the new one or none. Trees that
-// cannot be stored are passed over without error.
+// refused counts an entry that did not check out and forgets it.
+func (s *Store) refused(key Key, ref entryRef) {
+	s.corrupt.Add(1)
+	s.index.forget(key, ref)
+}
+
+// used counts a hit and refreshes the pack's recency for the trim, at
+// most once an hour and once a process.
+func (s *Store) used(ref entryRef) {
+	s.hits.Add(1)
+	p := ref.pack
+	if now := time.Now(); now.Sub(p.mod) > s.touchAfter && p.touched.CompareAndSwap(false, true) {
+		// A pack removed meanwhile is no matter.
+		_ = os.Chtimes(p.path, now, now)
+	}
+}
+
+// Save stores nodes, the tree of a source of srcLen bytes, under key, in
+// the pack this Store is filling (other processes find it once the pack
+// is finished: see the package documentation). Trees that cannot be
+// stored are passed over without error.
 func (s *Store) Save(key Key, srcLen int, nodes []host.Node) error {
 	b, ok := encode(entryBufs.Get(encodedSize(len(nodes)))[:0], key, srcLen, nodes)
 	defer entryBufs.Put(b)
 	if !ok {
 		return nil
 	}
-	shard, file := s.path(key)
-	if err := s.write(shard, file, b); err != nil {
+	return s.save(key, b)
+}
+
+// save adds the entry b of key to the pack being filled, finishing it when
+// it is full, and trims the store when this Store wrote a sixteenth of its
+// limit since the last trim.
+func (s *Store) save(key Key, b []byte) error {
+	s.wmu.Lock()
+	err := s.addLocked(key, b)
+	if err == nil && s.w.off >= min(maxPack, s.limit/16) {
+		err = s.finishLocked()
+	}
+	s.wmu.Unlock()
+	if err != nil {
 		s.failed.Add(1)
 		return fmt.Errorf("tree cache: %w", err)
 	}
@@ -234,59 +274,65 @@ func (s *Store) Save(key Key, srcLen int, nodes []host.Node) error {
 	return nil
 }
 
-// write writes b to a temporary file in shard and renames it to file.
-func (s *Store) write(shard, file string, b []byte) error {
-	f, err := s.createTemp(shard)
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	err = writeAll(f, b)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, file)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
-}
-
-// createTemp creates a temporary file in shard, making the folder first
-// if it was not seen yet (or was removed by a Clear since).
-func (s *Store) createTemp(shard string) (*os.File, error) {
-	if _, ok := s.shards.Load(shard); ok {
-		if f, err := os.CreateTemp(shard, tempPrefix+"*"); err == nil || !errors.Is(err, fs.ErrNotExist) {
-			return f, err
+// addLocked adds an entry to the pack being filled, beginning one if
+// there is none; s.wmu is held.
+func (s *Store) addLocked(key Key, b []byte) error {
+	if s.w == nil {
+		f, err := os.CreateTemp(s.dir, tempPrefix+"*")
+		if errors.Is(err, fs.ErrNotExist) {
+			// The folder was removed (a Clear, by another process).
+			if err = os.MkdirAll(s.dir, 0o700); err == nil {
+				f, err = os.CreateTemp(s.dir, tempPrefix+"*")
+			}
 		}
-	}
-	if err := os.MkdirAll(shard, 0o700); err != nil {
-		return nil, err
-	}
-	s.shards.Store(shard, true)
-	return os.CreateTemp(shard, tempPrefix+"*")
-}
-
-// writeAll writes b to f, calling midWrite halfway when it is set.
-func writeAll(f *os.File, b []byte) error {
-	if midWrite != nil {
-		if _, err := f.Write(b[:len(b)/2]); err != nil {
+		if err != nil {
 			return err
 		}
-		midWrite()
-		b = b[len(b)/2:]
+		s.w = &packWriter{p: &packFile{path: f.Name(), f: f, mod: time.Now()}}
 	}
-	_, err := f.Write(b)
-	return err
+	ref, err := s.w.add(key, b)
+	if err != nil {
+		s.w.abandon()
+		s.w = nil
+		return err
+	}
+	s.index.add(key, ref)
+	return nil
 }
 
-// Close trims the store if this Store wrote to it: always when it wrote a
-// sixty-fourth of the limit since the last trim, else when no trim ran
-// for a minute (a mark file in the store records the last one). It does
-// not stop the Store from being used.
+// finishLocked finishes the pack being filled, if any; s.wmu is held.
+func (s *Store) finishLocked() error {
+	w := s.w
+	if w == nil {
+		return nil
+	}
+	s.w = nil
+	if err := w.finish(s.dir); err != nil {
+		w.abandon()
+		return err
+	}
+	return nil
+}
+
+// Flush finishes the pack being filled, so that other processes find its
+// entries.
+func (s *Store) Flush() error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	if err := s.finishLocked(); err != nil {
+		return fmt.Errorf("tree cache: %w", err)
+	}
+	return nil
+}
+
+// Close finishes the pack being filled (Flush) and trims the store if
+// this Store wrote to it: always when it wrote a sixty-fourth of the limit
+// since the last trim, else when no trim ran for a minute (a mark file in
+// the store records the last one). The Store may be used afterwards.
 func (s *Store) Close() error {
+	if err := s.Flush(); err != nil {
+		return err
+	}
 	if !s.wrote.Load() {
 		return nil
 	}
@@ -303,17 +349,18 @@ func (s *Store) Close() error {
 // markFile is touched at every trim.
 func (s *Store) markFile() string { return filepath.Join(s.dir, "trimmed") }
 
-// entry is a file of the store as a trim sees it.
+// entry is a file of the store (a pack, or a temporary file) as a trim
+// sees it.
 type entry struct {
 	path string
 	size int64
 	mod  time.Time
 }
 
-// Trim removes the least recently used entries until the store holds at
-// most nine tenths of its limit, and temporary files older than an hour
-// (left by a process that died writing them). Entries another process
-// removes meanwhile are skipped.
+// Trim removes the least recently used packs until the store holds at
+// most nine tenths of its limit, temporary files older than an hour (left
+// by a process that died writing them) and the folders of earlier
+// formats. Packs another process removes meanwhile are skipped.
 func (s *Store) Trim() error {
 	s.trimming.Lock()
 	defer s.trimming.Unlock()
@@ -322,6 +369,11 @@ func (s *Store) Trim() error {
 
 func (s *Store) trimLocked() error {
 	s.written.Store(0)
+	for _, v := range oldVersions {
+		if err := os.RemoveAll(filepath.Join(s.root, v)); err != nil {
+			return fmt.Errorf("tree cache trim: %w", err)
+		}
+	}
 	entries, err := s.list(true)
 	if err != nil {
 		return err
@@ -335,6 +387,9 @@ func (s *Store) trimLocked() error {
 		for _, e := range entries {
 			if total <= s.limit/10*9 {
 				break
+			}
+			if !strings.HasSuffix(e.path, packSuffix) {
+				continue // being written, or stale (removed by list)
 			}
 			if err := os.Remove(e.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return fmt.Errorf("tree cache trim: %w", err)
@@ -351,71 +406,75 @@ func (s *Store) trimLocked() error {
 	return nil
 }
 
-// list returns the store's entries and temporary files; with clean, it
+// list returns the store's packs and temporary files; with clean, it
 // removes stale temporary files instead of listing them.
 func (s *Store) list(clean bool) ([]entry, error) {
-	shards, err := os.ReadDir(s.dir)
+	files, err := os.ReadDir(s.dir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("tree cache: %w", err)
 	}
 	var out []entry
-	for _, sh := range shards {
-		if !sh.IsDir() {
+	for _, f := range files {
+		name := f.Name()
+		if !strings.HasPrefix(name, tempPrefix) && !strings.HasSuffix(name, packSuffix) {
 			continue
 		}
-		dir := filepath.Join(s.dir, sh.Name())
-		files, err := os.ReadDir(dir)
-		if err != nil {
+		fi, err := f.Info()
+		if err != nil || !fi.Mode().IsRegular() {
 			continue // removed meanwhile
 		}
-		for _, f := range files {
-			fi, err := f.Info()
-			if err != nil || !fi.Mode().IsRegular() {
-				continue // removed meanwhile
-			}
-			path := filepath.Join(dir, f.Name())
-			if clean && strings.HasPrefix(f.Name(), tempPrefix) && time.Since(fi.ModTime()) > staleTemp {
-				os.Remove(path)
-				continue
-			}
-			out = append(out, entry{path: path, size: fi.Size(), mod: fi.ModTime()})
+		path := filepath.Join(s.dir, name)
+		if clean && strings.HasPrefix(name, tempPrefix) && time.Since(fi.ModTime()) > staleTemp {
+			os.Remove(path)
+			continue
 		}
+		out = append(out, entry{path: path, size: fi.Size(), mod: fi.ModTime()})
 	}
 	return out, nil
 }
 
 // Usage is what a store holds.
 type Usage struct {
-	Entries int   // entries, temporary files included
-	Bytes   int64 // their size
+	Entries int   // entries in packs
+	Bytes   int64 // the size of the packs and temporary files
 }
 
 // Usage counts the store's entries and bytes.
 func (s *Store) Usage() (Usage, error) {
-	entries, err := s.list(false)
+	files, err := s.list(false)
 	if err != nil {
 		return Usage{}, err
 	}
-	u := Usage{Entries: len(entries)}
-	for _, e := range entries {
+	var u Usage
+	for _, e := range files {
 		u.Bytes += e.size
+		if p, idx, err := readPack(e.path); err == nil {
+			u.Entries += len(idx)
+			p.f.Close()
+		}
 	}
 	return u, nil
 }
 
-// Clear removes every entry. Processes using the store meanwhile lose
+// Clear removes every pack, this Store's unfinished one included, and the
+// folders of earlier formats. Processes using the store meanwhile lose
 // their entries too, and go on parsing.
 func (s *Store) Clear() error {
-	shards, err := os.ReadDir(s.dir)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("tree cache: %w", err)
+	s.wmu.Lock()
+	if s.w != nil {
+		s.w.abandon()
+		s.w = nil
 	}
-	for _, sh := range shards {
-		if err := os.RemoveAll(filepath.Join(s.dir, sh.Name())); err != nil {
+	s.wmu.Unlock()
+	s.index.reset()
+	for _, v := range append([]string{version}, oldVersions...) {
+		if err := os.RemoveAll(filepath.Join(s.root, v)); err != nil {
 			return fmt.Errorf("tree cache clear: %w", err)
 		}
 	}
-	s.shards.Clear()
+	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+		return fmt.Errorf("tree cache: %w", err)
+	}
 	return nil
 }
 
@@ -423,7 +482,7 @@ func (s *Store) Clear() error {
 type Stats struct {
 	Hits, Misses int64 // Loads that found a valid entry, and that found none
 	Corrupt      int64 // Loads that found an entry that did not check out
-	Saves        int64 // entries written
+	Saves        int64 // entries written (to a pack, finished or not)
 	Failed       int64 // entries that could not be written
 }
 

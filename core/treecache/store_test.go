@@ -2,9 +2,11 @@ package treecache
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -108,6 +110,39 @@ var synthNames = &host.Names{
 	Fields:  []string{"", "body"},
 }
 
+// entryOf returns the bytes of key's entry in s.
+func entryOf(t *testing.T, s *Store, key Key) []byte {
+	t.Helper()
+	b, _, ok := s.read(key)
+	if !ok {
+		t.Fatal("no entry to read")
+	}
+	defer entryBufs.Put(b)
+	return append([]byte(nil), b...)
+}
+
+// forge writes a pack in dir's store holding b, whatever it is, as the
+// entry of key, as a stray write or a hand-made file could.
+func forge(t *testing.T, dir string, key Key, b []byte) {
+	t.Helper()
+	d := filepath.Join(dir, version)
+	if err := os.MkdirAll(d, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.CreateTemp(d, tempPrefix+"*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &packWriter{p: &packFile{path: f.Name(), f: f}}
+	if _, err := w.add(key, b); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.finish(d); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+}
+
 // loadSynthetic loads the entry of a synthetic tree under k and returns its
 // nodes.
 func loadSynthetic(s *Store, k Key, nodes []host.Node) ([]host.Node, bool) {
@@ -177,13 +212,8 @@ func TestRoundTrip(t *testing.T) {
 				if !ok || !reflect.DeepEqual(got.Nodes(), f.nodes) {
 					t.Fatalf("loaded a tree (ok %v) unlike the %d nodes saved", ok, len(f.nodes))
 				}
-				_, file := s.path(k)
-				fi, err := os.Stat(file)
-				if err != nil {
-					t.Fatal(err)
-				}
 				raw += int64(len(f.nodes)) * host.NodeSize
-				stored += fi.Size()
+				stored += int64(len(entryOf(t, s, k)))
 			})
 		}
 	}
@@ -232,31 +262,27 @@ func TestKeys(t *testing.T) {
 	if err := s.Save(k, srcLenOf(nodes), nodes); err != nil {
 		t.Fatal(err)
 	}
+	entry := entryOf(t, s, k)
 	if _, ok := s.Load(k, make([]byte, srcLenOf(nodes)+1), synthNames); ok {
 		t.Error("an entry loads for a source of another length")
 	}
-	// An entry copied under another key's name is refused.
+	// An entry filed under another key in a pack is refused.
 	other, _ := synthetic(4)
-	_, from := s.path(k)
-	shard, to := s.path(other)
-	if err := os.MkdirAll(shard, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(from)
+	dir := t.TempDir()
+	forge(t, dir, other, entry)
+	s2, err := Open(dir, 1<<30)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(to, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := loadSynthetic(s, other, nodes); ok {
+	if _, ok := loadSynthetic(s2, other, nodes); ok {
 		t.Error("an entry loads under another key")
 	}
 }
 
-// TestCorrupt damages a saved entry in every way a crash, a full disk or a
-// stray write could, and checks that Load refuses it (never panicking,
-// whatever the bytes) and that saving again repairs it.
+// TestCorrupt damages an entry in every way a crash, a full disk or a
+// stray write could, in a pack whose index is whole, and checks that Load
+// refuses it (never panicking, whatever the bytes) and that saving again
+// repairs it, in this process and the next.
 func TestCorrupt(t *testing.T) {
 	k, nodes := synthetic(6)
 	n := srcLenOf(nodes)
@@ -322,19 +348,11 @@ func TestCorrupt(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := Open(t.TempDir(), 1<<30)
+			dir := t.TempDir()
+			b, _ := encode(nil, k, n, nodes)
+			forge(t, dir, k, tt.damage(b))
+			s, err := Open(dir, 1<<30)
 			if err != nil {
-				t.Fatal(err)
-			}
-			if err := s.Save(k, n, nodes); err != nil {
-				t.Fatal(err)
-			}
-			_, file := s.path(k)
-			b, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(file, tt.damage(b), 0o600); err != nil {
 				t.Fatal(err)
 			}
 			if got, ok := loadSynthetic(s, k, nodes); ok {
@@ -345,6 +363,16 @@ func TestCorrupt(t *testing.T) {
 			}
 			if got, ok := loadSynthetic(s, k, nodes); !ok || !reflect.DeepEqual(got, nodes) {
 				t.Fatal("saving again does not repair the entry")
+			}
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			next, err := Open(dir, 1<<30)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, ok := loadSynthetic(next, k, nodes); !ok || !reflect.DeepEqual(got, nodes) {
+				t.Fatal("the next process does not find the repaired entry")
 			}
 		})
 	}
@@ -395,6 +423,9 @@ func TestKilledMidWrite(t *testing.T) {
 	if got, ok := loadSynthetic(s, k, nodes); !ok || !reflect.DeepEqual(got, nodes) {
 		t.Fatal("the entry does not save after the kill")
 	}
+	if err := s.Flush(); err != nil {
+		t.Fatal(err)
+	}
 	// The torn file goes once it is older than any write in progress.
 	old := time.Now().Add(-2 * staleTemp)
 	if err := os.Chtimes(temps[0], old, old); err != nil {
@@ -408,9 +439,104 @@ func TestKilledMidWrite(t *testing.T) {
 	}
 }
 
+// packFiles returns the packs in s.
+func packFiles(t *testing.T, s *Store) []string {
+	t.Helper()
+	packs, err := filepath.Glob(filepath.Join(s.dir, "*"+packSuffix))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return packs
+}
+
+// TestDamagedPacks damages a pack's footer and index as a crash or a stray
+// write could: the pack is passed over whole (never panicking), and the
+// entries of the store's other packs still load.
+func TestDamagedPacks(t *testing.T) {
+	tests := []struct {
+		name   string
+		damage func([]byte) []byte
+	}{
+		{"empty", func([]byte) []byte { return nil }},
+		{"footer only", func(b []byte) []byte { return b[len(b)-footerSize:] }},
+		{"torn", func(b []byte) []byte { return b[:len(b)-footerSize/2] }},
+		{"footer flipped", func(b []byte) []byte {
+			b[len(b)-footerSize+5] ^= 1
+			return b
+		}},
+		{"index flipped", func(b []byte) []byte {
+			b[len(b)-footerSize-indexRecord+40] ^= 1
+			return b
+		}},
+		{"index offset moved, checksums fixed", func(b []byte) []byte {
+			foot := b[len(b)-footerSize:]
+			binary.LittleEndian.PutUint64(foot[8:], binary.LittleEndian.Uint64(foot[8:])-1)
+			binary.LittleEndian.PutUint32(foot[footerCRCFrom:], crc32.Checksum(foot[:footerCRCFrom], castagnoli))
+			return b
+		}},
+		{"an entry's length raised, checksums fixed", func(b []byte) []byte {
+			foot := b[len(b)-footerSize:]
+			rec := b[len(b)-footerSize-indexRecord:]
+			binary.LittleEndian.PutUint64(rec[40:], binary.LittleEndian.Uint64(rec[40:])+1<<40)
+			binary.LittleEndian.PutUint32(foot[16:], crc32.Checksum(b[len(b)-footerSize-indexRecord:len(b)-footerSize], castagnoli))
+			binary.LittleEndian.PutUint32(foot[footerCRCFrom:], crc32.Checksum(foot[:footerCRCFrom], castagnoli))
+			return b
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			s, err := Open(dir, 1<<30)
+			if err != nil {
+				t.Fatal(err)
+			}
+			k1, n1 := synthetic(1)
+			k2, n2 := synthetic(2)
+			for _, e := range []struct {
+				k     Key
+				nodes []host.Node
+			}{{k1, n1}, {k2, n2}} {
+				if err := s.Save(e.k, srcLenOf(e.nodes), e.nodes); err != nil {
+					t.Fatal(err)
+				}
+				if err := s.Flush(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			packs := packFiles(t, s)
+			if len(packs) != 2 {
+				t.Fatalf("%d packs, want 2", len(packs))
+			}
+			// Damage the pack of entry 1.
+			for _, p := range packs {
+				b, err := os.ReadFile(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Contains(b, k1[:]) {
+					continue
+				}
+				if err := os.WriteFile(p, tt.damage(b), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			next, err := Open(dir, 1<<30)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := loadSynthetic(next, k1, n1); ok {
+				t.Error("an entry of a damaged pack loads")
+			}
+			if got, ok := loadSynthetic(next, k2, n2); !ok || !reflect.DeepEqual(got, n2) {
+				t.Error("the entry of the other pack does not load")
+			}
+		})
+	}
+}
+
 func tempFiles(t *testing.T, s *Store) []string {
 	t.Helper()
-	temps, err := filepath.Glob(filepath.Join(s.dir, "*", tempPrefix+"*"))
+	temps, err := filepath.Glob(filepath.Join(s.dir, tempPrefix+"*"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -457,43 +583,56 @@ func TestProcessesAtOnce(t *testing.T) {
 	}
 }
 
-// TestEviction fills stores with limits of a few entries: after Close the
-// store is within its limit, the entries used last are kept, and entries
+// TestEviction fills stores with limits of a few packs: after Close the
+// store is within its limit, the pack used last is kept, and packs
 // removed by another process during a trim are no error.
 func TestEviction(t *testing.T) {
 	tests := []struct {
-		name    string
-		entries int
-		limit   int64
+		name  string
+		packs int
+		limit int64
 	}{
 		{"under the limit", 10, 1 << 20},
-		{"a few over", 40, 2000},
-		{"many over", 400, 3000},
-		{"one entry's worth", 50, 100},
+		{"a few over", 20, 8000},
+		{"many over", 200, 20000},
+		{"one pack's worth", 50, 100},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := Open(t.TempDir(), tt.limit)
+			dir := t.TempDir()
+			s, err := Open(dir, tt.limit)
 			if err != nil {
 				t.Fatal(err)
 			}
 			s.touchAfter = 0 // every use counts, for the test
-			base := time.Now().Add(-time.Duration(tt.entries+10) * time.Minute)
-			for i := range tt.entries {
-				k, nodes := synthetic(i)
-				if err := s.Save(k, srcLenOf(nodes), nodes); err != nil {
+			base := time.Now().Add(-time.Duration(tt.packs+10) * time.Minute)
+			for i := range tt.packs {
+				// Pack i holds entries 3i..3i+2 and was used at minute i,
+				// so pack 0 is the oldest.
+				for j := range 3 {
+					k, nodes := synthetic(3*i + j)
+					if err := s.Save(k, srcLenOf(nodes), nodes); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if err := s.Flush(); err != nil {
 					t.Fatal(err)
 				}
-				// Entry i was used at minute i, so entry 0 is the oldest.
-				_, file := s.path(k)
 				at := base.Add(time.Duration(i) * time.Minute)
-				if err := os.Chtimes(file, at, at); err != nil && !os.IsNotExist(err) {
-					t.Fatal(err)
+				for _, p := range packFiles(t, s) {
+					if fi, err := os.Stat(p); err == nil && fi.ModTime().After(at) {
+						os.Chtimes(p, at, at)
+					}
 				}
 			}
-			// Entry 0, used now, becomes the most recent.
+			// Pack 0, used now by another process, becomes the most recent.
 			k0, n0 := synthetic(0)
-			_, used := loadSynthetic(s, k0, n0)
+			user, err := Open(dir, tt.limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			user.touchAfter = 0
+			_, used := loadSynthetic(user, k0, n0)
 			if err := s.Close(); err != nil {
 				t.Fatal(err)
 			}
@@ -505,8 +644,12 @@ func TestEviction(t *testing.T) {
 				t.Errorf("%d bytes in %d entries after Close, limit %d", u.Bytes, u.Entries, tt.limit)
 			}
 			if used && u.Entries > 0 {
-				if _, ok := loadSynthetic(s, k0, n0); !ok {
-					t.Error("the entry used last was evicted while older ones were kept")
+				next, err := Open(dir, tt.limit)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, ok := loadSynthetic(next, k0, n0); !ok {
+					t.Error("the pack used last was evicted while older ones were kept")
 				}
 			}
 		})
