@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -321,26 +322,65 @@ func Marshal(sf SnapshotFile) ([]byte, error) {
 	sort.Strings(keys)
 	snaps := &yaml.Node{Kind: yaml.MappingNode}
 	for _, k := range keys {
-		var v yaml.Node
-		if err := v.Encode(sf.Snapshots[k]); err != nil {
-			return nil, err
-		}
-		snaps.Content = append(snaps.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: k}, &v)
+		snaps.Content = append(snaps.Content, strNode(k), sf.Snapshots[k].node())
 	}
 	doc := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
-		{Kind: yaml.ScalarNode, Value: "id"}, {Kind: yaml.ScalarNode, Value: sf.ID},
-		{Kind: yaml.ScalarNode, Value: "snapshots"}, snaps,
+		strNode("id"), strNode(sf.ID),
+		strNode("snapshots"), snaps,
 	}}
 	return encodeYAML(doc)
 }
 
 // YAML renders a snapshot as ast-grep's test report shows it.
 func (s *Snapshot) YAML() string {
-	b, err := encodeYAML(s)
+	b, err := encodeYAML(s.node())
 	if err != nil {
 		return err.Error()
 	}
 	return string(b)
+}
+
+// node is the snapshot as a YAML mapping, its keys in the order of its
+// fields. It is built by hand rather than by yaml's Node.Encode, which
+// writes the value out and parses it back, so that strNode chooses the
+// style of every string.
+func (s Snapshot) node() *yaml.Node {
+	n := &yaml.Node{Kind: yaml.MappingNode}
+	if s.Fixed != nil {
+		n.Content = append(n.Content, strNode("fixed"), strNode(*s.Fixed))
+	}
+	labels := &yaml.Node{Kind: yaml.SequenceNode}
+	for _, l := range s.Labels {
+		m := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{strNode("source"), strNode(l.Source)}}
+		if l.Message != nil {
+			m.Content = append(m.Content, strNode("message"), strNode(*l.Message))
+		}
+		m.Content = append(m.Content,
+			strNode("style"), strNode(l.Style),
+			strNode("start"), intNode(l.Start),
+			strNode("end"), intNode(l.End))
+		labels.Content = append(labels.Content, m)
+	}
+	n.Content = append(n.Content, strNode("labels"), labels)
+	return n
+}
+
+// strNode is a string's node. One of several lines that starts with a
+// space, a tab or a line break is double-quoted: as a block scalar it
+// needs an indentation indicator, which yaml's encoder gets wrong inside
+// a sequence (the lines come out indented two spaces short of what the
+// indicator says, or the file does not parse), so a source read back
+// would differ from the one written. yaml chooses the style of the rest.
+func strNode(s string) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+	if strings.Contains(s, "\n") && strings.ContainsAny(s[:1], " \t\n") {
+		n.Style = yaml.DoubleQuotedStyle
+	}
+	return n
+}
+
+func intNode(i int) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.Itoa(i)}
 }
 
 func encodeYAML(v any) ([]byte, error) {
