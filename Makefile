@@ -7,7 +7,7 @@ export LOUPE_CACHE := $(CACHE)
 # goes under .cache too, not into the user's cache folder.
 export LOUPE_TREE_CACHE_DIR ?= $(CACHE)/trees
 
-.PHONY: demo build test test-deps vet race parity difftest-full difftest-collections adversarial fuzz grammars grammars-check bench js js-deps js-build test-js playground playground-serve
+.PHONY: demo build test test-deps vet race parity difftest-full difftest-collections difftest-custom-projects adversarial fuzz grammars grammars-check bench js js-deps js-build test-js playground playground-serve
 
 # has SUITE: true when the Debian packages of one optional suite are
 # installed (scripts/test-deps.sh installs them as root, and otherwise
@@ -70,6 +70,15 @@ difftest-full:
 difftest-collections: build
 	@test -n "$(LOUPE_RULE_COLLECTIONS)" || { echo "set LOUPE_RULE_COLLECTIONS to checkouts of ast-grep rule collections (colon-separated)"; exit 2; }
 	LOUPE_BIN=$(CURDIR)/bin/loupe $(GO) test -count=1 -v -timeout 1h -run TestRuleCollections ./internal/difftest/
+
+# Real projects whose own sgconfig.yml declares custom languages, checked out
+# by hand and named in LOUPE_CUSTOM_PROJECTS (colon-separated): each grammar
+# built by gcc for ast-grep and by loupe grammar build for loupe, then scan,
+# run -p of the rules' patterns and test compared. LOUPE_CUSTOM_GRAMMARS
+# (NAME=DIR,...) names grammar sources a project builds from elsewhere.
+difftest-custom-projects: build
+	@test -n "$(LOUPE_CUSTOM_PROJECTS)" || { echo "set LOUPE_CUSTOM_PROJECTS to checkouts of projects with custom languages in sgconfig.yml (colon-separated)"; exit 2; }
+	LOUPE_BIN=$(CURDIR)/bin/loupe $(GO) test -count=1 -v -timeout 1h -run TestCustomProjects ./internal/difftest/
 
 # The adversarial suite at full size (`make test` runs it bounded): the
 # symlink-swap race over 10,000 calls of the Go API and 5,000 through the

@@ -106,38 +106,13 @@ func TestCustomLanguage(t *testing.T) {
 	files := copyTOMLCorpus(t, ctx, filepath.Join(dir, "src", "toml-test"))
 
 	native := []string{"-c", "native.yml", "--custom-languages", "allow"}
-	run := func(bin string, args ...string) (lines []string, code int) {
+	run := func(bin string, args ...string) ([]string, int) {
 		t.Helper()
-		cmd := exec.CommandContext(ctx, bin, args...)
-		cmd.Dir = dir
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatalf("%s %v: %v", bin, args, err)
-		}
-		if code > 1 {
-			t.Fatalf("%s %v: exit %d\n%s", bin, args, code, stderr.Bytes())
-		}
-		for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-			if l != "" {
-				lines = append(lines, canonicalJSON(t, l))
-			}
-		}
-		slices.Sort(lines)
-		return lines, code
+		return jsonLines(t, ctx, dir, bin, args...)
 	}
 	compare := func(what string, want, got []string, wantCode, gotCode int) int {
 		t.Helper()
-		if wantCode != gotCode {
-			t.Errorf("%s: exit %d, ast-grep %d", what, gotCode, wantCode)
-		}
-		if !slices.Equal(want, got) {
-			t.Errorf("%s: %d lines, ast-grep %d; first difference:\n%s", what, len(got), len(want), firstDifference(want, got))
-		}
-		return len(want)
+		return compareLines(t, what, want, got, wantCode, gotCode)
 	}
 
 	// Documents the grammar (TOML 1.0) parses with errors are left out:
@@ -211,6 +186,46 @@ func TestCustomLanguage(t *testing.T) {
 	if v, w := runTest(ctx, bin, dir), runTest(ctx, sg, dir, native...); !v.same(w) || v.Class != "ok" {
 		t.Errorf("test with loupe's snapshots: loupe %s %q %v, ast-grep %s %q %v\n%s", v.Class, v.Summary, v.Cases, w.Class, w.Summary, w.Cases, v.Output)
 	}
+}
+
+// jsonLines runs bin with args in dir and returns its JSON lines of
+// output, each canonical (canonicalJSON), sorted, and its exit status;
+// a status over 1 (an error, not "no match") fails the test.
+func jsonLines(t *testing.T, ctx context.Context, dir, bin string, args ...string) (lines []string, code int) {
+	t.Helper()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("%s %v: %v", bin, args, err)
+	}
+	if code > 1 {
+		t.Fatalf("%s %v: exit %d\n%s", bin, args, code, stderr.Bytes())
+	}
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if l != "" {
+			lines = append(lines, canonicalJSON(t, l))
+		}
+	}
+	slices.Sort(lines)
+	return lines, code
+}
+
+// compareLines reports where loupe's lines (got) and exit status differ
+// from ast-grep's (want), and returns how many lines ast-grep gave.
+func compareLines(t *testing.T, what string, want, got []string, wantCode, gotCode int) int {
+	t.Helper()
+	if wantCode != gotCode {
+		t.Errorf("%s: exit %d, ast-grep %d", what, gotCode, wantCode)
+	}
+	if !slices.Equal(want, got) {
+		t.Errorf("%s: %d lines, ast-grep %d; first difference:\n%s", what, len(got), len(want), firstDifference(want, got))
+	}
+	return len(want)
 }
 
 // copyTOMLCorpus copies toml-test's valid documents (but any with a NUL
