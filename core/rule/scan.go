@@ -1,6 +1,7 @@
 package rule
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"sort"
@@ -95,7 +96,10 @@ func (s *Scanner) ScanAll(ctx context.Context, t *tree.Tree) ([]Finding, []tree.
 			continue
 		}
 		rules := s.byKind[k]
-		line := sup.lines[n.StartPoint().Row]
+		var line *suppression
+		if len(sup.lines) > 0 {
+			line = sup.lines[n.StartPoint().Row]
+		}
 		for _, idx := range rules {
 			c := s.configs[idx]
 			budget.Begin()
@@ -165,6 +169,9 @@ type suppressions struct {
 
 const ignoreText = "ast-grep-ignore"
 
+// ignoreBytes is ignoreText, to look for in a source.
+var ignoreBytes = []byte(ignoreText)
+
 // collectSuppressions finds the `ast-grep-ignore` comments of t. A comment
 // alone on its line suppresses the next line; a comment after code
 // suppresses the line where that code starts; a comment on the first line
@@ -175,6 +182,11 @@ const ignoreText = "ast-grep-ignore"
 // nothing.
 func collectSuppressions(t *tree.Tree) suppressions {
 	s := suppressions{lines: map[int]*suppression{}}
+	if !bytes.Contains(t.Source(), ignoreBytes) {
+		// A directive is in a comment, so in the source: most files have
+		// none, and their comments need no look.
+		return s
+	}
 	comments := commentKinds(t.Names())
 	for i := 0; i < t.Len(); i++ {
 		n := t.Node(i)

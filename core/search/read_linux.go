@@ -39,7 +39,7 @@ func (r *Reader) readDirect(f File) ([]byte, *Skipped) {
 	case st.Size > r.maxSize:
 		return fail(SkipTooLarge, nil)
 	}
-	src, err := readFD(fd, r.buffer(st.Size+1), r.maxSize+1)
+	src, err := readFD(fd, r.buffer(st.Size+1), st.Size, r.maxSize+1)
 	if err != nil {
 		return fail(SkipUnreadable, err)
 	}
@@ -53,13 +53,18 @@ func (r *Reader) readDirect(f File) ([]byte, *Skipped) {
 }
 
 // readFD reads fd to its end, or to limit bytes, appending to b (sized for
-// the file, as readAll's is).
-func readFD(fd int, b []byte, limit int64) ([]byte, error) {
+// the file, as readAll's is). A read that returns less than it asked for
+// once the size fstat gave is read ends it: a regular file reads short only
+// at its end, so the read that would return nothing, one system call per
+// file, is not made. A file found longer than its size is read on to its
+// end.
+func readFD(fd int, b []byte, size, limit int64) ([]byte, error) {
 	for int64(len(b)) < limit {
 		if len(b) == cap(b) {
 			b = append(b, 0)[:len(b)]
 		}
-		n, err := syscall.Read(fd, b[len(b):min(int64(cap(b)), limit)])
+		want := b[len(b):min(int64(cap(b)), limit)]
+		n, err := syscall.Read(fd, want)
 		switch {
 		case err == syscall.EINTR:
 			continue
@@ -69,6 +74,9 @@ func readFD(fd int, b []byte, limit int64) ([]byte, error) {
 			return b, nil
 		}
 		b = b[:len(b)+n]
+		if n < len(want) && int64(len(b)) >= size {
+			return b, nil
+		}
 	}
 	return b, nil
 }

@@ -2,64 +2,47 @@ package search
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 )
 
-// TestReadDirect: reading a file through system calls (no workspace root)
-// gives what reading it through package os gives, content or reason for
-// every kind of file a search can meet, a fifo swapped in for a file
-// included (refused at once, never waited on), and the same read through
-// the workspace root agrees.
-func TestReadDirect(t *testing.T) {
-	dir := t.TempDir()
-	files := map[string]string{
-		"ok.js":     "console.log(1)\n",
-		"empty.js":  "",
-		"binary.js": "a\x00b",
-		"latin1.js": "caf\xe9",
-		"big.js":    strings.Repeat("x", 5000),
-		"sized.js":  strings.Repeat("y", 4096),
-	}
-	for name, content := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.js"), 0o644); err != nil {
+// TestReadFD: a file is read whole whether it is the size its fstat gave
+// (read ends on the short read, without a read that returns nothing), longer
+// (it grew since: read on to its end), or shorter (it shrank).
+func TestReadFD(t *testing.T) {
+	data := bytes.Repeat([]byte("0123456789abcdef"), 40<<10/16+3)
+	path := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Mkdir(filepath.Join(dir, "dir.js"), 0o755); err != nil {
-		t.Fatal(err)
+	size := int64(len(data))
+	for _, tc := range []struct {
+		name string
+		size int64
+	}{{"as stat said", size}, {"grew since", 10}, {"grew past a buffer", size / 2}, {"shrank since", 2 * size}} {
+		t.Run(tc.name, func(t *testing.T) {
+			fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer syscall.Close(fd)
+			got, err := readFD(fd, make([]byte, 0, tc.size+1), tc.size, 1<<30)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, data) {
+				t.Fatalf("read %d bytes, want the file's %d", len(got), len(data))
+			}
+		})
 	}
-	direct, err := NewReader(Options{MaxFileSize: 4096})
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rooted, err := NewReader(Options{Root: dir, MaxFileSize: 4096})
-	if err != nil {
-		t.Fatal(err)
+	defer syscall.Close(fd)
+	if got, err := readFD(fd, make([]byte, 0, 11), 10, 100); err != nil || len(got) != 100 {
+		t.Fatalf("read to a limit of 100: %d bytes, %v", len(got), err)
 	}
-	defer rooted.Close()
-	for _, name := range []string{"ok.js", "empty.js", "binary.js", "latin1.js", "big.js", "sized.js", "fifo.js", "dir.js", "missing.js"} {
-		f := File{Path: name, Abs: filepath.Join(dir, name)}
-		got, gotSkip := direct.Read(f)
-		want, wantSkip := direct.readOS(f)
-		viaRoot, rootSkip := rooted.Read(f)
-		if !bytes.Equal(got, want) || !bytes.Equal(got, viaRoot) || !sameSkip(gotSkip, wantSkip) || !sameSkip(gotSkip, rootSkip) {
-			t.Errorf("%s: read %q %v, through os %q %v, through the root %q %v", name, got, gotSkip, want, wantSkip, viaRoot, rootSkip)
-		}
-	}
-}
-
-func sameSkip(a, b *Skipped) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	return a.Path == b.Path && a.Reason == b.Reason && (a.Err == nil) == (b.Err == nil) &&
-		(a.Err == nil || errors.Is(a.Err, b.Err) || a.Err.Error() == b.Err.Error())
 }
