@@ -132,13 +132,18 @@ bench: build js
 analysis-eval: test-deps
 	LOUPE_ANALYSIS_EVAL=full $(GO) test -count=1 -v -timeout 30m -run TestEval ./internal/analysiseval/
 
-# The project index (loupe index) on GOROOT/src and, when Debian's
-# rust-src is installed, the Rust source: files, packages, symbols, build
-# time, database size, the rebuild after one file changes, and each
-# project-index tool's latency (p50, p95). The README quotes the numbers.
+# The project index (loupe index) on GOROOT/src, LiveKit's protocol (a
+# pnpm workspace beside a Go module, from the Go module proxy) and, when
+# Debian's rust-src is installed, the Rust source: files, packages,
+# symbols, build time, database size, the rebuild after one file changes,
+# and each project-index tool's latency (p50, p95). The README quotes the
+# numbers.
+LIVEKIT_PROTOCOL = github.com/livekit/protocol@v1.54.0
 .PHONY: bench-index
 bench-index:
-	$(GO) run ./internal/indexbench "$$($(GO) env GOROOT)/src" $$(ls -d /usr/src/rustc-* 2>/dev/null | head -1)
+	$(GO) run ./internal/indexbench "$$($(GO) env GOROOT)/src" \
+	  "$$($(GO) mod download -json $(LIVEKIT_PROTOCOL) | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$$/\1/p')" \
+	  $$(ls -d /usr/src/rustc-* 2>/dev/null | head -1)
 
 # The npm package: its dev dependencies, then everything it ships.
 js: js-deps js-build
