@@ -215,6 +215,34 @@ func TestLanguageFromFile(t *testing.T) {
 	}
 }
 
+// TestLanguageGlobs: Config.LangGlobs (sgconfig.yml's languageGlobs)
+// select a file's language ahead of its extension, in a search of the
+// language and for a path that names the file; invalid ones fail New.
+func TestLanguageGlobs(t *testing.T) {
+	root := workspace(t, map[string]string{"SConstruct": "env.foo()\n", "b/SConstruct": "env.foo()\n", "c.py": "x.foo()\n", "d.ts": "y.foo()\n"})
+	tool, err := New(Config{Workspace: root, LangGlobs: map[string][]string{"python": {"SConstruct"}, "javascript": {"*.ts"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []Params{{Pattern: "$O.foo()", Language: "python"}, {Pattern: "$O.foo()", Path: "b/SConstruct"}, {Pattern: "$O.foo()", Language: "javascript"}, {Pattern: "$O.foo()", Language: "typescript"}} {
+		res, err := tool.Run(context.Background(), p)
+		if err != nil {
+			t.Fatalf("%+v: %v", p, err)
+		}
+		var got []string
+		for _, m := range res.Matches {
+			got = append(got, m.File)
+		}
+		want := map[string]string{"python": "SConstruct b/SConstruct c.py", "": "b/SConstruct", "javascript": "d.ts", "typescript": ""}[p.Language]
+		if strings.Join(got, " ") != want {
+			t.Errorf("%+v: matches in %q, want %q", p, got, want)
+		}
+	}
+	if _, err := New(Config{Workspace: root, LangGlobs: map[string][]string{"nolang": {"*.x"}}}); err == nil {
+		t.Error("languageGlobs of an unknown language accepted")
+	}
+}
+
 func TestSkippedBinary(t *testing.T) {
 	files := map[string]string{"a.ts": "a.foo()\n", "bin.ts": "a.foo()\x00\x01\x02"}
 	tool := newTool(t, workspace(t, files))

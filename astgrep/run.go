@@ -34,12 +34,19 @@ type Config struct {
 	// call between them, and Merge turns their results into the whole one
 	// (each carries Result.Shard for it).
 	Shard search.Shard
+	// LangGlobs maps a language name to file-name globs that select it
+	// ahead of the extension table (sgconfig.yml's languageGlobs, see
+	// search.Options.LangGlobs): with {cmake: ['CMakeLists.txt']}, a
+	// search of cmake reads CMakeLists.txt files, and a path naming one
+	// needs no language.
+	LangGlobs map[string][]string
 }
 
 // Tool runs ast_grep calls inside one workspace. It is safe for concurrent use.
 type Tool struct {
-	cfg Config
-	ws  search.Workspace
+	cfg   Config
+	ws    search.Workspace
+	langs *search.LanguageTable // of cfg.LangGlobs
 }
 
 // New opens the workspace and returns the tool.
@@ -60,7 +67,11 @@ func New(cfg Config) (*Tool, error) {
 	if cfg.Cache == nil {
 		cfg.Cache = search.Default
 	}
-	return &Tool{cfg: cfg, ws: ws}, nil
+	langs, err := search.NewLanguageTable(cfg.LangGlobs)
+	if err != nil {
+		return nil, fmt.Errorf("ast_grep: %w", err)
+	}
+	return &Tool{cfg: cfg, ws: ws, langs: langs}, nil
 }
 
 // query is a compiled search: a matcher per language plus what the hints
@@ -112,7 +123,7 @@ func (t *Tool) Run(ctx context.Context, p Params) (*Result, error) {
 			langName = ruleLang
 		}
 	}
-	lang, err := pickLanguage(langName, rel, fi.IsDir())
+	lang, err := t.pickLanguage(langName, rel, fi.IsDir())
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +191,7 @@ func resultLimit(maxResults int) (int, error) {
 
 func isString(v any) bool { _, ok := v.(string); return ok }
 
-func pickLanguage(name, rel string, dir bool) (*language.Language, error) {
+func (t *Tool) pickLanguage(name, rel string, dir bool) (*language.Language, error) {
 	if name != "" {
 		l, err := language.Lookup(name)
 		if err != nil {
@@ -190,6 +201,9 @@ func pickLanguage(name, rel string, dir bool) (*language.Language, error) {
 	}
 	if dir {
 		return nil, errors.New("ast_grep: language is required when path is a directory (e.g. typescript, python, go)")
+	}
+	if l := t.langs.ForPath(rel); l != nil {
+		return l, nil
 	}
 	if l, ok := language.ForPath(rel); ok {
 		return l, nil
@@ -208,6 +222,7 @@ func (t *Tool) search(ctx context.Context, q *query, abs string, globs []string,
 		Cache:       t.cfg.Cache,
 		Prefilter:   q.prefilter,
 		Shard:       t.cfg.Shard,
+		LangGlobs:   t.cfg.LangGlobs,
 	}
 	matcherFor := func(l *language.Language) (match.Matcher, error) {
 		if l != q.lang {

@@ -29,8 +29,8 @@ var astGrep = declare(decl[astgrep.Params, *astgrep.Result, astGrepOutput]{
 		{"Go error checks that return, at most 20", astgrep.Params{Pattern: "if err != nil { return $$$R }", Language: "go", MaxResults: 20}},
 	},
 	Open: func(cfg Config) (func(context.Context, astgrep.Params) (*astgrep.Result, error), error) {
-		registerCustomLanguages(cfg.Workspace)
-		t, err := astgrep.New(astgrep.Config{Workspace: cfg.Workspace, Timeout: cfg.AstGrepTimeout, MaxFileSize: cfg.MaxFileSize, Shard: cfg.Shard})
+		langGlobs := registerCustomLanguages(cfg.Workspace)
+		t, err := astgrep.New(astgrep.Config{Workspace: cfg.Workspace, Timeout: cfg.AstGrepTimeout, MaxFileSize: cfg.MaxFileSize, Shard: cfg.Shard, LangGlobs: langGlobs})
 		if err != nil {
 			return nil, err
 		}

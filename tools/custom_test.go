@@ -5,8 +5,10 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/loupe-dev/loupe/astgrep"
@@ -67,5 +69,62 @@ func TestAstGrepCustomLanguage(t *testing.T) {
 	}
 	if _, err := language.Lookup("ojson"); err == nil {
 		t.Fatal("a module outside the workspace was registered")
+	}
+}
+
+// TestAstGrepLanguageGlobs: ast_grep reads the languageGlobs of the
+// workspace's sgconfig.yml, as the CLI does in a project: a custom
+// language's files named by a glob are searched by the language's name
+// and by their path; the globs of a language that is not known are
+// passed over.
+func TestAstGrepLanguageGlobs(t *testing.T) {
+	ws := t.TempDir()
+	info, _ := grammars.Lookup("json")
+	wasm, err := info.Wasm()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"grammars/gjson.wasm": string(wasm),
+		"data/a.gjson":        `[null]`,
+		"data/GJSONFILE":      `{"a": null}`,
+		"sgconfig.yml": "customLanguages:\n" +
+			"  gjson: {libraryPath: grammars/gjson.wasm, extensions: [gjson]}\n" +
+			"languageGlobs:\n  gjson: ['**/GJSONFILE']\n  nolang: ['*.x']\n",
+	}
+	for name, data := range files {
+		p := filepath.Join(ws, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ts, err := New(Config{Workspace: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tool *Tool
+	for _, x := range ts {
+		if x.Name == astgrep.Name {
+			tool = x
+		}
+	}
+	for params, want := range map[string]string{
+		`{"pattern": "null", "language": "gjson"}`:      "data/GJSONFILE:1:7 data/a.gjson:1:2",
+		`{"pattern": "null", "path": "data/GJSONFILE"}`: "data/GJSONFILE:1:7",
+	} {
+		out, err := tool.Call(context.Background(), json.RawMessage(params))
+		if err != nil {
+			t.Fatalf("%s: %v", params, err)
+		}
+		var got []string
+		for _, m := range out.Result.(*astgrep.Result).Matches {
+			got = append(got, fmt.Sprintf("%s:%d:%d", m.File, m.StartLine, m.StartCol))
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("%s: %q, want %q", params, got, want)
+		}
 	}
 }
