@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	yaml "go.yaml.in/yaml/v3"
 
@@ -44,7 +45,16 @@ import (
 //     as files of the language;
 //   - `test` as committed, with --skip-snapshot-tests, without snapshots,
 //     and with the snapshots each tool writes: the verdict, the summary
-//     and which cases pass or fail.
+//     and which cases pass or fail;
+//   - over the project and over the cases and examples, each rule of the
+//     custom languages through the npm package's ast_grep tool
+//     (js/scripts/customproject.mjs: in Node with workers: 0 and with the
+//     worker pool, and in headless Chromium over the files in memory),
+//     with loupe's configuration as the copy's sgconfig.yml: each rule's
+//     matches (file, start and end line and column) against ast-grep's
+//     findings of the rule. Without node or js/dist (make js) this is
+//     skipped, and without Chromium (or playwright-core) Chromium is; the
+//     test says so once.
 //
 // The projects are not fetched by the suite: LOUPE_CUSTOM_PROJECTS names
 // checkouts (separated by the list separator, ":" on Unix), as `make
@@ -73,13 +83,14 @@ func TestCustomProjects(t *testing.T) {
 		t.Fatal(err)
 	}
 	bin := buildLoupe(t)
+	npm := findNPM(t)
 	for _, dir := range filepath.SplitList(list) {
 		dir, err := filepath.Abs(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			compareCustomProject(t, sg, bin, dir, overrides)
+			compareCustomProject(t, sg, bin, dir, overrides, npm)
 		})
 	}
 }
@@ -132,17 +143,20 @@ type customProject struct {
 	ruleLangs  map[string]string // rule id → custom language
 	errorFiles int               // files left out for an ERROR node
 	errorDiffs int               // of them, those whose ERROR nodes differ between the tools
+	rules      []ruleDoc         // the rules of its custom languages, for the npm package
+	scan       []string          // ast-grep's findings in the last compareFiles
+	npm        *npmRun           // nil when the npm package cannot run here
 }
 
 type langPattern struct{ lang, pattern string }
 
-func compareCustomProject(t *testing.T, sg, loupe, checkout string, overrides map[string]string) {
+func compareCustomProject(t *testing.T, sg, loupe, checkout string, overrides map[string]string, npm *npmRun) {
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "project")
 	if err := copyCheckout(checkout, dir); err != nil {
 		t.Fatal(err)
 	}
-	p := &customProject{t: t, ctx: ctx, sg: sg, loupe: loupe, dir: dir, checkout: checkout}
+	p := &customProject{t: t, ctx: ctx, sg: sg, loupe: loupe, dir: dir, checkout: checkout, npm: npm}
 	p.configure(overrides)
 	for _, l := range p.langs {
 		p.buildGrammar(l)
@@ -153,6 +167,7 @@ func compareCustomProject(t *testing.T, sg, loupe, checkout string, overrides ma
 	files, findings, matches := p.compareFiles(".")
 	t.Logf("project: %d files of its custom languages, %d of them left out for an ERROR node (%d where the tools' ERROR nodes differ); scan: %d findings compared; run: %d matches over %d patterns of its rules, by --lang and by extension",
 		files, p.errorFiles, p.errorDiffs, findings, matches, len(p.patterns))
+	p.compareNPM(".")
 
 	// The rule tests' cases and the grammars' corpus examples.
 	cases, examples := p.writeExtra("difftest-extra")
@@ -161,6 +176,7 @@ func compareCustomProject(t *testing.T, sg, loupe, checkout string, overrides ma
 		files, findings, matches := p.compareFiles("difftest-extra")
 		t.Logf("rule-test cases (%d) and grammar corpus examples (%d): %d files, %d left out for an ERROR node (%d where the tools' ERROR nodes differ); scan: %d findings compared; run: %d matches compared",
 			cases, examples, files, p.errorFiles, p.errorDiffs, findings, matches)
+		p.compareNPM("difftest-extra")
 		if err := os.RemoveAll(filepath.Join(dir, "difftest-extra")); err != nil {
 			t.Fatal(err)
 		}
@@ -411,13 +427,22 @@ func (p *customProject) readRules() {
 				t.Fatal(err)
 			}
 			dec := yaml.NewDecoder(bytes.NewReader(data))
+			var nodes []*yaml.Node
 			for {
-				var doc map[string]any
-				if err := dec.Decode(&doc); err != nil {
+				var node yaml.Node
+				if err := dec.Decode(&node); err != nil {
 					if !errors.Is(err, io.EOF) {
 						t.Logf("%s: %v", p.proj.Rel(f), err)
 					}
 					break
+				}
+				nodes = append(nodes, &node)
+			}
+			for _, node := range nodes {
+				var doc map[string]any
+				if err := node.Decode(&doc); err != nil {
+					t.Logf("%s: %v", p.proj.Rel(f), err)
+					continue
 				}
 				lang := p.lang(fmt.Sprint(doc["language"]))
 				if lang == nil {
@@ -425,6 +450,7 @@ func (p *customProject) readRules() {
 				}
 				if id, ok := doc["id"].(string); ok {
 					p.ruleLangs[id] = lang.name
+					p.addRuleDoc(id, f, data, node, nodes, doc)
 				}
 				for _, pat := range rulePatterns(doc["rule"]) {
 					lp := langPattern{lang.name, pat}
@@ -534,6 +560,7 @@ func (p *customProject) compareFiles(path string) (files, findings, matches int)
 	want, wantCode := p.sgLines("scan", "--json=stream", path)
 	got, gotCode := p.loupeLines("scan", "--json=stream", path)
 	findings = compareLines(t, "scan "+path, want, got, wantCode, gotCode)
+	p.scan = want
 
 	for _, lp := range p.patterns {
 		for _, byLang := range []bool{true, false} {
@@ -751,4 +778,220 @@ func (p *customProject) compareTests() {
 	update(p.loupe, p.loupeArgs)
 	compare("with loupe's snapshots", "ok")
 	t.Logf("test: %d rule verdicts compared over 5 runs (%d rule tests, %d cases)", verdicts, len(p.ruleTests), cases)
+}
+
+// ruleDoc is a rule of a custom language as the npm package is given it.
+type ruleDoc struct {
+	ID    string   `json:"id"`
+	Rule  string   `json:"rule"`            // the rule file's body, YAML
+	Globs []string `json:"globs,omitempty"` // its files and ignores (as !GLOB)
+	file  string
+}
+
+// addRuleDoc keeps a rule document for the npm package: the text of its
+// file (of the document alone, when the file holds several), and its
+// files and ignores as the tool's globs, which have no keys of their own
+// in a rule. A rule whose severity is off reports nothing in a scan and
+// is left out.
+func (p *customProject) addRuleDoc(id, file string, data []byte, node *yaml.Node, nodes []*yaml.Node, doc map[string]any) {
+	t := p.t
+	if doc["severity"] == "off" {
+		return
+	}
+	r := ruleDoc{ID: id, Rule: string(data), file: p.proj.Rel(file)}
+	if len(nodes) > 1 {
+		b, err := yaml.Marshal(node)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Rule = string(b)
+	}
+	for _, key := range []string{"files", "ignores"} {
+		list, ok := doc[key].([]any)
+		if doc[key] != nil && !ok {
+			t.Fatalf("%s: rule %s: %s is not a list", r.file, id, key)
+		}
+		for _, g := range list {
+			s, ok := g.(string)
+			if !ok {
+				t.Fatalf("%s: rule %s: %s holds %v, not a glob", r.file, id, key, g)
+			}
+			if key == "ignores" {
+				s = "!" + s
+			}
+			r.Globs = append(r.Globs, s)
+		}
+	}
+	if len(r.Globs) > 0 {
+		t.Logf("%s: rule %s: its files and ignores passed to the npm package's ast_grep as globs %q", r.file, id, r.Globs)
+	}
+	p.rules = append(p.rules, r)
+}
+
+// npmRun is how the npm package is run: node, js/scripts/customproject.mjs
+// and the modes it can run here.
+type npmRun struct {
+	node, script string
+	modes        []string
+}
+
+// npmModes are the script's modes: Node with workers: 0, Node with the
+// worker pool, headless Chromium over the files in memory.
+var npmModes = []string{"node", "node-pool", "chromium"}
+
+// findNPM returns how to run the npm package, or nil (saying why, once)
+// when node or the built package (make js) is missing; without Chromium
+// (or playwright-core) it runs in Node only.
+func findNPM(t *testing.T) *npmRun {
+	root, err := ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Log("npm package: not compared: no node in PATH")
+		return nil
+	}
+	for _, f := range []string{"index.js", "browser.js", "loupe.wasm", "wasm_exec.js"} {
+		if _, err := os.Stat(filepath.Join(root, "js", "dist", f)); err != nil {
+			t.Logf("npm package: not compared: no js/dist/%s (make js builds the package)", f)
+			return nil
+		}
+	}
+	n := &npmRun{node: node, script: filepath.Join(root, "js", "scripts", "customproject.mjs"), modes: npmModes}
+	chromium := os.Getenv("CHROMIUM")
+	if chromium == "" {
+		chromium = "/usr/bin/chromium"
+	}
+	if _, err := os.Stat(chromium); err != nil {
+		t.Logf("npm package: Chromium not compared: no Chromium at %s (apt-get install -y chromium, or set CHROMIUM)", chromium)
+		n.modes = npmModes[:2]
+	} else if _, err := os.Stat(filepath.Join(root, "js", "node_modules", "playwright-core")); err != nil {
+		t.Log("npm package: Chromium not compared: no js/node_modules/playwright-core (make js-deps)")
+		n.modes = npmModes[:2]
+	}
+	return n
+}
+
+// npmLine is a line of js/scripts/customproject.mjs's output.
+type npmLine struct {
+	Mode, Rule, File                     string
+	StartLine, StartCol, EndLine, EndCol int
+	Total, Calls                         *int
+	Error, Skip, Note                    string
+}
+
+// compareNPM runs the project's custom-language rules through the npm
+// package's ast_grep tool over path (js/scripts/customproject.mjs), in each
+// mode, with loupe's configuration as the workspace's sgconfig.yml (the
+// one the package reads) for the while, and compares each rule's matches
+// (file, start and end line and column) with ast-grep's findings of the
+// rule in the last compareFiles' scan of path.
+func (p *customProject) compareNPM(path string) {
+	t := p.t
+	if p.npm == nil {
+		return
+	}
+	if len(p.rules) == 0 {
+		t.Logf("npm package over %s: the project has no rules of its custom languages", path)
+		return
+	}
+	// ast-grep's findings, by rule, as the tool's 1-based positions.
+	want := map[string][]string{}
+	for _, line := range p.scan {
+		var f struct {
+			RuleID string
+			File   string
+			Range  struct{ Start, End struct{ Line, Column int } }
+		}
+		if err := json.Unmarshal([]byte(line), &f); err != nil {
+			t.Fatal(err)
+		}
+		want[f.RuleID] = append(want[f.RuleID], fmt.Sprintf("%s:%d:%d-%d:%d", f.File,
+			f.Range.Start.Line+1, f.Range.Start.Column+1, f.Range.End.Line+1, f.Range.End.Column+1))
+	}
+
+	cfg := filepath.Join(p.dir, "sgconfig.yml")
+	own, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loupeCfg, err := os.ReadFile(filepath.Join(p.dir, "loupe-sgconfig.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg, loupeCfg, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := os.WriteFile(cfg, own, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	manifest, err := json.Marshal(map[string]any{"root": p.dir, "path": path, "rules": p.rules, "modes": p.npm.modes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mf := filepath.Join(t.TempDir(), "manifest.json")
+	if err := os.WriteFile(mf, manifest, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(p.ctx, 10*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, p.npm.node, p.npm.script, mf)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node %s: %v\n%s", filepath.Base(p.npm.script), err, stderr.Bytes())
+	}
+
+	got := map[string]map[string][]string{} // mode → rule → matches
+	calls := map[string]int{}
+	done := map[string]map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var l npmLine
+		if err := json.Unmarshal([]byte(line), &l); err != nil {
+			t.Fatalf("node %s: %q: %v", filepath.Base(p.npm.script), line, err)
+		}
+		switch {
+		case l.Skip != "":
+			t.Errorf("npm package over %s, %s: not run: %s", path, l.Mode, l.Skip)
+		case l.Note != "":
+			t.Logf("npm package over %s, %s: %s", path, l.Mode, l.Note)
+		case l.Error != "":
+			t.Errorf("npm package over %s, %s, rule %q: %s", path, l.Mode, l.Rule, l.Error)
+		case l.Total != nil:
+			if done[l.Mode] == nil {
+				done[l.Mode] = map[string]bool{}
+			}
+			done[l.Mode][l.Rule] = true
+			calls[l.Mode] += *l.Calls
+		default:
+			if got[l.Mode] == nil {
+				got[l.Mode] = map[string][]string{}
+			}
+			got[l.Mode][l.Rule] = append(got[l.Mode][l.Rule], fmt.Sprintf("%s:%d:%d-%d:%d", l.File, l.StartLine, l.StartCol, l.EndLine, l.EndCol))
+		}
+	}
+
+	var counts []string
+	for _, mode := range p.npm.modes {
+		compared, rules := 0, 0
+		for _, r := range p.rules {
+			if !done[mode][r.ID] {
+				continue // its error is reported
+			}
+			w, g := slices.Sorted(slices.Values(want[r.ID])), slices.Sorted(slices.Values(got[mode][r.ID]))
+			if !slices.Equal(w, g) {
+				t.Errorf("npm package over %s, %s, rule %s (%s): %d matches, ast-grep %d; first difference:\n%s",
+					path, mode, r.ID, r.file, len(g), len(w), firstDifference(w, g))
+				continue
+			}
+			compared += len(w)
+			rules++
+		}
+		counts = append(counts, fmt.Sprintf("%s %d matches of %d rules alike (%d calls)", mode, compared, rules, calls[mode]))
+	}
+	t.Logf("npm package's ast_grep over %s, %d rules of its custom languages: %s", path, len(p.rules), strings.Join(counts, "; "))
 }
