@@ -26,9 +26,12 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 build:
 	CGO_ENABLED=0 $(GO) build -ldflags "-X main.version=$(VERSION)" -o bin/loupe ./cmd/loupe
 
+# vet also checks, as GOOS=js, the packages the npm package's module is
+# built from (their tests included).
 vet:
 	CGO_ENABLED=0 $(GO) build ./...
 	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet $$(GOOS=js GOARCH=wasm $(GO) list -deps ./wasm | grep '^github.com/loupe-dev/loupe')
 	@out=$$(gofmt -l $$(git ls-files --cached --others --exclude-standard '*.go' | grep -v '/testdata/')); \
 	  test -z "$$out" || { echo "gofmt needed:"; echo "$$out"; exit 1; }
 
@@ -76,7 +79,7 @@ difftest-collections: build
 # built by gcc for ast-grep and by loupe grammar build for loupe, then scan,
 # run -p of the rules' patterns and test compared. LOUPE_CUSTOM_GRAMMARS
 # (NAME=DIR,...) names grammar sources a project builds from elsewhere.
-difftest-custom-projects: build
+difftest-custom-projects: build js
 	@test -n "$(LOUPE_CUSTOM_PROJECTS)" || { echo "set LOUPE_CUSTOM_PROJECTS to checkouts of projects with custom languages in sgconfig.yml (colon-separated)"; exit 2; }
 	LOUPE_BIN=$(CURDIR)/bin/loupe $(GO) test -count=1 -v -timeout 1h -run TestCustomProjects ./internal/difftest/
 

@@ -14,10 +14,6 @@ import (
 	"github.com/loupe-dev/loupe/tools/toolspec"
 )
 
-// ProjectIndex is the category of the ten tools answering from the
-// project index (loupe index).
-var ProjectIndex = toolspec.Category{Name: "Project Index", Description: "Look up the repository's packages (npm, Go, Cargo, Python, Maven, Gradle), their dependencies and the symbols of their source files in the project index that `loupe index` builds: exact names and full-text search, answered at once without reading files. Read-only; the index is as of its index_status."}
-
 // indexTools are the project-index tools, in the order faces list them.
 var indexTools = []entry{searchPackagesTool, getPackageTool, packageDependenciesTool, packageDependentsTool,
 	dependencyGraphTool, listPackagesTool, indexStatusTool, searchSymbolsTool, getPackageSymbolsTool, getSymbolTool}
