@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/loupe-dev/loupe/core/tree"
 	"github.com/loupe-dev/loupe/host"
@@ -18,7 +20,7 @@ type Key [sha256.Size]byte
 
 // formatTag is hashed into every key, so that entries of another format
 // are never looked up.
-const formatTag = "loupe tree cache 2\x00"
+const formatTag = "loupe tree cache 3\x00"
 
 // KeyOf returns the key of src's tree as parsed by the grammar module whose
 // hash is grammar (the SHA-256 hex the grammars manifest records).
@@ -33,9 +35,9 @@ func KeyOf(grammar string, src []byte) Key {
 	return k
 }
 
-// An entry is a 64-byte header, the nodes in pre-order and padding bytes.
-// A node is a little-endian 16-bit tag and up to five little-endian
-// numbers whose widths the tag gives:
+// An entry is a 64-byte header, the nodes in pre-order, a table of
+// checkpoints and padding bytes. A node is a little-endian 16-bit tag and
+// up to five little-endian numbers whose widths the tag gives:
 //
 //	symbol, field, |start - previous start|, end - start, child count
 //
@@ -44,10 +46,13 @@ func KeyOf(grammar string, src []byte) Key {
 // width 0 is 0), and bit 15 the sign of the start's difference. Subtree
 // sizes follow from the child counts, and nothing of the source is kept.
 // The fixed widths let a node be read without a branch on its bytes, and
-// the padding lets every number be read as 8 bytes. All header numbers
-// are little-endian.
+// the padding lets every number be read as 8 bytes. The table holds, for
+// every checkpointEvery-th node after the first, where its bytes start
+// (from the first node's) and the previous node's start, two 32-bit
+// numbers, so that a large entry is decoded in parts at once; the node
+// count says how many there are. All numbers are little-endian.
 const (
-	magic      = "LTC\x02"
+	magic      = "LTC\x03"
 	headerSize = 64
 	offKey     = 4
 	offSrcLen  = offKey + len(Key{})
@@ -68,7 +73,18 @@ const (
 	// host.Flag* bits. A node with others set is not stored.
 	flagBits = 5
 	signBit  = 1 << 15
+	// checkpointEvery is how many nodes lie between two checkpoints.
+	checkpointEvery = 1 << 14
+	// checkpointSize is the bytes of one checkpoint in the table.
+	checkpointSize = 8
+	// parallelNodes is the fewest nodes of an entry decoded in parts on
+	// several goroutines: a tree of a few megabytes of source, which
+	// otherwise holds up a search on one core while the others are done.
+	parallelNodes = 4 * checkpointEvery
 )
+
+// checkpoints returns how many checkpoints an entry of count nodes has.
+func checkpoints(count int) int { return max(count-1, 0) / checkpointEvery }
 
 // width returns the bytes of the number whose width code is in the low
 // two bits of c: 0, 1, 2 or 4.
@@ -119,8 +135,13 @@ var errCorrupt = errors.New("treecache: corrupt entry")
 func encode(buf []byte, key Key, srcLen int, nodes []host.Node) ([]byte, bool) {
 	buf = slices.Grow(buf[:0], encodedSize(len(nodes)))
 	buf = append(buf, make([]byte, headerSize)...)
+	table := make([]byte, 0, checkpoints(len(nodes))*checkpointSize)
 	var prev uint32
 	for i := range nodes {
+		if i > 0 && i%checkpointEvery == 0 {
+			table = binary.LittleEndian.AppendUint32(table, uint32(len(buf)-headerSize))
+			table = binary.LittleEndian.AppendUint32(table, prev)
+		}
 		n := &nodes[i]
 		if n.Flags>>flagBits != 0 {
 			return buf, false
@@ -141,6 +162,7 @@ func encode(buf []byte, key Key, srcLen int, nodes []host.Node) ([]byte, bool) {
 		buf = appendWidth(buf, children)
 		prev = n.StartByte
 	}
+	buf = append(buf, table...)
 	buf = append(buf, make([]byte, padding)...)
 	h := buf[:headerSize]
 	copy(h, magic)
@@ -155,7 +177,7 @@ func encode(buf []byte, key Key, srcLen int, nodes []host.Node) ([]byte, bool) {
 
 // encodedSize is about the size of the entry of n nodes (six bytes a node
 // on Go's sources), a little more mostly, so that encoding allocates once.
-func encodedSize(n int) int { return headerSize + 7*n + padding }
+func encodedSize(n int) int { return headerSize + 7*n + checkpoints(n)*checkpointSize + padding }
 
 // appendWidth appends v in the width its code gives.
 func appendWidth(buf []byte, v uint32) []byte {
@@ -190,29 +212,44 @@ func decode(b []byte, key Key, src []byte, names *host.Names) (*tree.Tree, error
 		count == 0 || count > payload/minNodeBytes || le.Uint32(b[offCRC:]) != checksum(b) {
 		return nil, errCorrupt
 	}
+	p := b[headerSize:]
+	// The nodes end where the checkpoint table starts.
+	end := int(payload) - padding - checkpoints(int(count))*checkpointSize
+	if end < 0 {
+		return nil, errCorrupt
+	}
 	bld, err := tree.NewBuilder(src, names, int(count))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errCorrupt, err)
 	}
-	// The nodes are decoded and linked a part at a time, each part
-	// linked while it is still in the processor's cache.
-	const part = 512
-	nodes, p := bld.Nodes(), b[headerSize:]
-	var (
-		off  int
-		prev uint32
-	)
-	for lo := 0; lo < len(nodes); lo += part {
-		hi := min(lo+part, len(nodes))
-		if off, prev, err = decodeNodes(p, off, prev, nodes[lo:hi]); err != nil {
+	nodes := bld.Nodes()
+	if parts := min(runtime.GOMAXPROCS(0), checkpoints(len(nodes))+1); len(nodes) >= parallelNodes && parts > 1 {
+		if err := decodeParts(p, end, nodes, parts); err != nil {
 			return nil, err
 		}
-		if err := bld.Add(hi); err != nil {
+		if err := bld.Add(len(nodes)); err != nil {
 			return nil, fmt.Errorf("%w: %w", errCorrupt, err)
 		}
-	}
-	if off != len(p)-padding {
-		return nil, fmt.Errorf("%w: the nodes do not end where the entry does", errCorrupt)
+	} else {
+		// The nodes are decoded and linked a part at a time, each part
+		// linked while it is still in the processor's cache.
+		const part = 512
+		var (
+			off  int
+			prev uint32
+		)
+		for lo := 0; lo < len(nodes); lo += part {
+			hi := min(lo+part, len(nodes))
+			if off, prev, err = decodeNodes(p, end, off, prev, nodes[lo:hi]); err != nil {
+				return nil, err
+			}
+			if err := bld.Add(hi); err != nil {
+				return nil, fmt.Errorf("%w: %w", errCorrupt, err)
+			}
+		}
+		if off != end {
+			return nil, fmt.Errorf("%w: the nodes do not end where the entry does", errCorrupt)
+		}
 	}
 	t, err := bld.Tree()
 	if err != nil {
@@ -221,12 +258,50 @@ func decode(b []byte, key Key, src []byte, names *host.Names) (*tree.Tree, error
 	return t, nil
 }
 
-// decodeNodes fills nodes, all but their subtree sizes, from the payload
-// p (nodes and padding) at off, where the previous node started at prev,
-// and returns the offset and start after them.
-func decodeNodes(p []byte, off int, prev uint32, nodes []host.Node) (int, uint32, error) {
+// decodeParts fills nodes, all but their subtree sizes, from the payload
+// p whose nodes end at end, in parts that run from checkpoint to
+// checkpoint, decoded on as many goroutines: each part must end where the
+// next one's checkpoint says it starts, and the last where the nodes end.
+func decodeParts(p []byte, end int, nodes []host.Node, parts int) error {
 	le := binary.LittleEndian
-	end := len(p) - padding // where the nodes end
+	table := p[end:]
+	spans := checkpoints(len(nodes)) + 1 // the runs between checkpoints
+	errs := make([]error, parts)
+	var wg sync.WaitGroup
+	decode := func(k int) {
+		first, last := spans*k/parts, spans*(k+1)/parts // runs [first, last)
+		var off int
+		var prev uint32
+		if first > 0 {
+			c := table[(first-1)*checkpointSize:]
+			off, prev = int(le.Uint32(c)), le.Uint32(c[4:])
+		}
+		lo, hi := first*checkpointEvery, min(last*checkpointEvery, len(nodes))
+		off, prev, err := decodeNodes(p, end, off, prev, nodes[lo:hi])
+		wantOff, wantPrev := end, prev
+		if hi < len(nodes) {
+			c := table[(last-1)*checkpointSize:]
+			wantOff, wantPrev = int(le.Uint32(c)), le.Uint32(c[4:])
+		}
+		if err == nil && (off != wantOff || prev != wantPrev) {
+			err = fmt.Errorf("%w: nodes %d to %d do not end where the next start", errCorrupt, lo, hi)
+		}
+		errs[k] = err
+	}
+	for k := 1; k < parts; k++ {
+		wg.Go(func() { decode(k) })
+	}
+	decode(0)
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// decodeNodes fills nodes, all but their subtree sizes, from the payload
+// p (nodes, checkpoints and padding; the nodes end at end) at off, where
+// the previous node started at prev, and returns the offset and start
+// after them.
+func decodeNodes(p []byte, end, off int, prev uint32, nodes []host.Node) (int, uint32, error) {
+	le := binary.LittleEndian
 	for i := range nodes {
 		if off >= end {
 			return off, prev, fmt.Errorf("%w: a node is past the nodes", errCorrupt)
