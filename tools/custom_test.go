@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,8 +19,6 @@ import (
 // the workspace's sgconfig.yml, by name and by a file's extension, and
 // loads no module from outside the workspace.
 func TestAstGrepCustomLanguage(t *testing.T) {
-	root := t.TempDir()
-	ws := filepath.Join(root, "ws")
 	info, _ := grammars.Lookup("json")
 	wasm, err := info.Wasm()
 	if err != nil {
@@ -35,25 +32,8 @@ func TestAstGrepCustomLanguage(t *testing.T) {
 			"  wjson: {libraryPath: grammars/wjson.wasm, extensions: [wjson]}\n" +
 			"  ojson: {libraryPath: ../outside.wasm, extensions: [ojson]}\n",
 	}
-	for name, data := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ts, err := New(Config{Workspace: ws})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var tool *Tool
-	for _, x := range ts {
-		if x.Name == astgrep.Name {
-			tool = x
-		}
-	}
+	ws := filepath.Join(writeFiles(t, files), "ws")
+	tool := toolsByName(t, Config{Workspace: ws})[astgrep.Name]
 	for _, params := range []string{
 		`{"pattern": "null", "language": "wjson"}`,
 		`{"pattern": "null", "path": "data/a.wjson"}`,
@@ -78,7 +58,6 @@ func TestAstGrepCustomLanguage(t *testing.T) {
 // and by their path; the globs of a language that is not known are
 // passed over.
 func TestAstGrepLanguageGlobs(t *testing.T) {
-	ws := t.TempDir()
 	info, _ := grammars.Lookup("json")
 	wasm, err := info.Wasm()
 	if err != nil {
@@ -92,25 +71,7 @@ func TestAstGrepLanguageGlobs(t *testing.T) {
 			"  gjson: {libraryPath: grammars/gjson.wasm, extensions: [gjson]}\n" +
 			"languageGlobs:\n  gjson: ['**/GJSONFILE']\n  nolang: ['*.x']\n",
 	}
-	for name, data := range files {
-		p := filepath.Join(ws, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ts, err := New(Config{Workspace: ws})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var tool *Tool
-	for _, x := range ts {
-		if x.Name == astgrep.Name {
-			tool = x
-		}
-	}
+	tool := toolsByName(t, Config{Workspace: writeFiles(t, files)})[astgrep.Name]
 	for params, want := range map[string]string{
 		`{"pattern": "null", "language": "gjson"}`:      "data/GJSONFILE:1:7 data/a.gjson:1:2",
 		`{"pattern": "null", "path": "data/GJSONFILE"}`: "data/GJSONFILE:1:7",
