@@ -58,10 +58,11 @@ const (
 const DefaultLimit int64 = 1 << 30
 
 // version is the folder of the store that holds this format's packs;
-// oldVersions are earlier formats' folders, which a trim removes.
-const version = "v3"
+// oldVersions are earlier formats' folders, which a trim removes (v3
+// holds packs of entries without checkpoints, which no key finds).
+const version = "v4"
 
-var oldVersions = []string{"v1", "v2"}
+var oldVersions = []string{"v1", "v2", "v3"}
 
 // tempPrefix starts the names of entries being written.
 const tempPrefix = ".tmp-"

@@ -3,6 +3,9 @@ package treecache
 import (
 	"encoding/binary"
 	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"reflect"
 	"runtime"
 	"strconv"
@@ -99,5 +102,44 @@ func TestParts(t *testing.T) {
 	// the others are not read at all.
 	if refused == 0 {
 		t.Fatal("no altered checkpoint was refused")
+	}
+}
+
+// TestEarlierFormats: a trim removes the folders of the store's earlier
+// formats, whose entries no key of this format finds, and keeps this
+// format's packs.
+func TestEarlierFormats(t *testing.T) {
+	dir := t.TempDir()
+	for _, v := range oldVersions {
+		if err := os.MkdirAll(filepath.Join(dir, v), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, v, "1.pack"), []byte("old"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := Open(dir, 1<<30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, nodes := synthetic(3)
+	if err := s.Save(k, srcLenOf(nodes), nodes); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range oldVersions {
+		if _, err := os.Stat(filepath.Join(dir, v)); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("the folder of format %s is still there: %v", v, err)
+		}
+	}
+	next, err := Open(dir, 1<<30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer next.Close()
+	if got, ok := loadSynthetic(next, k, nodes); !ok || !reflect.DeepEqual(got, nodes) {
+		t.Fatal("this format's entry is gone")
 	}
 }
