@@ -127,13 +127,15 @@ func (m *Match) sizeHint() int {
 
 func (m *Match) fields(e *encoder) {
 	e.key("text")
+	from := len(e.b.b) + 1 // after the quote
 	e.str(m.Text)
+	to := len(e.b.b) - 1
 	e.key("range")
 	e.rng(m.Range)
 	e.key("file")
 	e.str(m.File)
 	e.key("lines")
-	e.str(m.Lines)
+	e.strAround(m.Lines, m.Text, from, to)
 	e.key("charCount")
 	e.charCount(m.CharCount)
 	if m.Replacement != nil {
@@ -438,8 +440,47 @@ func specials(x uint64) uint64 {
 // a multi-byte character checked where it is met, and a byte that is not
 // valid UTF-8 replaced with U+FFFD.
 func (e *encoder) str(s string) {
-	b := slices.Grow(e.b.b, len(s)+len(s)/8+strRoom)
-	b = append(b, '"')
+	b := append(e.b.b, '"')
+	b = appendEscaped(b, s)
+	e.b.b = append(b, '"')
+	e.empty = false
+}
+
+// strAround writes s as str does, where s holds t, written by the
+// item's last str(t) at b[from:to] (quotes excluded), at an offset that
+// t's place in memory gives: a match's lines hold its text, which is then
+// escaped once. JSON escapes each character alone, so t's escaped bytes
+// are those of s's part. Where s does not hold t there, it is str(s).
+func (e *encoder) strAround(s, t string, from, to int) {
+	off, ok := within(s, t)
+	if !ok {
+		e.str(s)
+		return
+	}
+	b := append(e.b.b, '"')
+	b = appendEscaped(b, s[:off])
+	b = append(b, b[from:to]...)
+	b = appendEscaped(b, s[off+len(t):])
+	e.b.b = append(b, '"')
+	e.empty = false
+}
+
+// within returns the offset of t in s when t is a view of s's bytes (a
+// match's text of its lines) with the same content.
+func within(s, t string) (int, bool) {
+	if len(t) == 0 || len(t) > len(s) {
+		return 0, false
+	}
+	off := int(uintptr(unsafe.Pointer(unsafe.StringData(t))) - uintptr(unsafe.Pointer(unsafe.StringData(s))))
+	if off < 0 || off > len(s)-len(t) || s[off:off+len(t)] != t {
+		return 0, false
+	}
+	return off, true
+}
+
+// appendEscaped appends the JSON escape of s to b.
+func appendEscaped(b []byte, s string) []byte {
+	b = slices.Grow(b, len(s)+len(s)/8+strRoom)
 	j := len(b) // where the next byte goes; b's length is its capacity
 	b = b[:cap(b)]
 	for i := 0; i < len(s); {
@@ -500,8 +541,7 @@ func (e *encoder) str(s string) {
 		i++
 		j++
 	}
-	e.b.b = append(b[:j], '"')
-	e.empty = false
+	return b[:j]
 }
 
 // strRoom is the room str keeps ahead in its buffer: eight bytes written

@@ -191,3 +191,45 @@ func TestEncoderStringRandom(t *testing.T) {
 		}
 	}
 }
+
+// TestLinesAroundText: a match's lines that hold its text (a view of the
+// same bytes, as NewMatch makes them) are written with the text's escaped
+// bytes copied, and come out as when they are escaped whole, in every
+// style and wherever escapes fall: before, inside, across and after the
+// text, and a text that only equals a part of the lines, elsewhere in
+// memory, is escaped anew.
+func TestLinesAroundText(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	alphabet := []string{"a", "b", " ", "\"", "\\", "\n", "\t", "\x01", "é", "\u2028", "\xff", "<", "x"}
+	for i := range 500 {
+		var sb strings.Builder
+		for range 1 + rnd.IntN(60) {
+			sb.WriteString(alphabet[rnd.IntN(len(alphabet))])
+		}
+		lines := sb.String()
+		lo := rnd.IntN(len(lines))
+		hi := lo + 1 + rnd.IntN(len(lines)-lo)
+		// Cut at character boundaries, as a node's bytes are.
+		for lo > 0 && !utf8.RuneStart(lines[lo]) {
+			lo--
+		}
+		for hi < len(lines) && !utf8.RuneStart(lines[hi]) {
+			hi++
+		}
+		view := lines[lo:hi]
+		apart := strings.Clone(view)
+		if _, ok := within(lines, view); !ok {
+			t.Fatalf("%q is not found in %q, whose bytes it is", view, lines)
+		}
+		if _, ok := within(lines, apart); ok && len(apart) > 0 {
+			t.Fatalf("a copy of %q is taken for a part of %q", apart, lines)
+		}
+		for _, s := range []Style{Compact, Pretty, Stream} {
+			shared := Match{Text: view, File: "f", Lines: lines, Language: "L"}
+			copied := Match{Text: apart, File: "f", Lines: lines, Language: "L"}
+			if a, b := shared.Encode(s), copied.Encode(s); a != b {
+				t.Fatalf("case %d, style %v: lines around the text\n%s\nescaped whole\n%s", i, s, a, b)
+			}
+		}
+	}
+}
