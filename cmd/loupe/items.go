@@ -13,9 +13,9 @@ import (
 // this lets them: at 2 MiB, the other worker of typescript's lib/*.d.ts
 // query stopped after a few files behind lib.dom.d.ts (a cold
 // `kind: interface_declaration` scan took 0.37 s against 0.28 s with
-// 8 MiB, for 7 MB more peak memory there and none on the Python and
-// JavaScript corpora, whose files are small or whose items are written
-// as fast as they are made).
+// 8 MiB, for 7 MB more peak memory), and a cold scan of every Go function
+// in GOROOT/src took 16.2 s against 14.4-15.3 s (peak memory 143-146 MB
+// against 164-168; ast-grep's is 111-119).
 const heldItems = 8 << 20
 
 // partItems is the fewest items one goroutine encodes when a file's items
