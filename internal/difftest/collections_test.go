@@ -168,25 +168,7 @@ func compareCollection(t *testing.T, bin, loupe, dir string) {
 		}
 	}
 
-	tests := map[string][]collectionTest{}
-	for _, tc := range proj.TestConfigs {
-		files, err := project.YAMLFiles(proj.Path(tc.TestDir))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var ct collectionTest
-			if yaml.Unmarshal(data, &ct) != nil || ct.ID == "" {
-				continue
-			}
-			ct.path = f
-			tests[ct.ID] = append(tests[ct.ID], ct)
-		}
-	}
+	tests := ruleTests(t, proj)
 	snapshots := snapshotFiles(proj)
 
 	var ruleFiles []string
@@ -268,6 +250,32 @@ func ruleDocs(path string) []collectionRule {
 		}
 	}
 	return out
+}
+
+// ruleTests reads the rule-test files of the project's test folders, by
+// rule id; a file that is not a rule test is passed over.
+func ruleTests(t *testing.T, proj *project.Project) map[string][]collectionTest {
+	t.Helper()
+	tests := map[string][]collectionTest{}
+	for _, tc := range proj.TestConfigs {
+		files, err := project.YAMLFiles(proj.Path(tc.TestDir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ct collectionTest
+			if yaml.Unmarshal(data, &ct) != nil || ct.ID == "" {
+				continue
+			}
+			ct.path = f
+			tests[ct.ID] = append(tests[ct.ID], ct)
+		}
+	}
+	return tests
 }
 
 // snapshotFiles maps a rule id to its snapshot file, in every test folder.

@@ -462,25 +462,7 @@ func (p *customProject) readRules() {
 			}
 		}
 	}
-	p.ruleTests = map[string][]collectionTest{}
-	for _, tc := range p.proj.TestConfigs {
-		files, err := project.YAMLFiles(p.proj.Path(tc.TestDir))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var ct collectionTest
-			if yaml.Unmarshal(data, &ct) != nil || ct.ID == "" {
-				continue
-			}
-			ct.path = f
-			p.ruleTests[ct.ID] = append(p.ruleTests[ct.ID], ct)
-		}
-	}
+	p.ruleTests = ruleTests(t, p.proj)
 }
 
 // lang returns the custom language of a rule's language name.
