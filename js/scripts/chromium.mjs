@@ -28,3 +28,20 @@ export async function launchChromium() {
     },
   };
 }
+
+/**
+ * Runs fn(page) on a page opened at url in a fresh Chromium, closed after:
+ * fn's value and the page's uncaught errors, in order.
+ */
+export async function onPage(url, fn) {
+  const chromium = await launchChromium();
+  try {
+    const page = await chromium.context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(url);
+    return { value: await fn(page), errors };
+  } finally {
+    await chromium.close();
+  }
+}

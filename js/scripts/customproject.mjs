@@ -116,7 +116,7 @@ async function nodeMode(mode, workers) {
 
 /** Chromium: the package from dist/ and the project's files served over HTTP, read into memory by the page. */
 async function chromiumMode(mode) {
-  const { launchChromium, noChromium } = await import('./chromium.mjs');
+  const { onPage, noChromium } = await import('./chromium.mjs');
   if (noChromium) {
     out({ mode, skip: noChromium });
     return;
@@ -143,33 +143,30 @@ async function chromiumMode(mode) {
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   const base = `http://127.0.0.1:${server.address().port}/`;
-  const chromium = await launchChromium();
   try {
-    const page = await chromium.context.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(base);
-    const reason = await page.evaluate(async (files) => {
-      const { createTools } = await import('/loupe/browser.js');
-      const mem = {};
-      for (const f of files) {
-        const r = await fetch(`/project/${f.split('/').map(encodeURIComponent).join('/')}`);
-        if (!r.ok) throw new Error(`${f}: ${r.status}`);
-        mem[f] = new Uint8Array(await r.arrayBuffer());
+    const { value: ran, errors } = await onPage(base, async (page) => {
+      const reason = await page.evaluate(async (files) => {
+        const { createTools } = await import('/loupe/browser.js');
+        const mem = {};
+        for (const f of files) {
+          const r = await fetch(`/project/${f.split('/').map(encodeURIComponent).join('/')}`);
+          if (!r.ok) throw new Error(`${f}: ${r.status}`);
+          mem[f] = new Uint8Array(await r.arrayBuffer());
+        }
+        const { tools, reason } = await createTools({ files: mem, baseUrl: '/loupe/' });
+        globalThis.astGrep = tools.find((t) => t.name === 'ast_grep');
+        return reason;
+      }, files);
+      if (reason) {
+        out({ mode, skip: `createTools: ${reason}` });
+        return false;
       }
-      const { tools, reason } = await createTools({ files: mem, baseUrl: '/loupe/' });
-      globalThis.astGrep = tools.find((t) => t.name === 'ast_grep');
-      return reason;
-    }, files);
-    if (reason) {
-      out({ mode, skip: `createTools: ${reason}` });
-      return;
-    }
-    if (links > 0) out({ mode, note: `${links} symbolic links of the project not passed (an in-memory workspace holds none)` });
-    await runMode(mode, (params) => page.evaluate(async (p) => (await globalThis.astGrep.execute(p)).metadata, params));
-    if (errors.length > 0) out({ mode, error: `page errors: ${errors.join('; ')}` });
+      if (links > 0) out({ mode, note: `${links} symbolic links of the project not passed (an in-memory workspace holds none)` });
+      await runMode(mode, (params) => page.evaluate(async (p) => (await globalThis.astGrep.execute(p)).metadata, params));
+      return true;
+    });
+    if (ran && errors.length > 0) out({ mode, error: `page errors: ${errors.join('; ')}` });
   } finally {
-    await chromium.close();
     server.close();
   }
 }

@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, dirname, extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTools } from '../dist/index.js';
-import { launchChromium, noChromium as skip } from '../scripts/chromium.mjs';
+import { onPage, noChromium as skip } from '../scripts/chromium.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, '..', 'dist');
@@ -67,18 +67,9 @@ after(() => server.close());
 
 /** Runs fn(page) on a blank page of base in a fresh Chromium; page errors fail the test. */
 async function inChromium(fn) {
-  const chromium = await launchChromium();
-  try {
-    const page = await chromium.context.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(base);
-    const out = await fn(page);
-    assert.deepEqual(errors, []);
-    return out;
-  } finally {
-    await chromium.close();
-  }
+  const { value, errors } = await onPage(base, fn);
+  assert.deepEqual(errors, []);
+  return value;
 }
 
 test('ast_grep over in-memory files in Chromium', { timeout: 120000, skip }, async () => {

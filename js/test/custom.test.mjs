@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname, extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTools } from '../dist/index.js';
-import { launchChromium, noChromium } from '../scripts/chromium.mjs';
+import { onPage, noChromium } from '../scripts/chromium.mjs';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 
@@ -188,48 +188,39 @@ before(async () => {
 after(() => server?.close());
 
 test('a custom language over in-memory files in Chromium, hostile modules stopped or refused', { timeout: 120000, skip: noChromium }, async () => {
-  const chromium = await launchChromium();
-  try {
-    const page = await chromium.context.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(base);
-    const r = await page.evaluate(async ({ evil, modules, sgconfig }) => {
-      const { createTools } = await import('/loupe/browser.js');
-      const json = new Uint8Array(await (await fetch('/loupe/grammars/json.wasm')).arrayBuffer());
-      const files = {
-        'grammars/cjson.wasm': json,
-        'grammars/evil.wasm': new Uint8Array(evil),
-        ...Object.fromEntries(Object.entries(modules).map(([l, m]) => [`grammars/${l}.wasm`, new Uint8Array(m)])),
-        'data/a.cjson': '{"a": null, "b": [1, null]}\n',
-        'sgconfig.yml': sgconfig,
-      };
-      const { tools, reason } = await createTools({ files, baseUrl: '/loupe/' });
-      const ag = tools.find((t) => t.name === 'ast_grep');
-      const byName = await ag.execute({ pattern: 'null', language: 'cjson' });
-      const byPath = await ag.execute({ pattern: 'null', path: 'data/a.cjson' });
-      const refused = await ag.execute({ pattern: 'x', language: 'evil' });
-      // As searchHostile does in Node.
-      const errors = {};
-      for (const language of Object.keys(modules)) {
-        errors[language] = (await ag.execute({ pattern: 'x', language })).metadata.error;
-      }
-      const after = await ag.execute({ pattern: 'null', language: 'cjson' });
-      const matches = after.metadata.matches.map((m) => `${m.file}:${m.startLine}:${m.startCol}`);
-      return { reason, byName: byName.metadata, byPath: byPath.metadata, refused: refused.metadata, hostile: { errors, matches } };
-    }, {
-      evil: [...hostile({ importing: true })],
-      modules: Object.fromEntries(Object.entries(hostileModules).map(([l, m]) => [l, [...m]])),
-      sgconfig,
-    });
-    assert.deepEqual(errors, []);
-    assert.equal(r.reason, undefined);
-    for (const m of [r.byName, r.byPath]) {
-      assert.deepEqual(m.matches.map((x) => `${x.file}:${x.startLine}:${x.startCol}:${x.nodeKind}`), ['data/a.cjson:1:7:null', 'data/a.cjson:1:22:null']);
+  const { value: r, errors } = await onPage(base, (page) => page.evaluate(async ({ evil, modules, sgconfig }) => {
+    const { createTools } = await import('/loupe/browser.js');
+    const json = new Uint8Array(await (await fetch('/loupe/grammars/json.wasm')).arrayBuffer());
+    const files = {
+      'grammars/cjson.wasm': json,
+      'grammars/evil.wasm': new Uint8Array(evil),
+      ...Object.fromEntries(Object.entries(modules).map(([l, m]) => [`grammars/${l}.wasm`, new Uint8Array(m)])),
+      'data/a.cjson': '{"a": null, "b": [1, null]}\n',
+      'sgconfig.yml': sgconfig,
+    };
+    const { tools, reason } = await createTools({ files, baseUrl: '/loupe/' });
+    const ag = tools.find((t) => t.name === 'ast_grep');
+    const byName = await ag.execute({ pattern: 'null', language: 'cjson' });
+    const byPath = await ag.execute({ pattern: 'null', path: 'data/a.cjson' });
+    const refused = await ag.execute({ pattern: 'x', language: 'evil' });
+    // As searchHostile does in Node.
+    const errors = {};
+    for (const language of Object.keys(modules)) {
+      errors[language] = (await ag.execute({ pattern: 'x', language })).metadata.error;
     }
-    assert.match(r.refused.error, /imports wasi_snapshot_preview1\.fd_write, and a grammar module may import nothing/);
-    assertHostile(r.hostile);
-  } finally {
-    await chromium.close();
+    const after = await ag.execute({ pattern: 'null', language: 'cjson' });
+    const matches = after.metadata.matches.map((m) => `${m.file}:${m.startLine}:${m.startCol}`);
+    return { reason, byName: byName.metadata, byPath: byPath.metadata, refused: refused.metadata, hostile: { errors, matches } };
+  }, {
+    evil: [...hostile({ importing: true })],
+    modules: Object.fromEntries(Object.entries(hostileModules).map(([l, m]) => [l, [...m]])),
+    sgconfig,
+  }));
+  assert.deepEqual(errors, []);
+  assert.equal(r.reason, undefined);
+  for (const m of [r.byName, r.byPath]) {
+    assert.deepEqual(m.matches.map((x) => `${x.file}:${x.startLine}:${x.startCol}:${x.nodeKind}`), ['data/a.cjson:1:7:null', 'data/a.cjson:1:22:null']);
   }
+  assert.match(r.refused.error, /imports wasi_snapshot_preview1\.fd_write, and a grammar module may import nothing/);
+  assertHostile(r.hostile);
 });
