@@ -266,6 +266,11 @@ func decodeParts(p []byte, end int, nodes []host.Node, parts int) error {
 	le := binary.LittleEndian
 	table := p[end:]
 	spans := checkpoints(len(nodes)) + 1 // the runs between checkpoints
+	// start returns where run r (> 0) starts and the start before it.
+	start := func(r int) (int, uint32) {
+		c := table[(r-1)*checkpointSize:]
+		return int(le.Uint32(c)), le.Uint32(c[4:])
+	}
 	errs := make([]error, parts)
 	var wg sync.WaitGroup
 	decode := func(k int) {
@@ -273,15 +278,13 @@ func decodeParts(p []byte, end int, nodes []host.Node, parts int) error {
 		var off int
 		var prev uint32
 		if first > 0 {
-			c := table[(first-1)*checkpointSize:]
-			off, prev = int(le.Uint32(c)), le.Uint32(c[4:])
+			off, prev = start(first)
 		}
 		lo, hi := first*checkpointEvery, min(last*checkpointEvery, len(nodes))
 		off, prev, err := decodeNodes(p, end, off, prev, nodes[lo:hi])
 		wantOff, wantPrev := end, prev
 		if hi < len(nodes) {
-			c := table[(last-1)*checkpointSize:]
-			wantOff, wantPrev = int(le.Uint32(c)), le.Uint32(c[4:])
+			wantOff, wantPrev = start(last)
 		}
 		if err == nil && (off != wantOff || prev != wantPrev) {
 			err = fmt.Errorf("%w: nodes %d to %d do not end where the next start", errCorrupt, lo, hi)
