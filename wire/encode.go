@@ -57,14 +57,19 @@ func (f *Finding) Encode(s Style) string {
 	return e.b.String()
 }
 
-func (f *Finding) encode(e *encoder) {
+// sizeHint is about the bytes f encodes to (see Match.sizeHint).
+func (f *Finding) sizeHint() int {
 	n := f.Match.sizeHint() + len(f.Message)
 	for _, l := range f.Labels {
-		n += len(l.Text) + 256
+		n += len(l.Text) + len(l.Text)/8 + 256
 	}
-	e.b.grow(n)
+	return n
+}
+
+func (f *Finding) encode(e *encoder) {
+	e.b.grow(f.sizeHint())
 	e.open('{')
-	f.Match.fields(e)
+	text := f.Match.fields(e)
 	e.key("ruleId")
 	e.str(f.RuleID)
 	e.key("severity")
@@ -84,7 +89,13 @@ func (f *Finding) encode(e *encoder) {
 			e.item()
 			e.open('{')
 			e.key("text")
-			e.str(l.Text)
+			if l.Range == f.Range && l.Text == f.Text {
+				e.raw(`"`)
+				e.b.b = append(e.b.b, e.b.b[text[0]:text[1]]...)
+				e.raw(`"`)
+			} else {
+				e.str(l.Text)
+			}
 			e.key("range")
 			e.rng(l.Range)
 			if l.Message != nil {
@@ -125,7 +136,9 @@ func (m *Match) sizeHint() int {
 	return n
 }
 
-func (m *Match) fields(e *encoder) {
+// fields encodes m's fields and returns where its text's escaped bytes
+// are in e's buffer, for a label of the same text to copy.
+func (m *Match) fields(e *encoder) [2]int {
 	e.key("text")
 	from := len(e.b.b) + 1 // after the quote
 	e.str(m.Text)
@@ -180,6 +193,7 @@ func (m *Match) fields(e *encoder) {
 		e.close('}')
 		e.close('}')
 	}
+	return [2]int{from, to}
 }
 
 // sortedKeys returns m's keys in order, appended to buf (a match binds few

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -229,6 +230,47 @@ func TestLinesAroundText(t *testing.T) {
 			copied := Match{Text: apart, File: "f", Lines: lines, Language: "L"}
 			if a, b := shared.Encode(s), copied.Encode(s); a != b {
 				t.Fatalf("case %d, style %v: lines around the text\n%s\nescaped whole\n%s", i, s, a, b)
+			}
+		}
+	}
+}
+
+// TestLabelOfText: a label over the match's own range and text is written
+// with the match text's escaped bytes copied; it decodes to the same
+// string as the text, in every style, as a label over other text does to
+// its own.
+func TestLabelOfText(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(5, 6))
+	alphabet := []string{"a", " ", "\"", "\\", "\n", "\t", "\x01", "é", "\u2028", "\xff", "<"}
+	word := func() string {
+		var sb strings.Builder
+		for range 1 + rnd.IntN(40) {
+			sb.WriteString(alphabet[rnd.IntN(len(alphabet))])
+		}
+		return sb.String()
+	}
+	for i := range 300 {
+		text, other := word(), word()
+		r := Range{ByteOffset: ByteRange{Start: 3, End: 3 + len(text)}}
+		f := Finding{
+			Match:  Match{Text: text, Range: r, File: "f", Lines: text, Language: "L"},
+			RuleID: "r", Severity: "hint", Message: "m",
+			Labels: []Label{{Text: text, Range: r, Style: "primary"}, {Text: other, Range: Range{}, Style: "secondary"}},
+		}
+		for _, s := range []Style{Compact, Pretty, Stream} {
+			var got struct {
+				Text   string `json:"text"`
+				Labels []struct {
+					Text string `json:"text"`
+				} `json:"labels"`
+			}
+			out := f.Encode(s)
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatalf("case %d, style %v: %v\n%s", i, s, err, out)
+			}
+			want := string([]rune(other)) // each invalid byte as U+FFFD
+			if got.Labels[0].Text != got.Text || got.Labels[1].Text != want {
+				t.Fatalf("case %d, style %v: text %q, labels %q and %q; want the text's, then %q", i, s, got.Text, got.Labels[0].Text, got.Labels[1].Text, want)
 			}
 		}
 	}

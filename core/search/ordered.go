@@ -17,7 +17,11 @@ type OrderedLimits struct {
 	Ahead int
 	// Held bounds the bytes that finished, undelivered results hold (as
 	// work reports them); past it, work waits for delivery to catch up
-	// (default 32 MiB). It may be passed by the items in flight.
+	// (default 32 MiB). It may be passed by the items in flight. The
+	// whole of it is used only while the first undelivered item is still
+	// in work, which the others then work past; once that item is done,
+	// delivery sets the pace, and work waits past a quarter of it, since
+	// holding more would take memory and gain no time.
 	Held int64
 }
 
@@ -66,7 +70,17 @@ func Ordered[T any](ctx context.Context, n int, lim OrderedLimits, work func(ctx
 		held      int64
 		active    int // goroutines still running work
 		stopped   bool
+		// delivering is true while deliver has the first undelivered item.
+		delivering bool
 	)
+	// limit is the bytes results may hold before work waits (see
+	// OrderedLimits.Held); mu is held.
+	limit := func() int64 {
+		if delivering || delivered < n && slots[delivered].done {
+			return budget / 4
+		}
+		return budget
+	}
 	stopWatch := context.AfterFunc(ctx, func() {
 		mu.Lock()
 		stopped = true
@@ -86,7 +100,7 @@ func Ordered[T any](ctx context.Context, n int, lim OrderedLimits, work func(ctx
 			}()
 			for {
 				mu.Lock()
-				for !stopped && next < n && (next >= delivered+ahead || held > budget) {
+				for !stopped && next < n && (next >= delivered+ahead || held > limit()) {
 					cond.Wait()
 				}
 				// ctx is checked here too: its watcher below runs
@@ -124,6 +138,7 @@ func Ordered[T any](ctx context.Context, n int, lim OrderedLimits, work func(ctx
 		v := s.v
 		held -= s.cost
 		*s = slot{} // let the result go once delivered
+		delivering = true
 		mu.Unlock()
 		more := deliver(delivered, v)
 		if !more {
@@ -133,6 +148,7 @@ func Ordered[T any](ctx context.Context, n int, lim OrderedLimits, work func(ctx
 		mu.Lock()
 		stopped = stopped || !more
 		delivered++
+		delivering = false
 		cond.Broadcast()
 	}
 	return delivered

@@ -95,3 +95,49 @@ func TestOrdered(t *testing.T) {
 		})
 	}
 }
+
+// TestOrderedHeldWhileWorking: while the first undelivered item is still
+// in work, the others run ahead of it up to the whole Held budget; once
+// it is done and delivery is what they wait for, to a quarter of it.
+func TestOrderedHeldWhileWorking(t *testing.T) {
+	const cost, budget = 10, 80
+	var held, maxHeld atomic.Int64
+	far := make(chan struct{}) // closed when work has run the budget ahead
+	work := func(ctx context.Context, i int) (int, int64) {
+		if i == 0 {
+			select {
+			case <-far:
+			case <-time.After(10 * time.Second): // only when the others stopped short
+				t.Errorf("the others stopped %d bytes ahead of the first item in work, want %d", held.Load(), budget)
+			}
+			return 0, cost
+		}
+		if h := held.Add(cost); h > maxHeld.Load() {
+			maxHeld.Store(h)
+		}
+		if i == budget/cost {
+			close(far)
+		}
+		return i, cost
+	}
+	var rest atomic.Int64 // the most held once the first item was done
+	deliver := func(i, v int) bool {
+		if i > 0 {
+			held.Add(-cost)
+		}
+		if i == budget/cost+2 {
+			maxHeld.Store(held.Load())
+		}
+		if i > budget/cost+2 {
+			rest.Store(max(rest.Load(), maxHeld.Load()))
+		}
+		time.Sleep(100 * time.Microsecond) // delivery sets the pace
+		return true
+	}
+	if n := Ordered(context.Background(), 200, OrderedLimits{Threads: 2, Ahead: 1000, Held: budget}, work, deliver); n != 200 {
+		t.Fatalf("delivered %d of 200", n)
+	}
+	if r := rest.Load(); r > budget/4+2*cost {
+		t.Errorf("with the first item done, finished results held %d bytes, want at most %d", r, budget/4+2*cost)
+	}
+}
