@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/loupe-dev/loupe/core/search"
@@ -210,37 +211,44 @@ func declare[P any, R result, S any](d decl[P, R, S]) entry {
 	if d.Permissions&^toolspec.ReadFiles != 0 && d.NeedsApproval == nil {
 		panic(fmt.Sprintf("tools: %s writes (%s) but has no requires-approval rule", d.Name, d.Permissions))
 	}
-	info := toolspec.Info{
-		Name: d.Name, Title: d.Title, Summary: d.Summary, Description: d.Description, Guide: d.Guide,
-		Category: d.Category, Permissions: d.Permissions, RequiresApproval: d.NeedsApproval != nil,
-		Termination:  d.Termination,
-		InputSchema:  schema.For(new(P)),
-		OutputSchema: schema.For(new(S)),
-	}
-	for _, e := range d.Examples {
-		raw, err := json.Marshal(e.Params)
-		if err != nil {
-			panic(fmt.Sprintf("tools: %s example %q: %v", d.Name, e.Use, err))
-		}
-		info.Examples = append(info.Examples, toolspec.Example{Use: e.Use, Params: raw})
-	}
-	return &declared[P, R, S]{d, info}
+	return &declared[P, R, S]{decl: d}
 }
 
-// declared is a checked declaration and its Info.
+// declared is a checked declaration and its Info, built on first use: a
+// process that calls no tool (a CLI search) does not reflect over every
+// tool's types for schemas at start.
 type declared[P any, R result, S any] struct {
 	decl[P, R, S]
-	inf toolspec.Info
+	once sync.Once
+	inf  toolspec.Info
 }
 
-func (d *declared[P, R, S]) info() toolspec.Info { return d.inf }
+func (d *declared[P, R, S]) info() toolspec.Info {
+	d.once.Do(func() {
+		d.inf = toolspec.Info{
+			Name: d.Name, Title: d.Title, Summary: d.Summary, Description: d.Description, Guide: d.Guide,
+			Category: d.Category, Permissions: d.Permissions, RequiresApproval: d.NeedsApproval != nil,
+			Termination:  d.Termination,
+			InputSchema:  schema.For(new(P)),
+			OutputSchema: schema.For(new(S)),
+		}
+		for _, e := range d.Examples {
+			raw, err := json.Marshal(e.Params)
+			if err != nil {
+				panic(fmt.Sprintf("tools: %s example %q: %v", d.Name, e.Use, err))
+			}
+			d.inf.Examples = append(d.inf.Examples, toolspec.Example{Use: e.Use, Params: raw})
+		}
+	})
+	return d.inf
+}
 
 func (d *declared[P, R, S]) bind(cfg Config) (*Tool, error) {
 	run, err := d.Open(cfg)
 	if err != nil {
 		return nil, err
 	}
-	t := &Tool{Info: d.inf, splittable: d.Merge != nil}
+	t := &Tool{Info: d.info(), splittable: d.Merge != nil}
 	t.call = func(ctx context.Context, raw json.RawMessage) (*Output, error) {
 		var p P
 		if err := decodeStrict(raw, &p); err != nil {

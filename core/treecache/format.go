@@ -52,7 +52,7 @@ func KeyOf(grammar string, src []byte) Key {
 // numbers, so that a large entry is decoded in parts at once; the node
 // count says how many there are. All numbers are little-endian.
 const (
-	magic      = "LTC\x03"
+	magic      = "LTC\x04"
 	headerSize = 64
 	offKey     = 4
 	offSrcLen  = offKey + len(Key{})
@@ -123,7 +123,11 @@ func widthCode(v uint32) uint16 {
 	return 3
 }
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// crcTable is the CRC-32 (IEEE) of entries and pack indexes. It is the
+// polynomial whose table costs nothing to set up: CRC-32C's takes half a
+// millisecond at start on amd64 (hash/crc32's SSE 4.2 tables), a tenth of
+// a warm search that finds few files, and both run at memory speed.
+var crcTable = crc32.IEEETable
 
 // errCorrupt is an entry that does not check out: torn, truncated,
 // altered, or of another key.
@@ -192,10 +196,10 @@ func appendWidth(buf []byte, v uint32) []byte {
 	return buf
 }
 
-// checksum is the CRC-32C of an entry's bytes but its checksum field.
+// checksum is the CRC-32 of an entry's bytes but its checksum field.
 func checksum(b []byte) uint32 {
-	c := crc32.Update(0, castagnoli, b[:offCRC])
-	return crc32.Update(c, castagnoli, b[headerSize:])
+	c := crc32.Update(0, crcTable, b[:offCRC])
+	return crc32.Update(c, crcTable, b[headerSize:])
 }
 
 // decode checks that b is a whole, unaltered entry of key for src and

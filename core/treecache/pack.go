@@ -98,7 +98,7 @@ func readPackIndex(f *os.File) (*packFile, []indexEntry, error) {
 	}
 	le := binary.LittleEndian
 	count, indexOff := int64(le.Uint32(foot[4:])), int64(le.Uint64(foot[8:]))
-	if string(foot[:len(packMagic)]) != packMagic || le.Uint32(foot[footerCRCFrom:]) != crc32.Checksum(foot[:footerCRCFrom], castagnoli) ||
+	if string(foot[:len(packMagic)]) != packMagic || le.Uint32(foot[footerCRCFrom:]) != crc32.Checksum(foot[:footerCRCFrom], crcTable) ||
 		indexOff < 0 || indexOff+count*int64(indexRecord)+footerSize != size {
 		return nil, nil, errCorrupt
 	}
@@ -106,7 +106,7 @@ func readPackIndex(f *os.File) (*packFile, []indexEntry, error) {
 	if _, err := f.ReadAt(raw, indexOff); err != nil {
 		return nil, nil, err
 	}
-	if le.Uint32(foot[16:]) != crc32.Checksum(raw, castagnoli) {
+	if le.Uint32(foot[16:]) != crc32.Checksum(raw, crcTable) {
 		return nil, nil, errCorrupt
 	}
 	idx := make([]indexEntry, count)
@@ -165,14 +165,14 @@ func (w *packWriter) finish(dir string) error {
 		tail = le.AppendUint64(tail, uint64(e.off))
 		tail = le.AppendUint64(tail, uint64(e.len))
 	}
-	indexCRC := crc32.Checksum(tail, castagnoli)
+	indexCRC := crc32.Checksum(tail, crcTable)
 	foot := len(tail)
 	tail = append(tail, packMagic...)
 	tail = le.AppendUint32(tail, uint32(len(w.idx)))
 	tail = le.AppendUint64(tail, uint64(w.off))
 	tail = le.AppendUint32(tail, indexCRC)
 	tail = append(tail, make([]byte, 8)...)
-	tail = le.AppendUint32(tail, crc32.Checksum(tail[foot:], castagnoli))
+	tail = le.AppendUint32(tail, crc32.Checksum(tail[foot:], crcTable))
 	if _, err := w.p.f.Write(tail); err != nil {
 		return err
 	}

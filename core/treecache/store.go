@@ -13,8 +13,8 @@
 // may use one store at once, without locks: a pack is written to a
 // temporary file and renamed into place once whole, and is never changed
 // after, so a reader sees a whole pack or none; each entry carries its
-// key, its source's length and a CRC-32C of its bytes, and each pack's
-// index a CRC-32C of its own, so a torn or altered entry or pack is
+// key, its source's length and a CRC-32 of its bytes, and each pack's
+// index a CRC-32 of its own, so a torn or altered entry or pack is
 // refused (the caller parses again and saves the tree anew), never
 // trusted. A Store's saves become visible to other processes when their
 // pack is finished: once it holds 8 MiB, at Flush, at Close. The store is
@@ -59,10 +59,11 @@ const DefaultLimit int64 = 1 << 30
 
 // version is the folder of the store that holds this format's packs;
 // oldVersions are earlier formats' folders, which a trim removes (v3
-// holds packs of entries without checkpoints, which no key finds).
-const version = "v4"
+// holds packs of entries without checkpoints, v4 entries checked by
+// CRC-32C; no key finds them).
+const version = "v5"
 
-var oldVersions = []string{"v1", "v2", "v3"}
+var oldVersions = []string{"v1", "v2", "v3", "v4"}
 
 // tempPrefix starts the names of entries being written.
 const tempPrefix = ".tmp-"

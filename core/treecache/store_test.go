@@ -471,15 +471,15 @@ func TestDamagedPacks(t *testing.T) {
 		{"index offset moved, checksums fixed", func(b []byte) []byte {
 			foot := b[len(b)-footerSize:]
 			binary.LittleEndian.PutUint64(foot[8:], binary.LittleEndian.Uint64(foot[8:])-1)
-			binary.LittleEndian.PutUint32(foot[footerCRCFrom:], crc32.Checksum(foot[:footerCRCFrom], castagnoli))
+			binary.LittleEndian.PutUint32(foot[footerCRCFrom:], crc32.Checksum(foot[:footerCRCFrom], crcTable))
 			return b
 		}},
 		{"an entry's length raised, checksums fixed", func(b []byte) []byte {
 			foot := b[len(b)-footerSize:]
 			rec := b[len(b)-footerSize-indexRecord:]
 			binary.LittleEndian.PutUint64(rec[40:], binary.LittleEndian.Uint64(rec[40:])+1<<40)
-			binary.LittleEndian.PutUint32(foot[16:], crc32.Checksum(b[len(b)-footerSize-indexRecord:len(b)-footerSize], castagnoli))
-			binary.LittleEndian.PutUint32(foot[footerCRCFrom:], crc32.Checksum(foot[:footerCRCFrom], castagnoli))
+			binary.LittleEndian.PutUint32(foot[16:], crc32.Checksum(b[len(b)-footerSize-indexRecord:len(b)-footerSize], crcTable))
+			binary.LittleEndian.PutUint32(foot[footerCRCFrom:], crc32.Checksum(foot[:footerCRCFrom], crcTable))
 			return b
 		}},
 	}
