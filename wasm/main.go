@@ -46,6 +46,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strconv"
 	"sync"
@@ -54,6 +55,7 @@ import (
 
 	"github.com/loupe-dev/loupe/core/language"
 	"github.com/loupe-dev/loupe/core/search"
+	"github.com/loupe-dev/loupe/core/treecache"
 	"github.com/loupe-dev/loupe/host/jshost"
 	"github.com/loupe-dev/loupe/tools"
 	"github.com/loupe-dev/loupe/tools/toolspec"
@@ -187,6 +189,17 @@ func invoke(f js.Value, args ...any) (v js.Value, err error) {
 	return f.Invoke(args...), nil
 }
 
+// openTreeCache puts the persistent tree cache the environment names
+// under search.Default, once, as the CLI does (treecache.OpenDefault): the
+// JavaScript side sets LOUPE_TREE_CACHE_DIR, or LOUPE_NO_CACHE for none. A
+// cache that cannot be opened only costs parsing.
+var openTreeCache = sync.OnceFunc(func() {
+	if st, _ := treecache.OpenDefault(os.Getenv); st != nil {
+		search.Default.SetStore(st)
+		language.SetNameStore(st)
+	}
+})
+
 func openSession(loader js.Value, raw string, approver toolspec.Approver) string {
 	var cfg config
 	if err := json.Unmarshal([]byte(raw), &cfg); err != nil {
@@ -194,6 +207,7 @@ func openSession(loader js.Value, raw string, approver toolspec.Approver) string
 	}
 	language.SetEngine(jshost.New(loader, time.Duration(cfg.CustomParseMs)*time.Millisecond))
 	engineSet.Store(true)
+	openTreeCache()
 	ts, err := tools.New(tools.Config{
 		Workspace:       cfg.WorkspaceRoot,
 		AstGrepTimeout:  time.Duration(cfg.Timeouts.AstGrepMs) * time.Millisecond,

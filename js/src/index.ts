@@ -11,7 +11,7 @@
  */
 import * as os from 'node:os';
 import { localEngine } from './engine.js';
-import { DEFAULT_MEMORY_LIMIT_MIB, nodeEnv } from './node.js';
+import { DEFAULT_MEMORY_LIMIT_MIB, nodeEnv, treeCacheFolder } from './node.js';
 import { poolEngine } from './pool.js';
 import { createToolsWith, type CreateToolsResult, type ToolsOptions } from './tools.js';
 
@@ -39,6 +39,18 @@ export interface CreateToolsOptions extends ToolsOptions {
    * is replaced. Grammar instances (one per parse) are not counted.
    */
   memoryLimitMiB?: number;
+  /**
+   * Where parsed trees are kept between processes: a folder, or false for
+   * none (trees are then kept in memory only, for this process's calls).
+   * By default the folder loupe's CLI uses, which both then share
+   * ($LOUPE_TREE_CACHE_DIR, else loupe/trees in the user's cache folder;
+   * none when LOUPE_NO_CACHE is set): a new process's first search of
+   * files parsed before, by either, reads their trees instead of parsing
+   * them. It holds node records, never source text, and is bounded
+   * (1 GiB, least recently used first); a damaged entry is parsed again.
+   * Calls with different folders use different workers.
+   */
+  treeCache?: string | false;
 }
 
 /**
@@ -51,8 +63,9 @@ export interface CreateToolsOptions extends ToolsOptions {
 export function createTools(options: CreateToolsOptions): Promise<CreateToolsResult> {
   const workers = Math.max(0, Math.floor(options.workers ?? Math.min(os.availableParallelism?.() ?? os.cpus().length, 4)));
   const memoryLimitMiB = options.memoryLimitMiB ?? DEFAULT_MEMORY_LIMIT_MIB;
+  const treeCache = treeCacheFolder(options.treeCache);
   const load = workers > 0
-    ? () => poolEngine({ size: workers, assetsDir: options.assetsDir, memoryLimitMiB, customParseMs: options.customParseMs })
-    : () => localEngine(nodeEnv(options.assetsDir, { memoryLimitMiB }));
+    ? () => poolEngine({ size: workers, assetsDir: options.assetsDir, memoryLimitMiB, customParseMs: options.customParseMs, treeCache })
+    : () => localEngine(nodeEnv(options.assetsDir, { memoryLimitMiB, treeCache }));
   return createToolsWith(load, options, options.files);
 }

@@ -1,7 +1,7 @@
 /** The Node environment: files are read from this package's dist/. */
 import * as fs from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { webcrypto } from 'node:crypto';
 import { limitMemory, type Env, type ParseWatch } from './runtime.js';
@@ -61,6 +61,30 @@ export interface NodeEnvOptions {
   grammar?: (name: string) => Promise<WebAssembly.Module>;
   /** Told when a custom language's module starts and ends a parse (a pool worker's watchdog). */
   watchParse?: ParseWatch;
+  /** The persistent tree cache's folder (Env.treeCache; absent: none). */
+  treeCache?: string;
+}
+
+/**
+ * The folder of the persistent tree cache for a createTools treeCache
+ * option, as loupe's CLI finds its own, so that both share it: none for
+ * false or when LOUPE_NO_CACHE is set (but to "", "0" or "false"); the
+ * folder given; else $LOUPE_TREE_CACHE_DIR, else loupe/trees in the
+ * user's cache folder (%LocalAppData% on Windows, ~/Library/Caches on
+ * macOS, $XDG_CACHE_HOME or ~/.cache elsewhere). Undefined when there is
+ * no such folder (no home).
+ */
+export function treeCacheFolder(setting: string | false | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (setting === false) return undefined;
+  if (typeof setting === 'string') return resolve(setting);
+  const off = (env.LOUPE_NO_CACHE ?? '').trim().toLowerCase();
+  if (off !== '' && off !== '0' && off !== 'false') return undefined;
+  if (env.LOUPE_TREE_CACHE_DIR) return resolve(env.LOUPE_TREE_CACHE_DIR);
+  let base: string | undefined;
+  if (process.platform === 'win32') base = env.LocalAppData;
+  else if (process.platform === 'darwin') base = env.HOME && join(env.HOME, 'Library', 'Caches');
+  else base = (env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : undefined) ?? (env.HOME && join(env.HOME, '.cache'));
+  return base ? join(base, 'loupe', 'trees') : undefined;
 }
 
 /** The Node Env for the assets in dir (default: this file's folder). */
@@ -68,8 +92,9 @@ export function nodeEnv(dir?: string, opts: NodeEnvOptions = {}): Env {
   const base = assetsFolder(dir);
   const limit = opts.memoryLimitMiB ?? 0;
   return {
-    key: `node:${base}:${limit}`,
+    key: `node:${base}:${limit}:${opts.treeCache ?? ''}`,
     memoryLimitMiB: limit > 0 ? limit : undefined,
+    treeCache: opts.treeCache,
     async loadGoSupport() {
       checkAssets(base);
       const g = globalThis as Record<string, unknown>;

@@ -462,6 +462,8 @@ export interface PoolOptions {
   memoryLimitMiB: number;
   /** How long a custom language's module may parse one file, in ms (default CUSTOM_PARSE_MS). */
   customParseMs?: number;
+  /** The persistent tree cache's folder (Env.treeCache; absent: none). */
+  treeCache?: string;
 }
 
 /**
@@ -472,12 +474,12 @@ export interface PoolOptions {
 export async function poolEngine(opts: PoolOptions): Promise<Engine> {
   const size = Math.max(1, Math.floor(opts.size));
   const customParseMs = opts.customParseMs ?? CUSTOM_PARSE_MS;
-  const key = `${size}:${opts.memoryLimitMiB}:${customParseMs}:${opts.assetsDir ?? ''}`;
+  const key = `${size}:${opts.memoryLimitMiB}:${customParseMs}:${opts.assetsDir ?? ''}:${opts.treeCache ?? ''}`;
   let p = pools.get(key);
   if (!p) {
     p = (async () => {
       const module = await compileGoModule(opts.assetsDir, opts.memoryLimitMiB);
-      const pool = new Pool(size, { assetsDir: opts.assetsDir, module, memoryLimitMiB: opts.memoryLimitMiB }, customParseMs);
+      const pool = new Pool(size, { assetsDir: opts.assetsDir, module, memoryLimitMiB: opts.memoryLimitMiB, treeCache: opts.treeCache }, customParseMs);
       await pool.boot();
       return pool;
     })();

@@ -31,6 +31,12 @@ export interface Env {
   memoryLimitMiB?: number;
   /** Told when a custom language's module starts and ends a parse (a pool worker's watchdog). */
   watchParse?: ParseWatch;
+  /**
+   * The folder of the persistent tree cache the Go instance reads parsed
+   * trees from and saves them to, shared with other processes and with
+   * loupe's CLI (treeCacheFolder); absent: trees are kept in memory only.
+   */
+  treeCache?: string;
 }
 
 /** Hears of a custom language's parses, which nothing on their thread can stop. */
@@ -323,6 +329,8 @@ async function bootNow(env: Env, forget: () => void): Promise<Runtime> {
     // A soft limit below the hard one: the collector runs harder before the instance dies.
     go.env = { ...go.env, GOMEMLIMIT: `${Math.floor(env.memoryLimitMiB * 7 / 8)}MiB` };
   }
+  // Go opens the tree cache as the CLI does, from its environment.
+  go.env = { ...go.env, ...(env.treeCache ? { LOUPE_TREE_CACHE_DIR: env.treeCache } : { LOUPE_NO_CACHE: '1' }) };
 
   let dead: InstanceDiedError | undefined;
   const listeners: ((err: InstanceDiedError) => void)[] = [];

@@ -15,6 +15,8 @@ export interface WorkerConfig {
   /** loupe.wasm compiled once by the pool, its memory limited to memoryLimitMiB. */
   module: WebAssembly.Module;
   memoryLimitMiB: number;
+  /** The persistent tree cache's folder (Env.treeCache; absent: none). */
+  treeCache?: string;
   /**
    * Where the worker says a custom language's module is parsing: an
    * Int32Array's one slot, the milliseconds since epoch when the parse
@@ -109,7 +111,7 @@ if (port) {
     start: () => Atomics.store(clock, 0, Math.max(1, Date.now() - cfg.epoch)),
     end: () => Atomics.store(clock, 0, 0),
   };
-  const booting: Promise<Runtime> = loadRuntime(nodeEnv(cfg.assetsDir, { memoryLimitMiB: cfg.memoryLimitMiB, module: cfg.module, grammar, watchParse }));
+  const booting: Promise<Runtime> = loadRuntime(nodeEnv(cfg.assetsDir, { memoryLimitMiB: cfg.memoryLimitMiB, module: cfg.module, grammar, watchParse, treeCache: cfg.treeCache }));
   booting.then((runtime) => {
     runtime.onDeath((err) => post({ died: err.message, output: err.output }));
     post({ id: 0, out: '' });

@@ -88,7 +88,7 @@ function bigFiles(n) {
 
 for (const workers of [1, 0]) {
   test(`an instance that runs out of memory is replaced, again and again (workers: ${workers})`, { timeout: 120000 }, async () => {
-    const { tools, reason } = await createTools({ workspaceRoot: 'unused', files: bigFiles(1), workers, memoryLimitMiB: 16 });
+    const { tools, reason } = await createTools({ workspaceRoot: 'unused', files: bigFiles(1), workers, memoryLimitMiB: 16, treeCache: false });
     assert.equal(reason, undefined);
     const ag = tools.find((t) => t.name === 'ast_grep');
     for (let round = 0; round < 2; round++) {
@@ -102,6 +102,7 @@ for (const workers of [1, 0]) {
 
 // Parsing these in memory never waits for the event loop, so Go cannot
 // see a cancel until it is done: the abort must stop the worker by force.
+// They are parsed every time (no tree cache), as these tests need.
 const heavy = bigFiles(4);
 const calls = {
   ast_grep: { rule: { kind: 'function_declaration' }, language: 'javascript' },
@@ -110,7 +111,7 @@ const calls = {
 
 for (const [name, params] of Object.entries(calls)) {
   test(`aborting ${name} settles it with a cancellation, and the pool serves the next call`, { timeout: 120000 }, async () => {
-    const { tools, reason } = await createTools({ workspaceRoot: 'unused', files: heavy, workers: 2 });
+    const { tools, reason } = await createTools({ workspaceRoot: 'unused', files: heavy, workers: 2, treeCache: false });
     assert.equal(reason, undefined);
     const tool = tools.find((t) => t.name === name);
     for (let round = 0; round < 2; round++) {
@@ -129,7 +130,7 @@ for (const [name, params] of Object.entries(calls)) {
 }
 
 test('an abort stops no other call: a worker running another one is left to finish it', { timeout: 120000 }, async () => {
-  const { tools, reason } = await createTools({ workspaceRoot: 'unused', files: heavy, workers: 2 });
+  const { tools, reason } = await createTools({ workspaceRoot: 'unused', files: heavy, workers: 2, treeCache: false });
   assert.equal(reason, undefined);
   const [ag, sa] = ['ast_grep', 'structural_analysis'].map((n) => tools.find((t) => t.name === n));
   const whole = ag.execute({ ...calls.ast_grep, maxResults: 1 });
