@@ -43,6 +43,7 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -103,6 +104,7 @@ func main() {
 	api.Set("parse", js.FuncOf(parse))
 	api.Set("languageFor", js.FuncOf(languageFor))
 	api.Set("merge", js.FuncOf(merge))
+	api.Set("setHash", js.FuncOf(setHash))
 	api.Set("playground", js.FuncOf(playground))
 	js.Global().Set("loupe", api)
 	if ready := js.Global().Get("__loupeReady"); ready.Type() == js.TypeFunction {
@@ -187,6 +189,36 @@ func invoke(f js.Value, args ...any) (v js.Value, err error) {
 		}
 	}()
 	return f.Invoke(args...), nil
+}
+
+// setHash makes the tree cache's keys computed by the JavaScript function
+// sha256(prefix, src), which returns their SHA-256 as a Uint8Array: the
+// host's native hash, where Go's own is slow as wasm (treecache.SetSum).
+// Should it throw or return something else, Go's own computes the key.
+func setHash(this js.Value, args []js.Value) any {
+	if len(args) != 1 || args[0].Type() != js.TypeFunction {
+		return nil
+	}
+	f := args[0]
+	u8 := js.Global().Get("Uint8Array")
+	bytesToJS := func(b []byte) js.Value {
+		a := u8.New(len(b))
+		js.CopyBytesToJS(a, b)
+		return a
+	}
+	treecache.SetSum(func(prefix, src []byte) treecache.Key {
+		var k treecache.Key
+		if sum, err := invoke(f, bytesToJS(prefix), bytesToJS(src)); err == nil &&
+			sum.InstanceOf(u8) && sum.Length() == len(k) && js.CopyBytesToGo(k[:], sum) == len(k) {
+			return k
+		}
+		h := sha256.New()
+		h.Write(prefix)
+		h.Write(src)
+		h.Sum(k[:0])
+		return k
+	})
+	return nil
 }
 
 // openTreeCache puts the persistent tree cache the environment names

@@ -1,6 +1,7 @@
 package treecache
 
 import (
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"io/fs"
@@ -141,5 +142,28 @@ func TestEarlierFormats(t *testing.T) {
 	defer next.Close()
 	if got, ok := loadSynthetic(next, k, nodes); !ok || !reflect.DeepEqual(got, nodes) {
 		t.Fatal("this format's entry is gone")
+	}
+}
+
+// TestSetSum: keys come from the function SetSum sets, which is given the
+// bytes a SHA-256 of the key covers, then from crypto/sha256 again.
+func TestSetSum(t *testing.T) {
+	src := []byte("package p\n")
+	want := KeyOf("grammar", src)
+	var got Key
+	SetSum(func(prefix, s []byte) Key {
+		got = sha256.Sum256(append(append([]byte{}, prefix...), s...))
+		return Key{1}
+	})
+	defer SetSum(nil)
+	if k := KeyOf("grammar", src); k != (Key{1}) {
+		t.Errorf("KeyOf did not use the function set: %x", k)
+	}
+	if got != want {
+		t.Errorf("the SHA-256 of what the function was given is %x, want the key %x", got, want)
+	}
+	SetSum(nil)
+	if k := KeyOf("grammar", src); k != want {
+		t.Errorf("after SetSum(nil): %x, want %x", k, want)
 	}
 }

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { webcrypto } from 'node:crypto';
+import { createHash, webcrypto } from 'node:crypto';
 import { limitMemory, type Env, type ParseWatch } from './runtime.js';
 
 /**
@@ -114,5 +114,6 @@ export function nodeEnv(dir?: string, opts: NodeEnvOptions = {}): Env {
     grammar: opts.grammar ?? ((name) => compileGrammar(base, name)),
     watchParse: opts.watchParse,
     nodeFs: fs as unknown as Env['nodeFs'],
+    sha256: (prefix, src) => createHash('sha256').update(prefix).update(src).digest(),
   };
 }
