@@ -121,6 +121,7 @@ func (e *env) noProject() int {
 }
 
 func main() {
+	widenPipe(os.Stdout)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	e := &env{
 		stdin:  os.Stdin,
