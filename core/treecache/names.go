@@ -3,22 +3,31 @@ package treecache
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 
 	"github.com/loupe-dev/loupe/host"
 )
 
-// A grammar's name table is kept as an entry of its own, so that a process
+// A grammar's name table is kept in a file of its own, so that a process
 // whose trees all come from the store need not load the grammar module to
-// build them (see language.SetNameStore). The entry has a tree entry's
-// header (its own magic, its key, the source length and node count 0) and,
-// as payload, the table as a module's loupe_names lays it out (decoded by
-// host.DecodeNames).
+// build them (see language.SetNameStore), and need not wait for the
+// packs' indexes either: a rule's kinds are named before any file is
+// read. The file holds a tree entry's header (its own magic, its key, the
+// source length and node count 0) and, as payload, the table as a
+// module's loupe_names lays it out (decoded by host.DecodeNames).
 const namesMagic = "LTN\x01"
 
 // namesTag is hashed into a name table's key, so that it is never the key
 // of a tree.
 const namesTag = "loupe tree cache names 1\x00"
+
+// namesSuffix ends the name of a name table's file.
+const namesSuffix = ".names"
 
 // namesKey returns the key of the name table of the grammar module whose
 // hash is grammar.
@@ -26,34 +35,54 @@ func namesKey(grammar string) Key {
 	return sha256.Sum256([]byte(namesTag + grammar))
 }
 
+// namesPath returns the file of the name table whose key is key.
+func (s *Store) namesPath(key Key) string {
+	return filepath.Join(s.dir, hex.EncodeToString(key[:16])+namesSuffix)
+}
+
 // LoadNames returns the name table saved for the grammar module whose hash
 // is grammar, or false when there is none or it does not check out.
 func (s *Store) LoadNames(grammar string) (*host.Names, bool) {
 	key := namesKey(grammar)
-	b, ref, ok := s.read(key)
-	if !ok {
+	b, err := os.ReadFile(s.namesPath(key))
+	if err != nil {
 		return nil, false
 	}
 	names, err := decodeNames(b, key)
-	entryBufs.Put(b)
-	if err != nil {
-		s.refused(key, ref)
-		return nil, false
-	}
-	s.used(ref)
-	return names, true
+	return names, err == nil
 }
 
 // SaveNames saves names, the table of the grammar module whose hash is
-// grammar, as Save saves a tree.
+// grammar: written whole under a temporary name and renamed, as a pack
+// is, so that a reader finds the table before, the table after, or none.
 func (s *Store) SaveNames(grammar string, names *host.Names) error {
 	key := namesKey(grammar)
-	b, ok := encodeNames(entryBufs.Get(headerSize)[:0], key, names)
-	defer entryBufs.Put(b)
+	b, ok := encodeNames(nil, key, names)
 	if !ok {
 		return fmt.Errorf("tree cache: a name table of %d symbols does not fit an entry", len(names.Symbols))
 	}
-	return s.save(key, b)
+	f, err := os.CreateTemp(s.dir, tempPrefix+"*")
+	if errors.Is(err, fs.ErrNotExist) {
+		// The folder was removed (a Clear, by another process).
+		if err = os.MkdirAll(s.dir, 0o700); err == nil {
+			f, err = os.CreateTemp(s.dir, tempPrefix+"*")
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("tree cache: %w", err)
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), s.namesPath(key))
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("tree cache: %w", err)
+	}
+	return nil
 }
 
 // encodeNames appends the entry of names under key to buf. It reports

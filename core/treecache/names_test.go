@@ -2,7 +2,9 @@ package treecache
 
 import (
 	"context"
+	"os"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/loupe-dev/loupe/core/language"
@@ -35,22 +37,36 @@ func TestNames(t *testing.T) {
 		if _, ok := s.LoadNames(grammar + "0"); ok {
 			t.Fatalf("%s: names load under another grammar", l.Name())
 		}
-		b := entryOf(t, s, namesKey(grammar))
-		b[len(b)/2] ^= 0x20
-		dir := t.TempDir()
-		forge(t, dir, namesKey(grammar), b)
-		damaged, err := Open(dir, 1<<30)
+		// Another process finds the table, without the packs' indexes.
+		other, err := Open(s.Dir(), 1<<30)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := damaged.LoadNames(grammar); ok {
-			t.Fatalf("%s: damaged names load", l.Name())
+		if got, ok := other.LoadNames(grammar); !ok || !reflect.DeepEqual(got, names) {
+			t.Fatalf("%s: names do not load in another Store", l.Name())
 		}
-		if err := damaged.SaveNames(grammar, names); err != nil {
+		path := s.namesPath(namesKey(grammar))
+		b, err := os.ReadFile(path)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if got, ok := damaged.LoadNames(grammar); !ok || !reflect.DeepEqual(got, names) {
-			t.Fatalf("%s: names do not load after saving again", l.Name())
+		for _, damage := range []func([]byte) []byte{
+			func(b []byte) []byte { c := slices.Clone(b); c[len(c)/2] ^= 0x20; return c },
+			func(b []byte) []byte { return b[:len(b)-1] },
+			func(b []byte) []byte { return nil },
+		} {
+			if err := os.WriteFile(path, damage(b), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := s.LoadNames(grammar); ok {
+				t.Fatalf("%s: damaged names load", l.Name())
+			}
+			if err := s.SaveNames(grammar, names); err != nil {
+				t.Fatal(err)
+			}
+			if got, ok := s.LoadNames(grammar); !ok || !reflect.DeepEqual(got, names) {
+				t.Fatalf("%s: names do not load after saving again", l.Name())
+			}
 		}
 	}
 }
