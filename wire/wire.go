@@ -184,9 +184,14 @@ func NewFinding(file string, f rule.Finding, withFix, withMetadata bool) Finding
 	t := f.Node.Tree()
 	src := t.Source()
 	for _, s := range c.Spans(f.Node, f.Env) {
+		// A label over the match itself, as most are, has its range.
+		r := out.Range
+		if s.Start != r.ByteOffset.Start || s.End != r.ByteOffset.End {
+			r = SpanRange(t, s.Start, s.End, s.StartNode.StartPoint().Row, s.EndNode.EndPoint().Row)
+		}
 		out.Labels = append(out.Labels, Label{
 			Text:    view(src[s.Start:s.End]),
-			Range:   SpanRange(t, s.Start, s.End, s.StartNode.StartPoint().Row, s.EndNode.EndPoint().Row),
+			Range:   r,
 			Message: s.Message,
 			Style:   string(s.Style),
 		})

@@ -82,7 +82,10 @@ func (s *Scanner) ScanAll(ctx context.Context, t *tree.Tree) ([]Finding, []tree.
 	budget := match.NewBudget(ctx)
 	env := match.NewEnv(budget)
 	done := ctx.Done()
-	for i := 0; i < t.Len(); i++ {
+	// The records are read directly: most nodes are of a kind no rule
+	// starts at, and are passed over by their symbol alone.
+	records := t.Nodes()
+	for i := range records {
 		if i%checkEvery == checkEvery-1 && done != nil {
 			select {
 			case <-done:
@@ -90,12 +93,12 @@ func (s *Scanner) ScanAll(ctx context.Context, t *tree.Tree) ([]Finding, []tree.
 			default:
 			}
 		}
-		n := t.Node(i)
-		k := int(n.KindID())
+		k := int(records[i].Symbol)
 		if k >= len(s.byKind) || len(s.byKind[k]) == 0 {
 			continue
 		}
 		rules := s.byKind[k]
+		n := t.Node(i)
 		var line *suppression
 		if len(sup.lines) > 0 {
 			line = sup.lines[n.StartPoint().Row]
