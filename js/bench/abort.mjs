@@ -17,7 +17,7 @@ const lib = typescriptLib();
 const runs = Number(process.argv[2] ?? 24);
 const workers = process.argv[3] === undefined ? undefined : Number(process.argv[3]);
 const { createTools } = await import(join(repo, 'js/dist/index.js'));
-const { tools, reason } = await createTools({ workspaceRoot: lib, workers, timeouts: { astGrepMs: 600000, structuralAnalysisMs: 600000 } });
+const { tools, reason } = await createTools({ workspaceRoot: lib, workers, timeouts: { astGrepMs: 600000, structuralAnalysisMs: 600000 }, treeCache: false });
 if (reason) throw new Error(reason);
 const tool = (name) => tools.find((t) => t.name === name);
 

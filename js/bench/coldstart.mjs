@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 const repo = resolve(new URL('../..', import.meta.url).pathname);
 const t0 = performance.now();
 const { createTools } = await import(join(repo, 'js/dist/index.js'));
-const { tools, reason } = await createTools({ workspaceRoot: join(repo, 'testdata/demo') });
+const { tools, reason } = await createTools({ workspaceRoot: join(repo, 'testdata/demo'), treeCache: false });
 if (reason) throw new Error(reason);
 const t1 = performance.now();
 const r = await tools.find((t) => t.name === 'ast_grep').execute({ pattern: 'console.log($$$A)', language: 'typescript' });

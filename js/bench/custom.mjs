@@ -21,7 +21,7 @@ for (let i = 0; i <= rounds; i++) {
   files[`r${i}.json`] = json(i);
   files[`r${i}.cjson`] = json(i);
 }
-const { tools, reason } = await createTools({ workspaceRoot: '/', files, workers: 0, timeouts: { astGrepMs: 600000 } });
+const { tools, reason } = await createTools({ workspaceRoot: '/', files, workers: 0, timeouts: { astGrepMs: 600000 }, treeCache: false });
 if (reason) throw new Error(reason);
 const ag = tools.find((t) => t.name === 'ast_grep');
 

@@ -23,7 +23,7 @@ if (!existsSync(copy)) {
 
 const { createTools } = await import(join(repo, 'js/dist/index.js'));
 const astGrep = async (root) => {
-  const { tools, reason } = await createTools({ workspaceRoot: root, timeouts: { astGrepMs: 600000 } });
+  const { tools, reason } = await createTools({ workspaceRoot: root, timeouts: { astGrepMs: 600000 }, treeCache: false });
   if (reason) throw new Error(reason);
   return tools.find((t) => t.name === 'ast_grep');
 };

@@ -15,7 +15,7 @@ const query = { rule: { kind: 'interface_declaration' }, language: 'typescript',
 const { createTools } = await import(join(repo, 'js/dist/index.js'));
 
 async function time(files, workers) {
-  const { tools, reason } = await createTools({ workspaceRoot: '/', files, workers, timeouts: { astGrepMs: 600000 } });
+  const { tools, reason } = await createTools({ workspaceRoot: '/', files, workers, timeouts: { astGrepMs: 600000 }, treeCache: false });
   if (reason) throw new Error(reason);
   const ag = tools.find((t) => t.name === 'ast_grep');
   await ag.execute({ pattern: 'warm_up()', language: 'typescript', path: Object.keys(files)[0] });
