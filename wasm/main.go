@@ -43,7 +43,6 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -194,7 +193,8 @@ func invoke(f js.Value, args ...any) (v js.Value, err error) {
 // setHash makes the tree cache's keys computed by the JavaScript function
 // sha256(prefix, src), which returns their SHA-256 as a Uint8Array: the
 // host's native hash, where Go's own is slow as wasm (treecache.SetSum).
-// Should it throw or return something else, Go's own computes the key.
+// Should it throw or return something else, Go's own computes the key
+// (treecache.KeyOf).
 func setHash(this js.Value, args []js.Value) any {
 	if len(args) != 1 || args[0].Type() != js.TypeFunction {
 		return nil
@@ -206,17 +206,11 @@ func setHash(this js.Value, args []js.Value) any {
 		js.CopyBytesToJS(a, b)
 		return a
 	}
-	treecache.SetSum(func(prefix, src []byte) treecache.Key {
+	treecache.SetSum(func(prefix, src []byte) (treecache.Key, bool) {
 		var k treecache.Key
-		if sum, err := invoke(f, bytesToJS(prefix), bytesToJS(src)); err == nil &&
-			sum.InstanceOf(u8) && sum.Length() == len(k) && js.CopyBytesToGo(k[:], sum) == len(k) {
-			return k
-		}
-		h := sha256.New()
-		h.Write(prefix)
-		h.Write(src)
-		h.Sum(k[:0])
-		return k
+		sum, err := invoke(f, bytesToJS(prefix), bytesToJS(src))
+		ok := err == nil && sum.InstanceOf(u8) && sum.Length() == len(k) && js.CopyBytesToGo(k[:], sum) == len(k)
+		return k, ok
 	})
 	return nil
 }

@@ -29,7 +29,9 @@ func KeyOf(grammar string, src []byte) Key {
 	prefix := make([]byte, 0, len(formatTag)+len(grammar)+1)
 	prefix = append(append(append(prefix, formatTag...), grammar...), 0)
 	if f := sum.Load(); f != nil {
-		return (*f)(prefix, src)
+		if k, ok := (*f)(prefix, src); ok {
+			return k
+		}
 	}
 	h := sha256.New()
 	h.Write(prefix)
@@ -40,14 +42,15 @@ func KeyOf(grammar string, src []byte) Key {
 }
 
 // sum is the SHA-256 function SetSum set, or nil for crypto/sha256's.
-var sum atomic.Pointer[func(prefix, src []byte) Key]
+var sum atomic.Pointer[func(prefix, src []byte) (Key, bool)]
 
 // SetSum makes keys computed by f, which must return the SHA-256 of prefix
-// followed by src, instead of crypto/sha256 (nil puts that back): for a
-// platform whose own is faster. Go's runs at about 170 MB/s as wasm under
+// followed by src, instead of crypto/sha256 (nil puts that back; a key f
+// reports false for is computed by crypto/sha256): for a platform whose
+// own is faster. Go's runs at about 170 MB/s as wasm under
 // Node, where Node's native one hashes at memory speed; a warm search of
 // typescript's lib/*.d.ts spent 58 of 320 ms there.
-func SetSum(f func(prefix, src []byte) Key) {
+func SetSum(f func(prefix, src []byte) (Key, bool)) {
 	if f == nil {
 		sum.Store(nil)
 		return

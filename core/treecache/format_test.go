@@ -146,14 +146,16 @@ func TestEarlierFormats(t *testing.T) {
 }
 
 // TestSetSum: keys come from the function SetSum sets, which is given the
-// bytes a SHA-256 of the key covers, then from crypto/sha256 again.
+// bytes a SHA-256 of the key covers, except where it reports failure, and
+// from crypto/sha256 again after SetSum(nil).
 func TestSetSum(t *testing.T) {
 	src := []byte("package p\n")
 	want := KeyOf("grammar", src)
 	var got Key
-	SetSum(func(prefix, s []byte) Key {
+	fail := false
+	SetSum(func(prefix, s []byte) (Key, bool) {
 		got = sha256.Sum256(append(append([]byte{}, prefix...), s...))
-		return Key{1}
+		return Key{1}, !fail
 	})
 	defer SetSum(nil)
 	if k := KeyOf("grammar", src); k != (Key{1}) {
@@ -161,6 +163,10 @@ func TestSetSum(t *testing.T) {
 	}
 	if got != want {
 		t.Errorf("the SHA-256 of what the function was given is %x, want the key %x", got, want)
+	}
+	fail = true
+	if k := KeyOf("grammar", src); k != want {
+		t.Errorf("with the function failing: %x, want %x", k, want)
 	}
 	SetSum(nil)
 	if k := KeyOf("grammar", src); k != want {

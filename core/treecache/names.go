@@ -4,9 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -61,13 +59,7 @@ func (s *Store) SaveNames(grammar string, names *host.Names) error {
 	if !ok {
 		return fmt.Errorf("tree cache: a name table of %d symbols does not fit an entry", len(names.Symbols))
 	}
-	f, err := os.CreateTemp(s.dir, tempPrefix+"*")
-	if errors.Is(err, fs.ErrNotExist) {
-		// The folder was removed (a Clear, by another process).
-		if err = os.MkdirAll(s.dir, 0o700); err == nil {
-			f, err = os.CreateTemp(s.dir, tempPrefix+"*")
-		}
-	}
+	f, err := s.createTemp()
 	if err != nil {
 		return fmt.Errorf("tree cache: %w", err)
 	}

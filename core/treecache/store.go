@@ -284,13 +284,7 @@ func (s *Store) save(key Key, b []byte) error {
 // there is none; s.wmu is held.
 func (s *Store) addLocked(key Key, b []byte) error {
 	if s.w == nil {
-		f, err := os.CreateTemp(s.dir, tempPrefix+"*")
-		if errors.Is(err, fs.ErrNotExist) {
-			// The folder was removed (a Clear, by another process).
-			if err = os.MkdirAll(s.dir, 0o700); err == nil {
-				f, err = os.CreateTemp(s.dir, tempPrefix+"*")
-			}
-		}
+		f, err := s.createTemp()
 		if err != nil {
 			return err
 		}
@@ -304,6 +298,18 @@ func (s *Store) addLocked(key Key, b []byte) error {
 	}
 	s.index.add(key, ref)
 	return nil
+}
+
+// createTemp creates a file under a temporary name in the store's folder,
+// making the folder again if it was removed (a Clear, by another process).
+func (s *Store) createTemp() (*os.File, error) {
+	f, err := os.CreateTemp(s.dir, tempPrefix+"*")
+	if errors.Is(err, fs.ErrNotExist) {
+		if err = os.MkdirAll(s.dir, 0o700); err == nil {
+			f, err = os.CreateTemp(s.dir, tempPrefix+"*")
+		}
+	}
+	return f, err
 }
 
 // finishLocked finishes the pack being filled, if any; s.wmu is held.
