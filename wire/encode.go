@@ -125,11 +125,11 @@ func (m *Match) sizeHint() int {
 	}
 	if mv := m.MetaVariables; mv != nil {
 		for _, v := range mv.Single {
-			n += len(v.Text) + 160
+			n += len(v.Node.Text) + 160
 		}
-		for _, vs := range mv.Multi {
-			for _, v := range vs {
-				n += len(v.Text) + 160
+		for _, v := range mv.Multi {
+			for _, n2 := range v.Nodes {
+				n += len(n2.Text) + 160
 			}
 		}
 	}
@@ -163,47 +163,42 @@ func (m *Match) fields(e *encoder) [2]int {
 	e.str(m.Language)
 	if mv := m.MetaVariables; mv != nil {
 		e.key("metaVariables")
-		e.open('{')
-		e.key("single")
-		e.open('{')
-		var buf [8]string
-		for _, k := range sortedKeys(mv.Single, buf[:0]) {
-			e.userKey(k)
-			e.node(mv.Single[k])
-		}
-		e.close('}')
-		e.key("multi")
-		e.open('{')
-		for _, k := range sortedKeys(mv.Multi, buf[:0]) {
-			e.userKey(k)
-			e.open('[')
-			for _, n := range mv.Multi[k] {
-				e.item()
-				e.node(n)
-			}
-			e.close(']')
-		}
-		e.close('}')
-		e.key("transformed")
-		e.open('{')
-		for _, k := range sortedKeys(mv.Transformed, buf[:0]) {
-			e.userKey(k)
-			e.str(mv.Transformed[k])
-		}
-		e.close('}')
-		e.close('}')
+		e.metaVariables(mv)
 	}
 	return [2]int{from, to}
 }
 
-// sortedKeys returns m's keys in order, appended to buf (a match binds few
-// names: a buffer on the stack holds them).
-func sortedKeys[V any](m map[string]V, buf []string) []string {
-	for k := range m {
-		buf = append(buf, k)
+// metaVariables writes mv's lists as objects keyed by name, in the order
+// the lists hold (by name, as serde writes a map ast-grep sorts).
+func (e *encoder) metaVariables(mv *MetaVariables) {
+	e.open('{')
+	e.key("single")
+	e.open('{')
+	for _, v := range mv.Single {
+		e.userKey(v.Name)
+		e.node(v.Node)
 	}
-	slices.Sort(buf)
-	return buf
+	e.close('}')
+	e.key("multi")
+	e.open('{')
+	for _, v := range mv.Multi {
+		e.userKey(v.Name)
+		e.open('[')
+		for _, n := range v.Nodes {
+			e.item()
+			e.node(n)
+		}
+		e.close(']')
+	}
+	e.close('}')
+	e.key("transformed")
+	e.open('{')
+	for _, v := range mv.Transformed {
+		e.userKey(v.Name)
+		e.str(v.Text)
+	}
+	e.close('}')
+	e.close('}')
 }
 
 // encoder writes JSON as serde_json does: compact, or pretty with

@@ -9,6 +9,10 @@
 package wire
 
 import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"strings"
 	"unicode/utf8"
 	"unsafe"
 
@@ -42,11 +46,30 @@ type Node struct {
 	Range Range  `json:"range"`
 }
 
-// MetaVariables holds a match's bindings.
+// MetaVariables holds a match's bindings, each list in name order, one
+// entry a name. In JSON each list is an object keyed by name, as ast-grep
+// writes them ("single", "multi" and "transformed").
 type MetaVariables struct {
-	Single      map[string]Node   `json:"single"`
-	Multi       map[string][]Node `json:"multi"`
-	Transformed map[string]string `json:"transformed"`
+	Single      []Single
+	Multi       []Multi
+	Transformed []Transformed
+}
+
+// Single is a metavariable bound to one node ($A).
+type Single struct {
+	Name string
+	Node Node
+}
+
+// Multi is a metavariable bound to a list of nodes ($$$A).
+type Multi struct {
+	Name  string
+	Nodes []Node
+}
+
+// Transformed is a metavariable a rule's transform set to a text.
+type Transformed struct {
+	Name, Text string
 }
 
 // CharCount is the number of characters of Lines before the match and
@@ -108,8 +131,7 @@ func SpanRange(t *tree.Tree, start, end, startRow, endRow int) Range {
 // NodeRange returns n's range.
 func NodeRange(n tree.Node) Range {
 	t, start, end := n.Tree(), n.StartByte(), n.EndByte()
-	startRow, startCol := t.CharPosition(start)
-	endRow, endCol := t.CharPosition(end)
+	startRow, startCol, endRow, endCol := t.CharRange(start, end)
 	return Range{ByteOffset: ByteRange{start, end}, Start: Position{startRow, startCol}, End: Position{endRow, endCol}}
 }
 
@@ -143,25 +165,65 @@ func newMetaVariables(env *match.Env) *MetaVariables {
 	if env == nil {
 		return nil
 	}
-	if env.Mark() == (match.Mark{}) && len(env.TransformedAll()) == 0 {
-		return nil // nothing bound: no maps to make
+	mark, transformed := env.Mark(), env.TransformedAll()
+	if mark == (match.Mark{}) && len(transformed) == 0 {
+		return nil // nothing bound
 	}
-	mv := &MetaVariables{Single: map[string]Node{}, Multi: map[string][]Node{}, Transformed: map[string]string{}}
-	env.Singles(func(name string, n tree.Node) { mv.Single[name] = newNode(n) })
-	env.Multis(func(name string, ns []tree.Node) {
-		list := make([]Node, len(ns))
-		for i, n := range ns {
-			list[i] = newNode(n)
-		}
-		mv.Multi[name] = list
-	})
-	for name, s := range env.TransformedAll() {
-		mv.Transformed[name] = s
+	singles, multis := mark.Counts()
+	mv := &MetaVariables{}
+	if singles > 0 {
+		mv.Single = make([]Single, 0, singles)
+		env.Singles(func(name string, n tree.Node) { mv.Single = append(mv.Single, Single{name, newNode(n)}) })
+		slices.SortFunc(mv.Single, func(a, b Single) int { return strings.Compare(a.Name, b.Name) })
+	}
+	if multis > 0 {
+		mv.Multi = make([]Multi, 0, multis)
+		env.Multis(func(name string, ns []tree.Node) {
+			list := make([]Node, len(ns))
+			for i, n := range ns {
+				list[i] = newNode(n)
+			}
+			mv.Multi = append(mv.Multi, Multi{name, list})
+		})
+		slices.SortFunc(mv.Multi, func(a, b Multi) int { return strings.Compare(a.Name, b.Name) })
+	}
+	for _, name := range slices.Sorted(maps.Keys(transformed)) {
+		mv.Transformed = append(mv.Transformed, Transformed{name, transformed[name]})
 	}
 	if len(mv.Single)+len(mv.Multi)+len(mv.Transformed) == 0 {
 		return nil
 	}
 	return mv
+}
+
+// MarshalJSON writes mv as ast-grep does: three objects keyed by name.
+func (mv *MetaVariables) MarshalJSON() ([]byte, error) {
+	e := newEncoder(Compact)
+	e.metaVariables(mv)
+	return e.b.b, nil
+}
+
+// UnmarshalJSON reads ast-grep's three objects keyed by name.
+func (mv *MetaVariables) UnmarshalJSON(b []byte) error {
+	var m struct {
+		Single      map[string]Node   `json:"single"`
+		Multi       map[string][]Node `json:"multi"`
+		Transformed map[string]string `json:"transformed"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	*mv = MetaVariables{}
+	for _, k := range slices.Sorted(maps.Keys(m.Single)) {
+		mv.Single = append(mv.Single, Single{k, m.Single[k]})
+	}
+	for _, k := range slices.Sorted(maps.Keys(m.Multi)) {
+		mv.Multi = append(mv.Multi, Multi{k, m.Multi[k]})
+	}
+	for _, k := range slices.Sorted(maps.Keys(m.Transformed)) {
+		mv.Transformed = append(mv.Transformed, Transformed{k, m.Transformed[k]})
+	}
+	return nil
 }
 
 // NewFinding describes a finding of a scan in file as ast-grep's scan

@@ -41,6 +41,10 @@ type multi struct {
 // Mark is a point in an Env's history to roll back to.
 type Mark struct{ singles, multis int }
 
+// Counts returns the single and multi bindings made up to m, a name bound
+// again counted each time: at most as many names are bound.
+func (m Mark) Counts() (singles, multis int) { return m.singles, m.multis }
+
 // Mark returns the current point of e's history.
 func (e *Env) Mark() Mark { return Mark{len(e.singles), len(e.multis)} }
 

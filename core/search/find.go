@@ -29,9 +29,11 @@ func FindAll(ctx context.Context, t *tree.Tree, m match.Matcher) ([]Match, error
 	budget := match.NewBudget(ctx)
 	env := match.NewEnv(budget)
 	var out []Match
-	n := t.Len()
 	done := ctx.Done()
-	for i := 0; i < n; i++ {
+	// The records are read directly: most nodes are of a kind the
+	// matcher cannot start at, and are passed over by their symbol alone.
+	records := t.Nodes()
+	for i := range records {
 		if i%checkEvery == checkEvery-1 && done != nil {
 			select {
 			case <-done:
@@ -39,10 +41,10 @@ func FindAll(ctx context.Context, t *tree.Tree, m match.Matcher) ([]Match, error
 			default:
 			}
 		}
-		node := t.Node(i)
-		if !kinds.Has(node.KindID()) {
+		if !kinds.Has(records[i].Symbol) {
 			continue
 		}
+		node := t.Node(i)
 		budget.Begin()
 		if m.Match(node, env) {
 			out = append(out, Match{Node: node, Env: env.Clone()})

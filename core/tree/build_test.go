@@ -1,7 +1,9 @@
 package tree
 
 import (
+	"fmt"
 	"reflect"
+	"sync"
 	"testing"
 
 	"github.com/loupe-dev/loupe/host"
@@ -39,8 +41,11 @@ func TestBuilder(t *testing.T) {
 		if err != nil {
 			t.Fatalf("step %d: %v", step, err)
 		}
-		if !reflect.DeepEqual(got.nodes, want.nodes) || !reflect.DeepEqual(got.parent, want.parent) ||
-			!reflect.DeepEqual(got.lines, want.lines) {
+		if got.parent != nil || got.lines != nil {
+			t.Errorf("step %d: links or rows made before they were asked for", step)
+		}
+		if !reflect.DeepEqual(got.Linked(), want.nodes) || !reflect.DeepEqual(got.parent, want.parent) ||
+			!reflect.DeepEqual(got.rows(), want.rows()) {
 			t.Errorf("step %d: built %v %v, want %v %v", step, got.nodes, got.parent, want.nodes, want.parent)
 		}
 	}
@@ -92,6 +97,38 @@ func TestRelease(t *testing.T) {
 		}
 		if src := tr.Release(); string(src) != testSource {
 			t.Fatalf("Release returned %q", src)
+		}
+	}
+}
+
+// TestLinkedAtOnce: a Builder's tree walked first by many goroutines at
+// once links once, and every walk sees New's parents, siblings and
+// subtrees (run under -race, the first walks race to link).
+func TestLinkedAtOnce(t *testing.T) {
+	want := mustNew(t, callNodes())
+	for range 20 {
+		got, err := buildInParts(t, callNodes(), 9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		errs := make(chan string, 8)
+		for g := range 8 {
+			wg.Go(func() {
+				for i := range got.Len() {
+					n, w := got.Node((i+g)%got.Len()), want.Node((i+g)%got.Len())
+					if n.Parent().Index() != w.Parent().Index() || n.NextSibling().Index() != w.NextSibling().Index() ||
+						n.StartPoint() != w.StartPoint() || n.Contains(got.Node(8)) != w.Contains(want.Node(8)) {
+						errs <- fmt.Sprintf("node %d unlike New's", n.Index())
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for e := range errs {
+			t.Fatal(e)
 		}
 	}
 }

@@ -119,7 +119,7 @@ func (n Node) Parent() Node {
 	if n.t == nil {
 		return Node{}
 	}
-	p := n.t.parent[n.i]
+	p := n.t.linked().parent[n.i]
 	if p < 0 {
 		return Node{}
 	}
@@ -151,7 +151,7 @@ func (n Node) NextSibling() Node {
 	if n.t == nil {
 		return Node{}
 	}
-	p := n.t.parent[n.i]
+	p := n.t.linked().parent[n.i]
 	if p < 0 {
 		return Node{}
 	}
@@ -267,8 +267,11 @@ func (n Node) ChildrenByField(name string) []Node {
 // Descendants calls yield for n and every node below it in pre-order, until
 // yield returns false.
 func (n Node) Descendants(yield func(Node) bool) {
-	end := n.i + int32(n.raw().SubtreeSize)
-	for i := n.i; i < end; i++ {
+	if n.t == nil {
+		return
+	}
+	end := n.t.linked().nodes[n.i].SubtreeSize + uint32(n.i)
+	for i := n.i; i < int32(end); i++ {
 		if !yield(Node{t: n.t, i: i}) {
 			return
 		}
@@ -277,7 +280,7 @@ func (n Node) Descendants(yield func(Node) bool) {
 
 // Contains reports whether m lies in n's subtree (n contains itself).
 func (n Node) Contains(m Node) bool {
-	return n.t == m.t && m.i >= n.i && m.i < n.i+int32(n.raw().SubtreeSize)
+	return n.t == m.t && n.t != nil && m.i >= n.i && m.i < n.i+int32(n.t.linked().nodes[n.i].SubtreeSize)
 }
 
 // Equal reports whether n and m are the same node.

@@ -5,6 +5,8 @@ package tree
 
 import (
 	"bytes"
+	"encoding/binary"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/loupe-dev/loupe/host"
@@ -12,15 +14,44 @@ import (
 
 // Tree is a parsed source file. It is immutable and safe for concurrent
 // reads.
+//
+// What only some queries need is computed on first use, once: the links
+// between nodes (a tree from a Builder; New's are given) on the first walk
+// between them, and the row index on the first position asked for. A
+// query that reads nodes by their kind and reports no position, or a file
+// where nothing matches, costs neither.
 type Tree struct {
 	source []byte
 	nodes  []host.Node
-	parent []int32 // parent index of each node, -1 for the root
 	names  *host.Names
-	lines  []uint32 // byte offset where each row starts: 0, then after each '\n'
 	// ownNodes says the node records were allocated for the tree
 	// (NewBuilder), not given to it (New), and so Release may reuse them.
 	ownNodes bool
+
+	linkOnce sync.Once
+	parent   []int32 // parent index of each node, -1 for the root; set by linkOnce
+
+	linesOnce sync.Once
+	lines     []uint32 // byte offset where each row starts: 0, then after each '\n'; set by linesOnce
+}
+
+// linked returns t once its nodes' parents and subtree sizes are set.
+func (t *Tree) linked() *Tree {
+	t.linkOnce.Do(t.link)
+	return t
+}
+
+// link sets the parents and subtree sizes of a Builder's tree, whose
+// array the Builder checked.
+func (t *Tree) link() {
+	t.parent = parentPool.Get(len(t.nodes))
+	linkSizes(t.nodes, t.parent)
+}
+
+// rows returns the row index, made on first use.
+func (t *Tree) rows() []uint32 {
+	t.linesOnce.Do(func() { t.lines = lineStarts(t.source) })
+	return t.lines
 }
 
 // lineStarts returns the offset of every row's first byte. Rows end at
@@ -45,10 +76,11 @@ func (t *Tree) point(off uint32) Point {
 // row returns the row of offset off: the last row starting at or before
 // it.
 func (t *Tree) row(off uint32) int {
-	lo, hi := 0, len(t.lines) // lines[lo] <= off; lines[hi] > off, or hi is the end
+	lines := t.rows()
+	lo, hi := 0, len(lines) // lines[lo] <= off; lines[hi] > off, or hi is the end
 	for hi-lo > 1 {
 		mid := int(uint(lo+hi) >> 1)
-		if t.lines[mid] <= off {
+		if lines[mid] <= off {
 			lo = mid
 		} else {
 			hi = mid
@@ -70,7 +102,50 @@ func (t *Tree) CharColumn(off int) int {
 func (t *Tree) CharPosition(off int) (row, column int) {
 	off = max(0, min(off, len(t.source)))
 	row = t.row(uint32(off))
-	return row, utf8.RuneCount(t.source[t.lines[row]:off])
+	return row, charCount(t.source[t.lines[row]:off])
+}
+
+// CharRange returns the positions of the byte offsets start and end (at
+// or after start), rows and columns in characters as CharPosition counts
+// them, the end's found from the start's.
+func (t *Tree) CharRange(start, end int) (startRow, startCol, endRow, endCol int) {
+	start = max(0, min(start, len(t.source)))
+	end = max(start, min(end, len(t.source)))
+	startRow = t.row(uint32(start))
+	startCol = charCount(t.source[t.lines[startRow]:start])
+	// The end's row is the last starting at or before it, from the
+	// start's on: most ranges end on their first rows.
+	lines := t.lines
+	lo, hi := startRow, len(lines)
+	if lo+1 < hi && lines[lo+1] > uint32(end) {
+		hi = lo + 1
+	}
+	for hi-lo > 1 {
+		mid := int(uint(lo+hi) >> 1)
+		if lines[mid] <= uint32(end) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	endRow = lo
+	if endRow == startRow && (start == end || utf8.RuneStart(t.source[start])) {
+		// Counted on from the start, which cuts no character in two.
+		return startRow, startCol, endRow, startCol + charCount(t.source[start:end])
+	}
+	return startRow, startCol, endRow, charCount(t.source[lines[endRow]:end])
+}
+
+// charCount returns the characters of b as utf8.RuneCount counts them
+// (an invalid byte as one), its ASCII start eight bytes at a time.
+func charCount(b []byte) int {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if binary.LittleEndian.Uint64(b[i:])&0x8080808080808080 != 0 {
+			break
+		}
+	}
+	return i + utf8.RuneCount(b[i:])
 }
 
 // Root returns the root node.
@@ -83,8 +158,14 @@ func (t *Tree) Source() []byte { return t.source }
 func (t *Tree) Names() *host.Names { return t.names }
 
 // Nodes returns the flat pre-order node array the tree was built from
-// (for a tree cache to keep); callers must not modify it.
+// (for a tree cache to keep, for a scan to pass over by kind); callers
+// must not modify it. A Builder's tree sets its records' SubtreeSize on
+// its first walk between nodes (Linked does it at once), so a reader of
+// the sizes calls Linked.
 func (t *Tree) Nodes() []host.Node { return t.nodes }
+
+// Linked returns Nodes once every record's SubtreeSize is set.
+func (t *Tree) Linked() []host.Node { return t.linked().nodes }
 
 // Len returns the number of nodes in the tree.
 func (t *Tree) Len() int { return len(t.nodes) }
@@ -92,7 +173,7 @@ func (t *Tree) Len() int { return len(t.nodes) }
 // Bytes is about the memory the tree holds: its source, its node records,
 // their parent links and the row index.
 func (t *Tree) Bytes() int64 {
-	return int64(len(t.source)) + int64(len(t.nodes))*(host.NodeSize+4) + int64(len(t.lines))*4
+	return int64(len(t.source)) + int64(len(t.nodes))*(host.NodeSize+4) + int64(bytes.Count(t.source, []byte{'\n'})+1)*4
 }
 
 // Node returns the node with pre-order index i, or the zero Node when i is

@@ -324,3 +324,39 @@ func TestPoints(t *testing.T) {
 		})
 	}
 }
+
+// TestCharRange: CharRange agrees with CharPosition at both ends for every
+// pair of offsets of sources with long ASCII runs, characters of several
+// bytes, invalid bytes, empty rows and CRLF; charCount with
+// utf8.RuneCount on every slice.
+func TestCharRange(t *testing.T) {
+	sources := []string{
+		"",
+		"abcdefghijklmnopqrstuvwxyz",
+		"abcdefghij\nklmnopqrstuvwxyz0123\n\n\nx",
+		"déjà vu, déjà vu\nπ is 3.14159265358979\r\n\tend",
+		"ascii then \xff\xfe invalid\nand \xe2\x82 a cut rune",
+		"\n\n\n",
+		"12345678é12345678\n12345678",
+	}
+	for _, src := range sources {
+		n := uint32(len(src))
+		tr, err := New([]byte(src), []host.Node{{Symbol: 1, Flags: named, EndByte: n, SubtreeSize: 1}}, testNames)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for start := 0; start <= len(src); start++ {
+			for end := start; end <= len(src); end++ {
+				if got, want := charCount([]byte(src[start:end])), utf8.RuneCountInString(src[start:end]); got != want {
+					t.Fatalf("%q: charCount of [%d, %d) = %d, want %d", src, start, end, got, want)
+				}
+				sr, sc, er, ec := tr.CharRange(start, end)
+				wsr, wsc := tr.CharPosition(start)
+				wer, wec := tr.CharPosition(end)
+				if sr != wsr || sc != wsc || er != wer || ec != wec {
+					t.Fatalf("%q: CharRange(%d, %d) = %d:%d-%d:%d, want %d:%d-%d:%d", src, start, end, sr, sc, er, ec, wsr, wsc, wer, wec)
+				}
+			}
+		}
+	}
+}

@@ -76,7 +76,7 @@ func TestParts(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%d nodes: %v", len(nodes), err)
 		}
-		if !reflect.DeepEqual(tr.Nodes(), nodes) {
+		if !reflect.DeepEqual(tr.Linked(), nodes) {
 			t.Fatalf("%d nodes: decoded unlike the tree saved", len(nodes))
 		}
 		if len(nodes) < parallelNodes {
@@ -93,7 +93,7 @@ func TestParts(t *testing.T) {
 				switch {
 				case errors.Is(err, errCorrupt):
 					refused++
-				case err != nil || !reflect.DeepEqual(tr.Nodes(), nodes):
+				case err != nil || !reflect.DeepEqual(tr.Linked(), nodes):
 					t.Fatalf("%d nodes, checkpoint %d's %s raised: %v, or another tree", len(nodes), c, [2]string{"offset", "start"}[field], err)
 				}
 			}

@@ -150,7 +150,7 @@ func loadSynthetic(s *Store, k Key, nodes []host.Node) ([]host.Node, bool) {
 	if !ok {
 		return nil, false
 	}
-	return t.Nodes(), true
+	return t.Linked(), true
 }
 
 // samples returns every language's sample and broken files from
@@ -209,7 +209,7 @@ func TestRoundTrip(t *testing.T) {
 					t.Fatal(err)
 				}
 				got, ok := s.Load(k, f.src, names)
-				if !ok || !reflect.DeepEqual(got.Nodes(), f.nodes) {
+				if !ok || !reflect.DeepEqual(got.Linked(), f.nodes) {
 					t.Fatalf("loaded a tree (ok %v) unlike the %d nodes saved", ok, len(f.nodes))
 				}
 				raw += int64(len(f.nodes)) * host.NodeSize
@@ -759,7 +759,7 @@ func TestForgedEntries(t *testing.T) {
 				continue
 			}
 			loaded++
-			if _, err := tree.New(src, append([]host.Node(nil), tr.Nodes()...), synthNames); err != nil {
+			if _, err := tree.New(src, append([]host.Node(nil), tr.Linked()...), synthNames); err != nil {
 				t.Fatalf("a forged entry decodes to a tree New refuses: %v", err)
 			}
 		}
