@@ -3,6 +3,7 @@ package wire_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/loupe-dev/loupe/core/rule"
@@ -58,5 +59,13 @@ fix: logger.$F($$$A)
 	}
 	if got := back.Encode(wire.Compact); got != want {
 		t.Errorf("decoded and encoded again:\n%s\nwant\n%s", got, want)
+	}
+	// The bindings alone, through encoding/json, are the same object.
+	mv, err := json.Marshal(f.MetaVariables)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(want, `"metaVariables":`+string(mv)+`,"ruleId"`) {
+		t.Errorf("json.Marshal of the bindings: %s", mv)
 	}
 }
