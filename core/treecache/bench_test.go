@@ -54,9 +54,11 @@ func BenchmarkTree(b *testing.B) {
 	b.Run("load", func(b *testing.B) {
 		b.SetBytes(int64(len(src)))
 		for b.Loop() {
-			if _, ok := s.Load(key, src, names); !ok {
+			t, ok := s.Load(key, src, names)
+			if !ok {
 				b.Fatal("no entry")
 			}
+			t.Release()
 		}
 		e, _, ok := s.read(key)
 		if !ok {
@@ -64,6 +66,19 @@ func BenchmarkTree(b *testing.B) {
 		}
 		b.ReportMetric(float64(len(e))/float64(len(src)), "entry/src")
 		b.ReportMetric(float64(len(e))/float64(tr.Len()), "B/node")
+	})
+	// Linked: what the first walk between nodes adds to a load (a
+	// pattern's match; a `kind` rule's does without).
+	b.Run("load+link", func(b *testing.B) {
+		b.SetBytes(int64(len(src)))
+		for b.Loop() {
+			t, ok := s.Load(key, src, names)
+			if !ok {
+				b.Fatal("no entry")
+			}
+			t.Linked()
+			t.Release()
+		}
 	})
 	b.Run("key", func(b *testing.B) {
 		b.SetBytes(int64(len(src)))
