@@ -169,6 +169,7 @@ func newMetaVariables(env *match.Env) *MetaVariables {
 	if mark == (match.Mark{}) && len(transformed) == 0 {
 		return nil // nothing bound
 	}
+	// Past an empty mark at least one name is bound, so mv has an entry.
 	singles, multis := mark.Counts()
 	mv := &MetaVariables{}
 	if singles > 0 {
@@ -187,13 +188,17 @@ func newMetaVariables(env *match.Env) *MetaVariables {
 		})
 		slices.SortFunc(mv.Multi, func(a, b Multi) int { return strings.Compare(a.Name, b.Name) })
 	}
-	for _, name := range slices.Sorted(maps.Keys(transformed)) {
-		mv.Transformed = append(mv.Transformed, Transformed{name, transformed[name]})
-	}
-	if len(mv.Single)+len(mv.Multi)+len(mv.Transformed) == 0 {
-		return nil
-	}
+	mv.Transformed = byName(transformed, func(name, text string) Transformed { return Transformed{name, text} })
 	return mv
+}
+
+// byName returns m's entries made by f, in name order (nil for none).
+func byName[V, E any](m map[string]V, f func(name string, v V) E) []E {
+	var out []E
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, f(name, m[name]))
+	}
+	return out
 }
 
 // MarshalJSON writes mv as ast-grep does: three objects keyed by name.
@@ -213,15 +218,10 @@ func (mv *MetaVariables) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return err
 	}
-	*mv = MetaVariables{}
-	for _, k := range slices.Sorted(maps.Keys(m.Single)) {
-		mv.Single = append(mv.Single, Single{k, m.Single[k]})
-	}
-	for _, k := range slices.Sorted(maps.Keys(m.Multi)) {
-		mv.Multi = append(mv.Multi, Multi{k, m.Multi[k]})
-	}
-	for _, k := range slices.Sorted(maps.Keys(m.Transformed)) {
-		mv.Transformed = append(mv.Transformed, Transformed{k, m.Transformed[k]})
+	*mv = MetaVariables{
+		Single:      byName(m.Single, func(name string, n Node) Single { return Single{name, n} }),
+		Multi:       byName(m.Multi, func(name string, ns []Node) Multi { return Multi{name, ns} }),
+		Transformed: byName(m.Transformed, func(name, text string) Transformed { return Transformed{name, text} }),
 	}
 	return nil
 }

@@ -75,9 +75,15 @@ func (t *Tree) point(off uint32) Point {
 
 // row returns the row of offset off: the last row starting at or before
 // it.
-func (t *Tree) row(off uint32) int {
+func (t *Tree) row(off uint32) int { return t.rowFrom(0, off) }
+
+// rowFrom returns the row of offset off, which lies on row lo or after.
+func (t *Tree) rowFrom(lo int, off uint32) int {
 	lines := t.rows()
-	lo, hi := 0, len(lines) // lines[lo] <= off; lines[hi] > off, or hi is the end
+	hi := len(lines) // lines[lo] <= off; lines[hi] > off, or hi is the end
+	if lo+1 < hi && lines[lo+1] > off {
+		return lo // on row lo itself, as most ranges end: no search
+	}
 	for hi-lo > 1 {
 		mid := int(uint(lo+hi) >> 1)
 		if lines[mid] <= off {
@@ -109,31 +115,15 @@ func (t *Tree) CharPosition(off int) (row, column int) {
 // or after start), rows and columns in characters as CharPosition counts
 // them, the end's found from the start's.
 func (t *Tree) CharRange(start, end int) (startRow, startCol, endRow, endCol int) {
+	startRow, startCol = t.CharPosition(start)
 	start = max(0, min(start, len(t.source)))
 	end = max(start, min(end, len(t.source)))
-	startRow = t.row(uint32(start))
-	startCol = charCount(t.source[t.lines[startRow]:start])
-	// The end's row is the last starting at or before it, from the
-	// start's on: most ranges end on their first rows.
-	lines := t.lines
-	lo, hi := startRow, len(lines)
-	if lo+1 < hi && lines[lo+1] > uint32(end) {
-		hi = lo + 1
-	}
-	for hi-lo > 1 {
-		mid := int(uint(lo+hi) >> 1)
-		if lines[mid] <= uint32(end) {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	endRow = lo
+	endRow = t.rowFrom(startRow, uint32(end))
 	if endRow == startRow && (start == end || utf8.RuneStart(t.source[start])) {
 		// Counted on from the start, which cuts no character in two.
 		return startRow, startCol, endRow, startCol + charCount(t.source[start:end])
 	}
-	return startRow, startCol, endRow, charCount(t.source[lines[endRow]:end])
+	return startRow, startCol, endRow, charCount(t.source[t.lines[endRow]:end])
 }
 
 // charCount returns the characters of b as utf8.RuneCount counts them
