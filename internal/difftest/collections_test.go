@@ -258,24 +258,33 @@ func ruleTests(t *testing.T, proj *project.Project) map[string][]collectionTest 
 	t.Helper()
 	tests := map[string][]collectionTest{}
 	for _, tc := range proj.TestConfigs {
-		files, err := project.YAMLFiles(proj.Path(tc.TestDir))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
+		eachYAMLFile(t, proj.Path(tc.TestDir), func(f string, data []byte) {
 			var ct collectionTest
 			if yaml.Unmarshal(data, &ct) != nil || ct.ID == "" {
-				continue
+				return
 			}
 			ct.path = f
 			tests[ct.ID] = append(tests[ct.ID], ct)
-		}
+		})
 	}
 	return tests
+}
+
+// eachYAMLFile calls f with the path and bytes of every YAML file under
+// dir, as a project lists them (project.YAMLFiles).
+func eachYAMLFile(t *testing.T, dir string, f func(path string, data []byte)) {
+	t.Helper()
+	files, err := project.YAMLFiles(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f(path, data)
+	}
 }
 
 // snapshotFiles maps a rule id to its snapshot file, in every test folder.

@@ -417,15 +417,7 @@ func (p *customProject) readRules() {
 	p.ruleLangs = map[string]string{}
 	seen := map[langPattern]bool{}
 	for _, rd := range p.proj.RuleDirs {
-		files, err := project.YAMLFiles(p.proj.Path(rd))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
+		eachYAMLFile(t, p.proj.Path(rd), func(f string, data []byte) {
 			dec := yaml.NewDecoder(bytes.NewReader(data))
 			var nodes []*yaml.Node
 			for {
@@ -460,7 +452,7 @@ func (p *customProject) readRules() {
 					}
 				}
 			}
-		}
+		})
 	}
 	p.ruleTests = ruleTests(t, p.proj)
 }
