@@ -52,19 +52,19 @@ test-deps:
 
 # The concurrent packages again under the race detector (needs cgo).
 race:
-	$(GO) test -count=1 -race ./core/tree/ ./core/search/ ./host/... ./astgrep/ ./mcp/
+	$(GO) test -count=1 -race ./core/tree/ ./core/search/ ./host/... ./tools/astgrep/ ./cmd/loupe/mcp/
 
 # Parity: every language's trees from loupe's modules (wazero) must equal
 # native tree-sitter's from the same pinned C sources (cgo, gcc), node by
 # node. LOUPE_PARITY_FULL=1 runs the whole corpus instead of a bounded one.
 parity:
-	CGO_ENABLED=1 $(GO) test -count=1 -tags parity ./internal/parity/
+	CGO_ENABLED=1 $(GO) test -count=1 -tags parity ./tests/parity/
 
 # The differential suites (against the real ast-grep) and the parity test on
 # their whole corpora instead of the bounded subsets `make test` runs.
 difftest-full:
-	LOUPE_DIFFTEST_FULL=1 $(GO) test -count=1 -timeout 3h ./internal/difftest/
-	LOUPE_PARITY_FULL=1 CGO_ENABLED=1 $(GO) test -count=1 -timeout 1h -tags parity ./internal/parity/
+	LOUPE_DIFFTEST_FULL=1 $(GO) test -count=1 -timeout 3h ./tests/difftest/
+	LOUPE_PARITY_FULL=1 CGO_ENABLED=1 $(GO) test -count=1 -timeout 1h -tags parity ./tests/parity/
 
 # Rule collections written by others (sgconfig.yml projects with rules,
 # tests and snapshots), checked out by hand and named in
@@ -72,7 +72,7 @@ difftest-full:
 # ast-grep on each, whole and rule file by rule file.
 difftest-collections: build
 	@test -n "$(LOUPE_RULE_COLLECTIONS)" || { echo "set LOUPE_RULE_COLLECTIONS to checkouts of ast-grep rule collections (colon-separated)"; exit 2; }
-	LOUPE_BIN=$(CURDIR)/bin/loupe $(GO) test -count=1 -v -timeout 1h -run TestRuleCollections ./internal/difftest/
+	LOUPE_BIN=$(CURDIR)/bin/loupe $(GO) test -count=1 -v -timeout 1h -run TestRuleCollections ./tests/difftest/
 
 # Real projects whose own sgconfig.yml declares custom languages, checked out
 # by hand and named in LOUPE_CUSTOM_PROJECTS (colon-separated): each grammar
@@ -81,15 +81,15 @@ difftest-collections: build
 # (NAME=DIR,...) names grammar sources a project builds from elsewhere.
 difftest-custom-projects: build js
 	@test -n "$(LOUPE_CUSTOM_PROJECTS)" || { echo "set LOUPE_CUSTOM_PROJECTS to checkouts of projects with custom languages in sgconfig.yml (colon-separated)"; exit 2; }
-	LOUPE_BIN=$(CURDIR)/bin/loupe $(GO) test -count=1 -v -timeout 1h -run TestCustomProjects ./internal/difftest/
+	LOUPE_BIN=$(CURDIR)/bin/loupe $(GO) test -count=1 -v -timeout 1h -run TestCustomProjects ./tests/difftest/
 
 # The adversarial suite at full size (`make test` runs it bounded): the
 # symlink-swap race over 10,000 calls of the Go API and 5,000 through the
 # npm package, then the abort-to-idle latency of every Go face.
 adversarial: js
-	LOUPE_ADVERSARIAL_FULL=1 $(GO) test -count=1 -v -run . ./internal/adversarial/
+	LOUPE_ADVERSARIAL_FULL=1 $(GO) test -count=1 -v -run . ./tests/adversarial/
 	cd js && LOUPE_ADVERSARIAL_FULL=1 node --test test/swap.test.mjs
-	$(GO) test -run '^$$' -bench AbortToIdle -benchtime 20x ./internal/adversarial/
+	$(GO) test -run '^$$' -bench AbortToIdle -benchtime 20x ./tests/adversarial/
 
 # Each fuzz target for FUZZTIME (the seeds alone run in `make test`).
 FUZZTIME ?= 60s
@@ -117,8 +117,8 @@ grammars-check:
 # and what fuel metering costs a custom language.
 bench: build js
 	$(GO) test -run '^$$' -bench . -benchmem ./...
-	CGO_ENABLED=1 $(GO) test -run '^$$' -bench BenchmarkParse -tags parity ./internal/parity/
-	$(GO) run ./internal/benchcmp
+	CGO_ENABLED=1 $(GO) test -run '^$$' -bench BenchmarkParse -tags parity ./tests/parity/
+	$(GO) run ./tests/benchcmp
 	node js/bench/bench.mjs
 	node js/bench/coldstart.mjs
 	node js/bench/workers.mjs
@@ -133,7 +133,7 @@ bench: build js
 # LOUPE_ANALYSIS_EVAL_VERBOSE=1 lists every miss.
 .PHONY: analysis-eval
 analysis-eval: test-deps
-	LOUPE_ANALYSIS_EVAL=full $(GO) test -count=1 -v -timeout 30m -run TestEval ./internal/analysiseval/
+	LOUPE_ANALYSIS_EVAL=full $(GO) test -count=1 -v -timeout 30m -run TestEval ./tests/analysiseval/
 
 # The project index (loupe index) on GOROOT/src, LiveKit's protocol (a
 # pnpm workspace beside a Go module, from the Go module proxy) and, when
@@ -144,7 +144,7 @@ analysis-eval: test-deps
 LIVEKIT_PROTOCOL = github.com/livekit/protocol@v1.54.0
 .PHONY: bench-index
 bench-index:
-	$(GO) run ./internal/indexbench "$$($(GO) env GOROOT)/src" \
+	$(GO) run ./tests/indexbench "$$($(GO) env GOROOT)/src" \
 	  "$$($(GO) mod download -json $(LIVEKIT_PROTOCOL) | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$$/\1/p')" \
 	  $$(ls -d /usr/src/rustc-* 2>/dev/null | head -1)
 

@@ -21,7 +21,7 @@ import (
 	"time"
 
 	"github.com/loupe-dev/loupe/core/language"
-	"github.com/loupe-dev/loupe/schema"
+	"github.com/loupe-dev/loupe/tools/schema"
 )
 
 // The analysis modes.

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/loupe-dev/loupe/core/search"
-	"github.com/loupe-dev/loupe/internal/difftest"
+	"github.com/loupe-dev/loupe/tests/difftest"
 )
 
 // The benchmarks run the tool over real repositories of thousands of

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/loupe-dev/loupe/internal/difftest"
+	"github.com/loupe-dev/loupe/tests/difftest"
 )
 
 // rxjs fetches rxjs@7.8.2's package (its TypeScript sources under src/)

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/loupe-dev/loupe/astgrep"
+	"github.com/loupe-dev/loupe/tools/astgrep"
 	"github.com/loupe-dev/loupe/tools/toolspec"
 )
 

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/loupe-dev/loupe/astgrep"
 	"github.com/loupe-dev/loupe/core/language"
 	"github.com/loupe-dev/loupe/grammars"
+	"github.com/loupe-dev/loupe/tools/astgrep"
 )
 
 // TestAstGrepCustomLanguage: ast_grep searches the custom languages of

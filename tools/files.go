@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/loupe-dev/loupe/filetools"
+	"github.com/loupe-dev/loupe/tools/filetools"
 	"github.com/loupe-dev/loupe/tools/toolspec"
 )
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/loupe-dev/loupe/internal/golden"
+	"github.com/loupe-dev/loupe/tests/golden"
 	"golang.org/x/tools/txtar"
 )
 

@@ -24,7 +24,7 @@ import (
 	"time"
 
 	"github.com/loupe-dev/loupe/core/search"
-	"github.com/loupe-dev/loupe/schema"
+	"github.com/loupe-dev/loupe/tools/schema"
 	"github.com/loupe-dev/loupe/tools/toolspec"
 )
 

@@ -11,8 +11,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"github.com/loupe-dev/loupe/astgrep"
 	"github.com/loupe-dev/loupe/core/search"
+	"github.com/loupe-dev/loupe/tools/astgrep"
 	"github.com/loupe-dev/loupe/tools/toolspec"
 )
 

@@ -32,14 +32,14 @@ import (
 
 	"github.com/loupe-dev/loupe/core/language"
 	"github.com/loupe-dev/loupe/core/pattern"
+	"github.com/loupe-dev/loupe/core/printer"
 	"github.com/loupe-dev/loupe/core/rewrite"
 	"github.com/loupe-dev/loupe/core/rule"
 	"github.com/loupe-dev/loupe/core/scan"
 	"github.com/loupe-dev/loupe/core/search"
 	"github.com/loupe-dev/loupe/core/tree"
+	"github.com/loupe-dev/loupe/core/wire"
 	"github.com/loupe-dev/loupe/host/jshost"
-	"github.com/loupe-dev/loupe/printer"
-	"github.com/loupe-dev/loupe/wire"
 )
 
 // playgroundTimeout bounds one run: a rule that explodes gives up

@@ -11,12 +11,12 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/loupe-dev/loupe/core/printer"
 	"github.com/loupe-dev/loupe/core/rewrite"
 	"github.com/loupe-dev/loupe/core/rule"
 	"github.com/loupe-dev/loupe/core/ruletest"
 	"github.com/loupe-dev/loupe/core/search"
 	"github.com/loupe-dev/loupe/core/tree"
-	"github.com/loupe-dev/loupe/printer"
 	"golang.org/x/term"
 )
 

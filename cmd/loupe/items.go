@@ -4,7 +4,7 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/loupe-dev/loupe/wire"
+	"github.com/loupe-dev/loupe/core/wire"
 )
 
 // heldItems bounds the bytes of items rendered but not yet written, which

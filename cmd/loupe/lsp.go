@@ -8,8 +8,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/loupe-dev/loupe/cmd/loupe/lsp"
 	"github.com/loupe-dev/loupe/core/project"
-	"github.com/loupe-dev/loupe/internal/lsp"
 )
 
 func init() {

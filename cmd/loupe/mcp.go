@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/loupe-dev/loupe/cmd/loupe/mcp"
 	"github.com/loupe-dev/loupe/core/search"
-	"github.com/loupe-dev/loupe/mcp"
 	"github.com/loupe-dev/loupe/tools"
 )
 

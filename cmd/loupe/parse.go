@@ -10,10 +10,10 @@ import (
 	"strings"
 
 	"github.com/loupe-dev/loupe/core/language"
+	"github.com/loupe-dev/loupe/core/printer"
 	"github.com/loupe-dev/loupe/core/project"
 	"github.com/loupe-dev/loupe/core/tree"
-	"github.com/loupe-dev/loupe/printer"
-	"github.com/loupe-dev/loupe/wire"
+	"github.com/loupe-dev/loupe/core/wire"
 )
 
 func init() {

@@ -11,10 +11,10 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/loupe-dev/loupe/core/printer"
 	"github.com/loupe-dev/loupe/core/project"
 	"github.com/loupe-dev/loupe/core/rule"
 	"github.com/loupe-dev/loupe/core/ruletest"
-	"github.com/loupe-dev/loupe/printer"
 )
 
 func init() {

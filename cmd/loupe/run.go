@@ -11,12 +11,12 @@ import (
 
 	"github.com/loupe-dev/loupe/core/language"
 	"github.com/loupe-dev/loupe/core/pattern"
+	"github.com/loupe-dev/loupe/core/printer"
 	"github.com/loupe-dev/loupe/core/project"
 	"github.com/loupe-dev/loupe/core/rewrite"
 	"github.com/loupe-dev/loupe/core/search"
 	"github.com/loupe-dev/loupe/core/tree"
-	"github.com/loupe-dev/loupe/printer"
-	"github.com/loupe-dev/loupe/wire"
+	"github.com/loupe-dev/loupe/core/wire"
 )
 
 func init() {

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/loupe-dev/loupe/internal/difftest"
-	"github.com/loupe-dev/loupe/internal/jsonschema"
+	"github.com/loupe-dev/loupe/tests/difftest"
+	"github.com/loupe-dev/loupe/tests/jsonschema"
 
 	"golang.org/x/tools/txtar"
 )

@@ -10,13 +10,13 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/loupe-dev/loupe/core/printer"
 	"github.com/loupe-dev/loupe/core/project"
 	"github.com/loupe-dev/loupe/core/rewrite"
 	"github.com/loupe-dev/loupe/core/rule"
 	"github.com/loupe-dev/loupe/core/scan"
 	"github.com/loupe-dev/loupe/core/search"
-	"github.com/loupe-dev/loupe/printer"
-	"github.com/loupe-dev/loupe/wire"
+	"github.com/loupe-dev/loupe/core/wire"
 )
 
 func init() {

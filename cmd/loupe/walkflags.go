@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/loupe-dev/loupe/core/language"
+	"github.com/loupe-dev/loupe/core/printer"
 	"github.com/loupe-dev/loupe/core/search"
-	"github.com/loupe-dev/loupe/printer"
 )
 
 // walkFlags are the file-selection flags run and scan share, as ast-grep

@@ -11,8 +11,8 @@ import (
 	"github.com/loupe-dev/loupe/core/pattern"
 	"github.com/loupe-dev/loupe/core/search"
 	"github.com/loupe-dev/loupe/core/treecache"
-	"github.com/loupe-dev/loupe/internal/difftest"
-	"github.com/loupe-dev/loupe/wire"
+	"github.com/loupe-dev/loupe/core/wire"
+	"github.com/loupe-dev/loupe/tests/difftest"
 )
 
 // TestStoreSameResults searches real code (rxjs's sources and tree-sitter's

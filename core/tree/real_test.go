@@ -25,7 +25,7 @@ func parse(t *testing.T, lang, src string) *tree.Tree {
 
 // TestSExpErrors compares SExp with the S-expressions native tree-sitter
 // prints (ts_node_string) for trees with MISSING, ERROR and UNEXPECTED
-// nodes; internal/parity checks the same on whole corpora.
+// nodes; tests/parity checks the same on whole corpora.
 func TestSExpErrors(t *testing.T) {
 	tests := []struct {
 		lang, src, want string

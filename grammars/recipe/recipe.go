@@ -250,7 +250,7 @@ func (p Patch) apply(data []byte) ([]byte, error) {
 // the folder holding parser.c, or for the runtime to its package). Native
 // 64-bit builds of the unpatched sources (what ast-grep runs) are the
 // reference: a patch must leave their behaviour unchanged, which
-// internal/parity checks by comparing these modules' trees with native ones
+// tests/parity checks by comparing these modules' trees with native ones
 // built from the original sources.
 var Patches = map[string][]Patch{
 	"github.com/tree-sitter/go-tree-sitter@v0.25.0": {

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/loupe-dev/loupe/internal/difftest"
+	"github.com/loupe-dev/loupe/tests/difftest"
 )
 
 // byName indexes packages by kind and name.

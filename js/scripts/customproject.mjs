@@ -1,5 +1,5 @@
 // A project's rules through the npm package, for the Go test
-// TestCustomProjects (internal/difftest/customprojects_test.go): each rule
+// TestCustomProjects (tests/difftest/customprojects_test.go): each rule
 // runs as the ast_grep tool's rule parameter (the rule file's body, as an
 // agent passes it) over a folder of the project, in Node with workers: 0,
 // in Node with the worker pool, and in headless Chromium over the project's

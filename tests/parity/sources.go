@@ -17,7 +17,7 @@ import (
 
 // cacheDir returns the folder for fetched packages and built libraries:
 // $LOUPE_CACHE, or the repository's .cache (the tests run in
-// internal/parity, two levels below the root).
+// tests/parity, two levels below the root).
 func cacheDir() (string, error) {
 	if d := os.Getenv("LOUPE_CACHE"); d != "" {
 		return filepath.Abs(d)

@@ -7,9 +7,9 @@ import (
 
 	"github.com/loupe-dev/loupe/core/language"
 	"github.com/loupe-dev/loupe/core/pattern"
+	"github.com/loupe-dev/loupe/core/printer"
 	"github.com/loupe-dev/loupe/core/search"
 	"github.com/loupe-dev/loupe/core/tree"
-	"github.com/loupe-dev/loupe/printer"
 )
 
 // A rewrite as ast-grep prints it: the hunk header, then each line

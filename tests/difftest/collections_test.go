@@ -20,7 +20,7 @@ import (
 
 	"github.com/loupe-dev/loupe/core/language"
 	"github.com/loupe-dev/loupe/core/project"
-	"github.com/loupe-dev/loupe/wire"
+	"github.com/loupe-dev/loupe/core/wire"
 )
 
 // The collection suite runs rule collections written by other people

@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/loupe-dev/loupe/filetools"
+	"github.com/loupe-dev/loupe/tools/filetools"
 
 	"github.com/loupe-dev/loupe/tools/toolspec"
 )

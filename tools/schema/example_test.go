@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"log"
 
-	"github.com/loupe-dev/loupe/schema"
+	"github.com/loupe-dev/loupe/tools/schema"
 )
 
 // A tool's parameters as a Go struct; its JSON Schema follows from the

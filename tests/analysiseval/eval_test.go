@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/loupe-dev/loupe/analysis"
-	"github.com/loupe-dev/loupe/internal/difftest"
+	"github.com/loupe-dev/loupe/tests/difftest"
 )
 
 // The projects measured, pinned: mobx's TypeScript sources (56 files;

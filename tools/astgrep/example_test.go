@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/loupe-dev/loupe/astgrep"
+	"github.com/loupe-dev/loupe/tools/astgrep"
 )
 
 // A pattern search over a workspace: every console.log call, with its

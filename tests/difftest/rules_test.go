@@ -20,7 +20,7 @@ import (
 	"github.com/loupe-dev/loupe/core/rule"
 	"github.com/loupe-dev/loupe/core/scan"
 	"github.com/loupe-dev/loupe/core/search"
-	"github.com/loupe-dev/loupe/wire"
+	"github.com/loupe-dev/loupe/core/wire"
 )
 
 // The rule suite: testdata/rules/<lang>.yml holds rules (YAML documents

@@ -3,7 +3,7 @@
 // sources, and measures both.
 //
 // Everything lives behind the `parity` build tag because the native side
-// needs cgo and a C compiler: `go test -tags parity ./internal/parity/`.
+// needs cgo and a C compiler: `go test -tags parity ./tests/parity/`.
 // Without the tag the package is empty, so the default build stays cgo-free.
 //
 // The native side is github.com/tree-sitter/go-tree-sitter (the runtime at

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/loupe-dev/loupe/analysis"
-	"github.com/loupe-dev/loupe/astgrep"
+	"github.com/loupe-dev/loupe/tools/astgrep"
 )
 
 // full reports whether the full sizes were asked for.

@@ -11,7 +11,7 @@
 // The same is measured for Go against go/types on the standard library's
 // go/... packages (gotypes_test.go).
 //
-// `go test ./internal/analysiseval` measures a bounded TypeScript sample;
+// `go test ./tests/analysiseval` measures a bounded TypeScript sample;
 // with LOUPE_ANALYSIS_EVAL=full (make analysis-eval) every shared-name
 // symbol, and a sample of Go's.
 // Without node, the typescript package (scripts/test-deps.sh installs it)

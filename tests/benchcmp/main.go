@@ -2,7 +2,7 @@
 // on the same machine, corpora and queries, and prints a table of wall
 // time, CPU time, peak RSS and match counts (which must agree):
 //
-//	go run ./internal/benchcmp [-runs 2] [-corpus name,...]
+//	go run ./tests/benchcmp [-runs 2] [-corpus name,...]
 //
 // Both tools run as separate processes (`loupe run`/`scan --json=stream`
 // and `ast-grep run`/`scan --json=stream`), so wall time, CPU time and peak
@@ -36,7 +36,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/loupe-dev/loupe/astgrep"
+	"github.com/loupe-dev/loupe/tools/astgrep"
 )
 
 type corpus struct {

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/loupe-dev/loupe/analysis"
-	"github.com/loupe-dev/loupe/astgrep"
 	"github.com/loupe-dev/loupe/core/match"
+	"github.com/loupe-dev/loupe/tools/astgrep"
 )
 
 // abortLatency starts call, cancels it once it has run for a while, and

@@ -7,7 +7,7 @@ package astgrep
 import (
 	"time"
 
-	"github.com/loupe-dev/loupe/schema"
+	"github.com/loupe-dev/loupe/tools/schema"
 )
 
 // Params are the ast_grep tool's parameters.

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/loupe-dev/loupe/core/rule"
-	"github.com/loupe-dev/loupe/wire"
+	"github.com/loupe-dev/loupe/core/wire"
 )
 
 func TestFinding(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/loupe-dev/loupe/core/tree"
-	"github.com/loupe-dev/loupe/wire"
+	"github.com/loupe-dev/loupe/core/wire"
 )
 
 // Matches prints matches as ast-grep's run prints them: with a heading
