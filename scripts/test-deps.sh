@@ -20,12 +20,13 @@ python_version=3.11.2-6+deb12u9
 python_pkgs=(libpython3.11-stdlib libpython3.11-testsuite)
 
 # suite name, what it is for, its Debian packages.
-suites=(grammars-check cgo browser shells rust-src)
+suites=(grammars-check cgo browser shells editors rust-src)
 declare -A about=(
   [grammars-check]="the grammar modules' byte-identical rebuild (make grammars-check), loupe grammar build's tests and the custom-language differential test (with cgo's gcc)"
   [cgo]="the race detector runs and native tree-sitter parity (cgo: a C compiler)"
   [browser]="the npm package's browser test (js/test/browser.test.mjs)"
   [shells]="the completion scripts loaded in their shells (cmd/loupe TestCompletions*)"
+  [editors]="the Neovim configuration of docs/lsp.md run in Neovim (tests/docs TestNeovimConfig)"
   [rust-src]="the project index's manifests on the Rust source's Cargo workspace (index/manifest TestRustSource, make bench-index)"
 )
 declare -A pkgs=(
@@ -33,6 +34,7 @@ declare -A pkgs=(
   [cgo]="gcc g++"
   [browser]="chromium"
   [shells]="zsh fish elvish"
+  [editors]="neovim"
   [rust-src]="rust-src"
 )
 

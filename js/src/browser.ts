@@ -42,7 +42,7 @@ export function browserEnv(baseUrl: string | URL): Env {
   };
 }
 
-/** Loads the module and returns both tools over the in-memory files. */
+/** Loads the module and returns the tools over the in-memory files. */
 export function createTools(options: BrowserToolsOptions): Promise<CreateToolsResult> {
   return createToolsWith(() => localEngine(browserEnv(options.baseUrl)), options, options.files);
 }

@@ -54,7 +54,7 @@ export interface CreateToolsOptions extends ToolsOptions {
 }
 
 /**
- * Loads the module and returns both tools for one workspace. It never
+ * Loads the module and returns the tools for one workspace. It never
  * throws and never takes the host down: if the module cannot load (an old
  * runtime, a missing file), it returns no tools and the reason; a call that
  * kills its Go instance fails with an error, and the next call runs on a
