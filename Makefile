@@ -124,6 +124,7 @@ bench: build js
 	node js/bench/workers.mjs
 	node js/bench/abort.mjs
 	node js/bench/custom.mjs
+	node js/bench/budget.mjs
 
 # structural_analysis measured against the TypeScript compiler (its
 # LanguageService's call hierarchy, references and definitions) on every

@@ -60,14 +60,14 @@ const (
 // Params are the structural_analysis tool's parameters, as an LLM passes
 // them. Schema derives the published JSON Schema from the tags.
 type Params struct {
-	Mode     string `json:"mode" enum:"callers,callees,definitions,hierarchy,references,dependencies,exports" desc:"What to analyze: callers (who calls symbol, recursively), callees (what symbol calls), definitions (where symbol is defined), hierarchy (symbol's supertypes and subtypes), references (every structural use of symbol, by category), dependencies (target's imports; with reverse, its importers), exports (target's exported symbols)."`
-	Language string `json:"language" desc:"Language of the code: typescript (also covers .tsx), tsx, javascript, python, go, rust, java, csharp, kotlin, ruby, php, c, cpp."`
-	Path     string `json:"path,omitempty" desc:"File or directory to search, relative to the workspace root (default: the workspace root). Narrowing it makes name-based answers more precise and faster."`
-	Symbol   string `json:"symbol,omitempty" desc:"Function, method, class or interface name, as written in code, or qualified by its owner (Class.method) or its module, file stem or package (registry.createRegistry, pkg.Func) to pick one of several same-named definitions: required for callers, callees, definitions, hierarchy and references."`
-	Depth    int    `json:"depth,omitempty" min:"1" max:"5" default:"1" desc:"Levels to follow for callers, callees and hierarchy: 2 adds callers of callers, and so on."`
-	MaxNodes int    `json:"maxNodes,omitempty" min:"1" max:"10000" default:"50" desc:"Maximum distinct symbols visited (callers, callees, hierarchy), definitions listed, or items listed per reference category; beyond it the result says truncated. Keeps common names like get from exploding."`
-	Target   string `json:"target,omitempty" desc:"File or directory to analyze, relative to the workspace root: required for dependencies and exports."`
-	Reverse  bool   `json:"reverse,omitempty" default:"false" desc:"dependencies only: also list the files (under path) that import the target."`
+	Mode     string `json:"mode" enum:"callers,callees,definitions,hierarchy,references,dependencies,exports" desc:"callers, callees, definitions, hierarchy and references take symbol; dependencies and exports take target."`
+	Language string `json:"language" desc:"Language of the code (typescript also covers .tsx)."`
+	Path     string `json:"path,omitempty" desc:"File or directory to search (default: the workspace root); narrowing it makes name matches more precise."`
+	Symbol   string `json:"symbol,omitempty" desc:"Name as written, or qualified (Class.method, module.func, pkg.Func) to pick one of several same-named definitions."`
+	Depth    int    `json:"depth,omitempty" min:"1" max:"5" default:"1" desc:"Levels to follow for callers, callees and hierarchy: 2 adds callers of callers."`
+	MaxNodes int    `json:"maxNodes,omitempty" min:"1" max:"10000" default:"50" desc:"Most symbols visited, or items listed per category; truncated: true says it was hit."`
+	Target   string `json:"target,omitempty" desc:"File or directory, for dependencies and exports."`
+	Reverse  bool   `json:"reverse,omitempty" default:"false" desc:"dependencies: also list the files that import target."`
 }
 
 // Schema returns the JSON Schema of Params.

@@ -5,11 +5,19 @@ const Name = "structural_analysis"
 
 // Description is the tool description an LLM sees (REQ-SA-004): multi-hop
 // analysis, name-based rather than type-resolved, how it differs from
-// ast_grep, and the limitations. A test keeps its language list equal to
+// ast_grep, and its main limitations, in as few tokens as that takes; the
+// rest is in Details. A test keeps its language list equal to
 // SupportedLanguages.
-const Description = `Multi-hop, AST-based code analysis: call graphs, type hierarchies, symbol references and module dependencies, assembled from many syntax-tree queries in one call. Use it for relationship questions ("who calls this method, and who calls those?", "what does this function call?", "what extends this class?", "where is this symbol used?", "what imports this file?"). Use ast_grep instead for a single structural pattern search (one shape, one query, metavariable captures), and text search (ripgrep) for plain strings.
+const Description = `Multi-hop, AST-based code analysis: call graphs, type hierarchies, symbol references and module dependencies, from many syntax-tree queries in one call. Use it for relationship questions (who calls this and who calls those, what does it call, what extends this class, where is this symbol used, what imports this file); use ast_grep instead for a single structural pattern search (one shape, one query, metavariable captures), and grep for plain text.
 
-Modes (mode, plus language, required; path narrows the scope, default the workspace root). symbol may be qualified — Class.method, or module.func / pkg.Func (the file stem, directory of an index file, or package) — to pick one of several same-named definitions in every mode.
+Modes: callers and callees (symbol, depth 1-5), definitions (symbol), hierarchy (symbol, depth), references (symbol: calls, instantiations, type annotations, extends/implements, imports, re-exports, and a heuristic category of method calls on instances), dependencies (target; reverse: true adds its importers), exports (target). Qualify symbol to pick one of several same-named definitions: Class.method, module.func, pkg.Func.
+
+Each result is labelled resolved (its name was followed through imports, scopes, this/self or a written type to the symbol's definition) or name-only (the name matches, but syntax cannot tell which definition it means); resolved results come first. It is name-based, not type-resolved: no cross-interface dispatch, no type alias resolution, no generic inference; hierarchy sees extends/implements clauses only. maxNodes (default 50) bounds the answer, and truncated: true says it was hit; a call stops after 60 s with partial: true. Paths are relative to the workspace root, lines 1-based. Languages: ` + descriptionLanguages + `.`
+
+// Details is what the description leaves out: each mode's parameters and
+// findings, how results are labelled, and every limitation. Faces show it
+// as the tool's guide.
+const Details = `Modes (mode, plus language, required; path narrows the scope, default the workspace root). symbol may be qualified — Class.method, or module.func / pkg.Func (the file stem, directory of an index file, or package) — to pick one of several same-named definitions in every mode.
 - callers (symbol, depth 1-5, maxNodes): functions/methods containing a call to symbol — member calls obj.symbol(), direct calls symbol(), optional chaining obj?.symbol?.() — each with the call-site line (via:), recursively to depth, with cycle detection.
 - callees (symbol, depth, maxNodes): the calls inside symbol's definition; a call inside another call's range is folded into the outer one (a.b().c() is one entry, and so is f(g(x))); recursive with depth.
 - definitions (symbol): where symbol is defined: functions, methods, classes, interfaces, type aliases, variables/constants.

@@ -14,10 +14,8 @@ var structuralAnalysis = declare(decl[analysis.Params, *analysis.Result, analysi
 	Title:       "Structural code analysis",
 	Summary:     "Answers multi-hop questions about code from syntax trees (who calls a function and who calls those, what it calls, where a symbol is defined, what extends a type, where a symbol is used, what a file imports or exports), matching names as written, not resolving types.",
 	Description: analysis.Description,
-	Guide: "Use structural_analysis for relationship questions before reading files one by one: callers of a function before changing its signature, what a function calls, where a symbol is defined, what a class extends and what extends it, every use of a symbol, a file's imports and importers. " +
-		"mode and language are required; symbol names a function, method or type as written, or qualified by its owner (Class.method) or module/package (module.func) to pick one of several same-named definitions; target a file or directory for dependencies and exports. " +
-		"Each caller, callee, supertype, subtype and reference is labelled resolved (followed through imports, re-exports, scope, this/self or a declared type) or name-only (the name matches, nothing more is known); resolved callers, types and references come first. " +
-		"depth (1-5) follows callers of callers; maxNodes (default 50) bounds the answer; path narrows the scope and makes name matches more precise.",
+	Guide: "Use structural_analysis for relationship questions before reading files one by one: callers of a function before changing its signature, what a function calls, where a symbol is defined, what a class extends and what extends it, every use of a symbol, a file's imports and importers.\n\n" +
+		analysis.Details,
 	Category:    toolspec.CodeAnalysis,
 	Permissions: toolspec.ReadFiles,
 	Termination: "Set terminate=false when the answer leads to further steps (reading the callers, following a definition, an edit); set terminate=true when the call tree, definitions or references are themselves the answer to present to the user.",

@@ -18,7 +18,8 @@ var astGrep = declare(decl[astgrep.Params, *astgrep.Result, astGrepOutput]{
 	Description: astgrep.Description,
 	Guide: "Use ast_grep to find code by shape rather than text: calls of a function or method, classes extending a base, imports of a module, error handling written a certain way. " +
 		"Write the pattern as the code looks, with $NAME for one node and $$$NAME for any number; language is required unless path is one file. " +
-		"Use rule for what a pattern cannot say (a node kind, a name by regex, has/inside relations); path and globs narrow the files; maxResults (default 100) caps the matches while totalMatches counts them all.",
+		"Use rule for what a pattern cannot say (a node kind, a name by regex, has/inside relations); path and globs narrow the files; maxResults (default 100) caps the matches while totalMatches counts them all.\n\n" +
+		astgrep.Details,
 	Category:    toolspec.SearchDiscovery,
 	Permissions: toolspec.ReadFiles,
 	Termination: "Set terminate=false when the matches feed further steps (reading the files around them, a narrower search, an edit); set terminate=true when the list of matches is itself the answer to present to the user.",

@@ -223,6 +223,7 @@ var appendFileTool = declare(decl[filetools.AppendFileParams, *filetools.AppendF
 	Guide:         "Use append_file to add entries at the end of a file: a .gitignore line, a changelog entry, a test at the end of a test file.",
 	Category:      toolspec.FileWriting,
 	Permissions:   toolspec.ReadFiles | toolspec.WriteFiles,
+	Additive:      true,
 	NeedsApproval: always[filetools.AppendFileParams],
 	Termination:   writeTermination,
 	Examples: []example[filetools.AppendFileParams]{

@@ -175,6 +175,8 @@ type decl[P any, R result, S any] struct {
 	Guide       string
 	Category    toolspec.Category
 	Permissions toolspec.Permission
+	// Additive: every write of the tool only adds (toolspec.Info.Additive).
+	Additive bool
 	// NeedsApproval is the requires-approval rule: whether a call with
 	// these parameters would write (and so ask the Approver first). nil:
 	// the tool never writes.
@@ -227,10 +229,10 @@ func (d *declared[P, R, S]) info() toolspec.Info {
 	d.once.Do(func() {
 		d.inf = toolspec.Info{
 			Name: d.Name, Title: d.Title, Summary: d.Summary, Description: d.Description, Guide: d.Guide,
-			Category: d.Category, Permissions: d.Permissions, RequiresApproval: d.NeedsApproval != nil,
+			Category: d.Category, Permissions: d.Permissions, RequiresApproval: d.NeedsApproval != nil, Additive: d.Additive,
 			Termination:  d.Termination,
 			InputSchema:  schema.For(new(P)),
-			OutputSchema: schema.For(new(S)),
+			OutputSchema: schema.Terse(schema.For(new(S))),
 		}
 		for _, e := range d.Examples {
 			raw, err := json.Marshal(e.Params)

@@ -74,6 +74,12 @@ func TestRegistry(t *testing.T) {
 		if h := info.Hints(); h.ReadOnly != (info.Permissions == toolspec.ReadFiles) || h.ReadOnly == info.RequiresApproval || h.Idempotent != h.ReadOnly {
 			t.Errorf("%s: permissions %s, approval %v, hints %+v", info.Name, info.Permissions, info.RequiresApproval, h)
 		}
+		// Destructive: what can change or remove what exists. An append
+		// only adds; a create may overwrite (overwrite=true).
+		destructive := map[string]bool{"create_file": true, "update_file": true, "replace_in_file": true, "edit_lines": true, "delete_file": true}
+		if h := info.Hints(); h.Destructive != destructive[info.Name] {
+			t.Errorf("%s: destructive %v, want %v", info.Name, h.Destructive, destructive[info.Name])
+		}
 		if info.InputSchema["type"] != "object" || info.OutputSchema["type"] != "object" {
 			t.Errorf("%s: schemas are not objects", info.Name)
 		}

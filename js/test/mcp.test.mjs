@@ -97,7 +97,8 @@ test('the MCP server lists every tool of the registry, as the npm package does',
   try {
     assert.equal(transport.negotiated, '2025-11-25');
     assert.equal(client.getServerVersion().name, 'loupe');
-    assert.match(client.getInstructions(), /## Search & Discovery/);
+    // The instructions say how the tools combine; each tool's own text comes with tools/list.
+    assert.match(client.getInstructions(), /How the tools combine/);
     const { tools } = await client.listTools();
     const npm = await createTools({ workspaceRoot: root, workers: 0 });
     assert.equal(npm.reason, undefined);
@@ -111,10 +112,9 @@ test('the MCP server lists every tool of the registry, as the npm package does',
       assert.equal(t.outputSchema.type, 'object', t.name);
       const readOnly = js.permissions.every((p) => p === 'ReadFiles');
       assert.equal(t.annotations.readOnlyHint, readOnly, t.name);
-      assert.equal(t.annotations.title, t.title, t.name);
-      assert.ok(client.getInstructions().includes(`### ${t.name}: ${t.title}`), t.name);
+      // An append only adds; every other writing tool may change what exists.
+      if (!readOnly) assert.equal(t.annotations.destructiveHint, t.name !== 'append_file', t.name);
     }
-    assert.ok(client.getInstructions().endsWith(npm.prompt));
   } finally {
     await client.close();
   }

@@ -16,8 +16,8 @@ const (
 // EditLinesParams are edit_lines' parameters.
 type EditLinesParams struct {
 	Path        string `json:"path" desc:"File to edit, relative to the workspace root."`
-	Operation   string `json:"operation" desc:"insert: add content after line (0 puts it at the top); delete: remove lines start_line to end_line; replace: put content in place of lines start_line to end_line." enum:"insert,delete,replace"`
-	Line        *int   `json:"line,omitempty" desc:"insert only: the line after which content goes (0 = at the top, the last line number = at the end)." min:"0"`
+	Operation   string `json:"operation" desc:"insert content after line; delete, or replace with content, the lines start_line to end_line." enum:"insert,delete,replace"`
+	Line        *int   `json:"line,omitempty" desc:"insert: the line after which content goes (0 = the top)." min:"0"`
 	StartLine   int    `json:"start_line,omitempty" desc:"delete and replace: first line of the range, 1-based." min:"1"`
 	EndLine     int    `json:"end_line,omitempty" desc:"delete and replace: last line of the range, inclusive (default: start_line)." min:"1"`
 	Content     string `json:"content,omitempty" desc:"insert and replace: the new lines (a final newline is optional; they take the file's line endings)."`

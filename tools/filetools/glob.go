@@ -14,9 +14,9 @@ import (
 
 // GlobParams are glob's parameters.
 type GlobParams struct {
-	Pattern    string   `json:"pattern" desc:"Glob pattern matched against file paths relative to path (default the workspace root): '**/*.tsx' (any depth), 'src/**/*.test.ts', '*.{js,ts}', 'docs/?.md', '[a-c]*.go'. * and ? stay within one directory, ** spans directories."`
+	Pattern    string   `json:"pattern" desc:"Glob matched against paths relative to path: '**/*.tsx', 'src/**/*.test.ts', '*.{js,ts}'. * and ? stay within one directory, ** spans directories."`
 	Path       string   `json:"path,omitempty" desc:"Directory the pattern is relative to, itself relative to the workspace root (default: the root)."`
-	Exclude    []string `json:"exclude,omitempty" desc:"More to leave out, besides the default exclusions (node_modules, dist, build, target, .git, caches, virtual environments) and .gitignore: directory or file names matched at any depth ('vendor', '*.min.js') or gitignore-style paths from the workspace root ('src/generated')."`
+	Exclude    []string `json:"exclude,omitempty" desc:"More to leave out besides the default exclusions (node_modules, dist, .git, caches, ...) and .gitignore: names at any depth ('vendor', '*.min.js') or paths from the workspace root ('src/generated')."`
 	MaxResults int      `json:"max_results,omitempty" desc:"Most files returned (default 100; values over 500 are lowered to 500). total_files counts them all." min:"1" default:"100"`
 }
 

@@ -16,7 +16,7 @@ import (
 
 // GrepParams are grep's parameters.
 type GrepParams struct {
-	Pattern       string `json:"pattern" desc:"Regular expression in Go's RE2 syntax, matched against each line (e.g. 'async fn.*execute', 'func\\s+New\\w*\\(', 'TODO|FIXME'). No lookaround or backreferences. Set literal=true to search for the text as written."`
+	Pattern       string `json:"pattern" desc:"Go RE2 regular expression matched against each line, e.g. 'func\\s+New\\w*\\(' or 'TODO|FIXME'; no lookaround or backreferences. literal=true searches for the text as written."`
 	Path          string `json:"path,omitempty" desc:"File or directory to search, relative to the workspace root (default: the whole workspace)."`
 	CaseSensitive *bool  `json:"case_sensitive,omitempty" desc:"false matches regardless of case." default:"true"`
 	Literal       bool   `json:"literal,omitempty" desc:"Treat pattern as plain text, not a regular expression."`

@@ -114,3 +114,36 @@ func typedDefault(t reflect.Type, s string) any {
 	}
 	return s
 }
+
+// Terse returns a copy of a schema that keeps the shape of a value (types,
+// properties, items, enums, bounds) and leaves out descriptions, required
+// lists and additionalProperties. The registry publishes output schemas
+// this way: the text a model reads already says what each field holds, a
+// tool's output needs no validation by its reader, and every word of a
+// schema costs each conversation its tokens.
+func Terse(s map[string]any) map[string]any {
+	out := make(map[string]any, len(s))
+	for k, v := range s {
+		switch k {
+		case "description", "required", "additionalProperties":
+			continue
+		}
+		out[k] = terseValue(v)
+	}
+	return out
+}
+
+func terseValue(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		return Terse(v)
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = terseValue(e)
+		}
+		return out
+	default:
+		return v
+	}
+}

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -47,5 +48,35 @@ func TestPointerFieldDefault(t *testing.T) {
 	want := `{"additionalProperties":false,"properties":{"exact":{"default":true,"type":"boolean"},"lines":{"default":2,"type":"integer"}},"type":"object"}`
 	if string(got) != want {
 		t.Errorf("schema:\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestTerse(t *testing.T) {
+	type Item struct {
+		Kind string `json:"kind" enum:"a,b" desc:"what it is"`
+	}
+	type Out struct {
+		Items []Item `json:"items" desc:"the answer"`
+		Total int    `json:"total,omitempty" min:"0" desc:"how many"`
+	}
+	full := For(Out{})
+	terse := Terse(full)
+	b, err := json.Marshal(terse)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(b)
+	for _, gone := range []string{"description", "required", "additionalProperties"} {
+		if strings.Contains(got, gone) {
+			t.Errorf("%s is left: %s", gone, got)
+		}
+	}
+	for _, want := range []string{`"enum":["a","b"]`, `"minimum":0`, `"items":{"properties":{"kind"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("terse schema lacks %s: %s", want, got)
+		}
+	}
+	if b, _ := json.Marshal(full); !strings.Contains(string(b), "the answer") {
+		t.Errorf("Terse changed the schema it was given: %s", b)
 	}
 }

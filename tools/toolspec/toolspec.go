@@ -68,6 +68,9 @@ type Info struct {
 	// of the structured result.
 	InputSchema  map[string]any `json:"inputSchema"`
 	OutputSchema map[string]any `json:"outputSchema"`
+	// Additive: the tool's writes only add to what exists (append_file),
+	// so it is not destructive although it writes files.
+	Additive bool `json:"-"`
 }
 
 // Hints are the MCP tool annotations implied by a tool's permissions.
@@ -75,7 +78,8 @@ type Hints struct {
 	// ReadOnly: the tool changes nothing.
 	ReadOnly bool
 	// Destructive: the tool may change or remove what exists (rather
-	// than only add to it).
+	// than only add to it): it writes or deletes files and is not
+	// Additive.
 	Destructive bool
 	// Idempotent: calling it again with the same parameters has no
 	// further effect. Only read-only tools are declared so: a write's
@@ -88,7 +92,7 @@ func (i *Info) Hints() Hints {
 	readOnly := i.Permissions&^ReadFiles == 0
 	return Hints{
 		ReadOnly:    readOnly,
-		Destructive: i.Permissions&(WriteFiles|DeleteFiles) != 0,
+		Destructive: i.Permissions&(WriteFiles|DeleteFiles) != 0 && !i.Additive,
 		Idempotent:  readOnly,
 	}
 }

@@ -35,9 +35,15 @@ import (
 // not offered: a session starts with initialize.
 var ProtocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 
-// Instructions introduce the tools to the client at initialize, before
-// the tools formatted by category (toolspec.Prompt).
-const Instructions = `loupe searches and analyses the code of one workspace from syntax trees (tree-sitter grammars, ast-grep's pattern semantics). Paths are relative to the workspace root and never leave it. Prefer these tools to text search when the question is about the shape of code or how code relates; each tool's description states its limits.`
+// Instructions are the server's instructions at initialize: only what no
+// single tool's description says, how the tools combine. Each tool's own
+// description, schema and annotations come with tools/list.
+const Instructions = `loupe answers questions about the code of one workspace from its syntax trees. Paths are relative to the workspace root and never leave it. How the tools combine:
+- Orient: list_directory, glob and search find files; when the project index is served, search_symbols, get_symbol and the package tools answer names and packages without reading files.
+- Find: grep for text, ast_grep for code by its shape, structural_analysis for how code relates (callers, callees, definitions, hierarchy, references, imports); qualify a symbol (Class.method, module.func) to pick one definition.
+- Read: read_file with the line range a search or an analysis gave.
+- Change: replace_in_file (preview_only first) or edit_lines for a few lines, update_file for most of a file, create_file for a new one. Lines below an edit move, so read again before editing further down.
+- Answers are capped; a capped answer says how much was left out and how to narrow the search.`
 
 // NewServer returns a server named loupe at version offering ts.
 //
@@ -52,7 +58,7 @@ func NewServer(version string, ts []*tools.Tool) *sdk.Server {
 		infos[i] = t.Info
 	}
 	srv := sdk.NewServer(&sdk.Implementation{Name: "loupe", Title: "loupe", Version: version}, &sdk.ServerOptions{
-		Instructions:              Instructions + "\n\n" + toolspec.Prompt(infos),
+		Instructions:              Instructions,
 		SupportedProtocolVersions: ProtocolVersions,
 		Capabilities: &sdk.ServerCapabilities{
 			Logging: &sdk.LoggingCapabilities{},
@@ -65,24 +71,29 @@ func NewServer(version string, ts []*tools.Tool) *sdk.Server {
 	return srv
 }
 
-// describe is the tool as tools/list shows it.
+// describe is the tool as tools/list shows it. The annotations say only
+// what their defaults do not: a read-only tool's destructive and
+// idempotent hints mean nothing (the specification reads them only when
+// readOnlyHint is false), and the title is the tool's own.
 func describe(t *tools.Tool) *sdk.Tool {
 	h := t.Hints()
 	closed := false
+	a := &sdk.ToolAnnotations{
+		ReadOnlyHint: h.ReadOnly,
+		// Tools act on the workspace only.
+		OpenWorldHint: &closed,
+	}
+	if !h.ReadOnly {
+		a.DestructiveHint = &h.Destructive
+		a.IdempotentHint = h.Idempotent
+	}
 	return &sdk.Tool{
 		Name:         t.Name,
 		Title:        t.Title,
 		Description:  t.Description,
 		InputSchema:  t.InputSchema,
 		OutputSchema: t.OutputSchema,
-		Annotations: &sdk.ToolAnnotations{
-			Title:           t.Title,
-			ReadOnlyHint:    h.ReadOnly,
-			DestructiveHint: &h.Destructive,
-			IdempotentHint:  h.Idempotent,
-			// Tools act on the workspace only.
-			OpenWorldHint: &closed,
-		},
+		Annotations:  a,
 	}
 }
 
