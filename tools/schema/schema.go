@@ -9,7 +9,7 @@
 // optional; fields without omitempty are required), `desc:"..."` is its
 // description, `enum:"a,b,c"` lists allowed strings, `min:"1"` and
 // `max:"5"` bound integers, and `default:"..."` documents a default.
-// A field of type any is described as "object or string".
+// A field of type any is described as "object or string" (anyOf).
 package schema
 
 import (
@@ -91,7 +91,9 @@ func typeSchema(t reflect.Type) map[string]any {
 	case reflect.Pointer:
 		return typeSchema(t.Elem())
 	case reflect.Interface:
-		return map[string]any{"type": []string{"object", "string"}}
+		// anyOf rather than a list of types: strict validators (ajv) and
+		// some providers refuse a union in "type".
+		return map[string]any{"anyOf": []any{map[string]any{"type": "object"}, map[string]any{"type": "string"}}}
 	case reflect.Struct:
 		return For(reflect.New(t).Interface())
 	}

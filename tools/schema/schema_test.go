@@ -21,7 +21,7 @@ func TestFor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"additionalProperties":false,"properties":{"depth":{"default":1,"maximum":5,"minimum":1,"type":"integer"},"globs":{"items":{"type":"string"},"type":"array"},"mode":{"description":"what to do","enum":["a","b"],"type":"string"},"reverse":{"type":"boolean"},"rule":{"type":["object","string"]}},"required":["mode"],"type":"object"}`
+	want := `{"additionalProperties":false,"properties":{"depth":{"default":1,"maximum":5,"minimum":1,"type":"integer"},"globs":{"items":{"type":"string"},"type":"array"},"mode":{"description":"what to do","enum":["a","b"],"type":"string"},"reverse":{"type":"boolean"},"rule":{"anyOf":[{"type":"object"},{"type":"string"}]}},"required":["mode"],"type":"object"}`
 	if string(got) != want {
 		t.Errorf("schema:\n got %s\nwant %s", got, want)
 	}
