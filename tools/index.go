@@ -63,16 +63,20 @@ type indexResult struct {
 	Value   any    `json:"value,omitempty"`
 }
 
-// Text is the message, or the value as JSON.
+// Text is the message, or the value as JSON written for a model to read:
+// <, > and & as themselves (a signature such as ZodError<T> costs no
+// \u003c escapes), and no trailing newline.
 func (r *indexResult) Text() string {
 	if r.Message != "" {
 		return r.Message
 	}
-	b, err := json.Marshal(r.Value)
-	if err != nil {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r.Value); err != nil {
 		return err.Error()
 	}
-	return string(b)
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // indexTool declares the common parts of a project-index tool and binds

@@ -18,6 +18,11 @@ import (
 func TestIndexTools(t *testing.T) {
 	root := t.TempDir()
 	copyDir(t, filepath.Join("..", "index", "testdata", "shop"), root)
+	// A signature with < > and &, which the text must show as written.
+	box := "export function unbox<T>(b: Box<T>): T & {} {\n  return b.value;\n}\n"
+	if err := os.WriteFile(filepath.Join(root, "packages", "core", "src", "box.ts"), []byte(box), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := index.Build(context.Background(), index.Options{Root: root}); err != nil {
 		t.Fatal(err)
 	}
@@ -47,10 +52,15 @@ func TestIndexTools(t *testing.T) {
 		{"search_symbols", `{"query":"cart","package":"@shop/web","kind":"function"}`, `"name":"renderCart","kind":"function","signature":"function renderCart(cart: Cart, el: HTMLElement): void","package":"@shop/web","file_path":"packages/web/src/app.ts","line":3,"return_type":"void","parameters":"(cart: Cart, el: HTMLElement)"`},
 		{"get_package_symbols", `{"package":"@shop/core","kind":"method"}`, `"name":"add"`},
 		{"get_symbol", `{"name":"NewServer","package":"example.com/shop/api"}`, `"return_type":"*Server"`},
+		{"get_symbol", `{"name":"unbox"}`, `"signature":"function unbox<T>(b: Box<T>): T & {}"`},
 	}
 	for _, c := range cases {
-		if out := call(c.tool, c.params); !strings.Contains(out.Text, c.text) {
+		out := call(c.tool, c.params)
+		if !strings.Contains(out.Text, c.text) {
 			t.Errorf("%s %s:\n%s\nwant it to contain\n%s", c.tool, c.params, out.Text, c.text)
+		}
+		if strings.Contains(out.Text, `\u00`) || strings.HasSuffix(out.Text, "\n") {
+			t.Errorf("%s %s: the text escapes characters or ends in a newline:\n%s", c.tool, c.params, out.Text)
 		}
 	}
 	g := call("dependency_graph", `{"name":"@shop/web","depth":99}`).Structured.(graphOutput)
