@@ -28,8 +28,7 @@ const (
 
 // writeApproval is the approval rule of the editing tools, as their
 // descriptions state it.
-const writeApproval = "Needs the user's approval only when the call would change the file, asked before anything is written: " +
-	"never for preview_only, a replacement with 0 matches, or a change that leaves the file as it is."
+const writeApproval = "Asks the user's approval before it writes; a preview or a call that changes nothing needs none."
 
 // openFiles binds a file tool to cfg's workspace: its handler is the
 // filetools method m.

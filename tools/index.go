@@ -61,6 +61,10 @@ func openIndex(path string) (*index.DB, error) {
 type indexResult struct {
 	Message string `json:"message,omitempty"`
 	Value   any    `json:"value,omitempty"`
+	// Total counts the whole answer when Value is one page of it, and
+	// Next is the offset of the page after it (0: none).
+	Total int `json:"total,omitempty"`
+	Next  int `json:"next,omitempty"`
 }
 
 // Text is the message, or the value as JSON written for a model to read:
@@ -76,7 +80,43 @@ func (r *indexResult) Text() string {
 	if err := enc.Encode(r.Value); err != nil {
 		return err.Error()
 	}
+	if r.Next > 0 {
+		fmt.Fprintf(&b, "%d more of %d: call again with offset=%d", r.Total-r.Next, r.Total, r.Next)
+	}
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// MaxIndexTextBytes bounds the JSON of one page of a project-index list
+// (about 6,000 tokens): a page ends at the item that would cross it.
+const MaxIndexTextBytes = 24 << 10
+
+// listPage is the most items one page of a project-index list holds.
+const listPage = 200
+
+// pageParams are the paging parameters of the project-index tools whose
+// answers have no natural bound.
+type pageParams struct {
+	Offset int `json:"offset,omitempty" min:"0" desc:"Skip this many items: the offset a capped answer gives."`
+}
+
+// page cuts items to the page at offset that holds at most size items and
+// MaxIndexTextBytes of JSON, and says how to ask for the rest.
+func page[T any](items []T, offset, size int) *indexResult {
+	total := len(items)
+	offset = min(max(offset, 0), total)
+	rest := items[offset:]
+	kept, _ := fit(rest[:min(size, len(rest))], MaxIndexTextBytes)
+	switch {
+	case len(kept) == 0 && len(rest) > 0:
+		kept = rest[:1] // one item larger than a page still makes progress
+	case kept == nil:
+		kept = []T{} // an empty list is [], not null
+	}
+	r := &indexResult{Value: kept, Total: total}
+	if end := offset + len(kept); end < total {
+		r.Next = end
+	}
+	return r
 }
 
 // indexTool declares the common parts of a project-index tool and binds
@@ -110,13 +150,20 @@ type (
 	packageDepsParams struct {
 		Name         string `json:"name" desc:"The package's exact name."`
 		InternalOnly bool   `json:"internal_only,omitempty" desc:"Only the dependencies on other packages of this repository."`
+		pageParams
+	}
+	dependentsParams struct {
+		Name string `json:"name" desc:"The package's exact name."`
+		pageParams
 	}
 	graphParams struct {
 		Name  string `json:"name" desc:"The root package's exact name."`
 		Depth int    `json:"depth,omitempty" desc:"Levels of dependencies to follow (default 3, at most 20; larger values are clamped)."`
+		pageParams
 	}
 	kindParams struct {
 		Kind string `json:"kind,omitempty" enum:"npm,go,cargo,python,maven,gradle" desc:"Only packages of this kind."`
+		pageParams
 	}
 	noParams        struct{}
 	searchSymParams struct {
@@ -127,19 +174,22 @@ type (
 	packageSymParams struct {
 		Package string `json:"package" desc:"The package's exact name."`
 		Kind    string `json:"kind,omitempty" desc:"Only symbols of this kind: function, method, class, interface, struct, type, …"`
+		pageParams
 	}
 	getSymbolParams struct {
 		Name    string `json:"name" desc:"The symbol's exact name, as written (no qualifier)."`
 		Package string `json:"package,omitempty" desc:"Only symbols of this package (exact name)."`
+		pageParams
 	}
 )
 
 // Structured outputs of the project-index tools.
 type (
 	packagesOutput struct {
-		Packages []index.Package `json:"packages"`
-		Omitted  int             `json:"omitted,omitempty" desc:"Packages left out of this structured form by its size bound (the text lists them all)."`
-		Message  string          `json:"message,omitempty" desc:"Said instead of results (an empty query)."`
+		Packages   []index.Package `json:"packages"`
+		Omitted    int             `json:"omitted,omitempty" desc:"Packages left out of this structured form by its size bound (the text lists them all)."`
+		NextOffset int             `json:"next_offset,omitempty"`
+		Message    string          `json:"message,omitempty" desc:"Said instead of results (an empty query)."`
 	}
 	packageOutput struct {
 		Package *index.PackageDetail `json:"package,omitempty"`
@@ -148,18 +198,21 @@ type (
 	dependenciesOutput struct {
 		Dependencies []index.Dependency `json:"dependencies"`
 		Omitted      int                `json:"omitted,omitempty"`
+		NextOffset   int                `json:"next_offset,omitempty"`
 		Message      string             `json:"message,omitempty"`
 	}
 	graphOutput struct {
-		Edges   []index.Edge `json:"edges"`
-		Depth   int          `json:"depth" desc:"The depth followed, after clamping."`
-		Omitted int          `json:"omitted,omitempty"`
-		Message string       `json:"message,omitempty"`
+		Edges      []index.Edge `json:"edges"`
+		Depth      int          `json:"depth" desc:"The depth followed, after clamping."`
+		Omitted    int          `json:"omitted,omitempty"`
+		NextOffset int          `json:"next_offset,omitempty"`
+		Message    string       `json:"message,omitempty"`
 	}
 	symbolsOutput struct {
-		Symbols []index.Symbol `json:"symbols"`
-		Omitted int            `json:"omitted,omitempty"`
-		Message string         `json:"message,omitempty"`
+		Symbols    []index.Symbol `json:"symbols"`
+		Omitted    int            `json:"omitted,omitempty"`
+		NextOffset int            `json:"next_offset,omitempty"`
+		Message    string         `json:"message,omitempty"`
 	}
 )
 
@@ -174,20 +227,24 @@ func boundList[T any](r *indexResult, wrap func(items []T, omitted int) any) (it
 }
 
 func packagesStructured(r *indexResult) packagesOutput {
-	items, om := boundList(r, func(p []index.Package, n int) any { return packagesOutput{Packages: p, Omitted: n, Message: r.Message} })
-	return packagesOutput{Packages: items, Omitted: om, Message: r.Message}
+	items, om := boundList(r, func(p []index.Package, n int) any {
+		return packagesOutput{Packages: p, Omitted: n, NextOffset: r.Next, Message: r.Message}
+	})
+	return packagesOutput{Packages: items, Omitted: om, NextOffset: r.Next, Message: r.Message}
 }
 
 func dependenciesStructured(r *indexResult) dependenciesOutput {
 	items, om := boundList(r, func(d []index.Dependency, n int) any {
-		return dependenciesOutput{Dependencies: d, Omitted: n, Message: r.Message}
+		return dependenciesOutput{Dependencies: d, Omitted: n, NextOffset: r.Next, Message: r.Message}
 	})
-	return dependenciesOutput{Dependencies: items, Omitted: om, Message: r.Message}
+	return dependenciesOutput{Dependencies: items, Omitted: om, NextOffset: r.Next, Message: r.Message}
 }
 
 func symbolsStructured(r *indexResult) symbolsOutput {
-	items, om := boundList(r, func(s []index.Symbol, n int) any { return symbolsOutput{Symbols: s, Omitted: n, Message: r.Message} })
-	return symbolsOutput{Symbols: items, Omitted: om, Message: r.Message}
+	items, om := boundList(r, func(s []index.Symbol, n int) any {
+		return symbolsOutput{Symbols: s, Omitted: n, NextOffset: r.Next, Message: r.Message}
+	})
+	return symbolsOutput{Symbols: items, Omitted: om, NextOffset: r.Next, Message: r.Message}
 }
 
 // emptyQuery answers a blank query with the seed's message.
@@ -207,7 +264,7 @@ var searchPackagesTool = indexTool(decl[searchQueryParams, *indexResult, package
 	Name:        "search_packages",
 	Title:       "Search packages",
 	Summary:     "Full-text search over the indexed packages' names, descriptions and paths, returning at most 20 as JSON (name, path, kind, version, description, metadata).",
-	Description: "Searches the project index's packages (npm, Go, Cargo, Python, Maven, Gradle) by name, description and path with SQLite FTS5, best match first, at most 20. The query is one phrase: quotes and operators in it are plain text. An empty query answers \"Search query must not be empty\". Returns a JSON array of {name, path, kind, version, description, metadata}.",
+	Description: "Searches the project index's packages (npm, Go, Cargo, Python, Maven, Gradle) by name, description and path, best match first, at most 20, as JSON. The query is one phrase: quotes and operators in it are plain text.",
 	Guide:       "Use search_packages to find which package of a monorepo deals with something (\"billing\", \"auth\") or lives under a path; then get_package for its details.",
 	Termination: indexTermination,
 	Examples:    []example[searchQueryParams]{{"Packages about authentication", searchQueryParams{Query: "auth"}}},
@@ -262,21 +319,27 @@ var packageDependenciesTool = indexTool(decl[packageDepsParams, *indexResult, de
 		return notFound(p.Name), err
 	}
 	ds, err := db.Dependencies(ctx, p.Name, p.InternalOnly)
-	return &indexResult{Value: ds}, err
+	if err != nil {
+		return nil, err
+	}
+	return page(ds, p.Offset, listPage), nil
 })
 
-var packageDependentsTool = indexTool(decl[packageNameParams, *indexResult, dependenciesOutput]{
+var packageDependentsTool = indexTool(decl[dependentsParams, *indexResult, dependenciesOutput]{
 	Name:        "package_dependents",
 	Title:       "Package dependents",
 	Summary:     "The packages of this repository that declare a dependency on the named package (reverse dependencies).",
 	Description: "Lists every indexed package declaring a dependency on the given name (a package of this repository or an external one), as JSON: package (the dependent), name, version requirement, kind and is_internal.",
 	Guide:       "Use package_dependents before changing a package's API, to see which packages of the repository use it, or to find who uses an external library.",
 	Termination: indexTermination,
-	Examples:    []example[packageNameParams]{{"Who depends on the core package", packageNameParams{Name: "@acme/core"}}},
+	Examples:    []example[dependentsParams]{{"Who depends on the core package", dependentsParams{Name: "@acme/core"}}},
 	Structured:  dependenciesStructured,
-}, func(ctx context.Context, db *index.DB, p packageNameParams) (*indexResult, error) {
+}, func(ctx context.Context, db *index.DB, p dependentsParams) (*indexResult, error) {
 	ds, err := db.Dependents(ctx, p.Name)
-	return &indexResult{Value: ds}, err
+	if err != nil {
+		return nil, err
+	}
+	return page(ds, p.Offset, listPage), nil
 })
 
 var dependencyGraphTool = indexTool(decl[graphParams, *indexResult, graphOutput]{
@@ -291,19 +354,24 @@ var dependencyGraphTool = indexTool(decl[graphParams, *indexResult, graphOutput]
 		depth := 0
 		if m, ok := r.Value.(graphValue); ok {
 			depth = m.depth
-			r = &indexResult{Message: r.Message, Value: m.edges}
+			r = &indexResult{Message: r.Message, Value: m.edges, Total: r.Total, Next: r.Next}
 		}
 		items, om := boundList(r, func(e []index.Edge, n int) any {
-			return graphOutput{Edges: e, Depth: depth, Omitted: n, Message: r.Message}
+			return graphOutput{Edges: e, Depth: depth, Omitted: n, NextOffset: r.Next, Message: r.Message}
 		})
-		return graphOutput{Edges: items, Depth: depth, Omitted: om, Message: r.Message}
+		return graphOutput{Edges: items, Depth: depth, Omitted: om, NextOffset: r.Next, Message: r.Message}
 	},
 }, func(ctx context.Context, db *index.DB, p graphParams) (*indexResult, error) {
 	if ok, err := db.HasPackage(ctx, p.Name); err != nil || !ok {
 		return notFound(p.Name), err
 	}
 	es, err := db.DependencyGraph(ctx, p.Name, p.Depth)
-	return &indexResult{Value: graphValue{edges: es, depth: index.ClampDepth(p.Depth)}}, err
+	if err != nil {
+		return nil, err
+	}
+	r := page(es, p.Offset, listPage)
+	r.Value = graphValue{edges: r.Value.([]index.Edge), depth: index.ClampDepth(p.Depth)}
+	return r, nil
 })
 
 // graphValue is dependency_graph's answer: its edges and the depth used.
@@ -326,7 +394,10 @@ var listPackagesTool = indexTool(decl[kindParams, *indexResult, packagesOutput]{
 	Structured:  packagesStructured,
 }, func(ctx context.Context, db *index.DB, p kindParams) (*indexResult, error) {
 	ps, err := db.Packages(ctx, p.Kind)
-	return &indexResult{Value: ps}, err
+	if err != nil {
+		return nil, err
+	}
+	return page(ps, p.Offset, listPage), nil
 })
 
 var indexStatusTool = indexTool(decl[noParams, *indexResult, index.Status]{
@@ -352,7 +423,7 @@ var searchSymbolsTool = indexTool(decl[searchSymParams, *indexResult, symbolsOut
 	Name:        "search_symbols",
 	Title:       "Search symbols",
 	Summary:     "Full-text search over the indexed symbols' names and signatures, at most 50, optionally in one package or of one kind, as JSON.",
-	Description: "Searches the symbols of the project index (functions, methods, classes, types, … of every language structural_analysis supports) by name and signature with SQLite FTS5, best match first, at most 50, as JSON {name, kind, signature, package, file_path, line, return_type, parameters}. package and kind narrow the search. The query is one phrase; an empty one answers \"Search query must not be empty\".",
+	Description: "Searches the project index's symbols (functions, methods, classes, types, …) by name and signature, best match first, at most 50, as JSON with each one's signature, file and line; package and kind narrow the search. The query is one phrase.",
 	Guide:       "Use search_symbols to find where something is defined across the repository without knowing its exact name; package and kind narrow it; get_symbol when the exact name is known.",
 	Termination: indexTermination,
 	Examples:    []example[searchSymParams]{{"Functions about parsing in one package", searchSymParams{Query: "parse", Package: "example.com/shop/api", Kind: "function"}}},
@@ -369,26 +440,32 @@ var getPackageSymbolsTool = indexTool(decl[packageSymParams, *indexResult, symbo
 	Name:        "get_package_symbols",
 	Title:       "Package symbols",
 	Summary:     "Every symbol of a package ordered by file path then line, optionally of one kind, as JSON.",
-	Description: "Lists the symbols of the named package (the files below its manifest's directory, down to the next package) ordered by file_path then line, as JSON {name, kind, signature, package, file_path, line, return_type, parameters}; kind keeps one kind (function, method, class, …).",
+	Description: "Lists the symbols of the named package (its files, down to the next package) ordered by file_path then line, as JSON; kind keeps one kind (function, method, class, …). A long list comes in pages.",
 	Guide:       "Use get_package_symbols for a package's outline: its types and functions file by file; kind=class or kind=function for one sort.",
 	Termination: indexTermination,
 	Examples:    []example[packageSymParams]{{"The classes of a package", packageSymParams{Package: "@acme/core", Kind: "class"}}},
 	Structured:  symbolsStructured,
 }, func(ctx context.Context, db *index.DB, p packageSymParams) (*indexResult, error) {
 	ss, err := db.PackageSymbols(ctx, p.Package, p.Kind)
-	return &indexResult{Value: ss}, err
+	if err != nil {
+		return nil, err
+	}
+	return page(ss, p.Offset, listPage), nil
 })
 
 var getSymbolTool = indexTool(decl[getSymbolParams, *indexResult, symbolsOutput]{
 	Name:        "get_symbol",
 	Title:       "Get a symbol",
 	Summary:     "Every symbol with an exact name, optionally in one package, with its signature, file and line, as JSON.",
-	Description: "Looks up the symbols named exactly name in the project index (all of them, or those of package), as JSON {name, kind, signature, package, file_path, line, return_type, parameters}.",
+	Description: "Looks up the symbols named exactly name in the project index (all of them, or those of package), as JSON with each one's signature, file and line.",
 	Guide:       "Use get_symbol to jump to a definition by name: its file, line and signature; package picks one package's when several define it.",
 	Termination: indexTermination,
 	Examples:    []example[getSymbolParams]{{"Where a type is defined", getSymbolParams{Name: "Server"}}, {"A function of one package", getSymbolParams{Name: "NewServer", Package: "example.com/shop/api"}}},
 	Structured:  symbolsStructured,
 }, func(ctx context.Context, db *index.DB, p getSymbolParams) (*indexResult, error) {
 	ss, err := db.Symbols(ctx, p.Name, p.Package)
-	return &indexResult{Value: ss}, err
+	if err != nil {
+		return nil, err
+	}
+	return page(ss, p.Offset, listPage), nil
 })

@@ -5,8 +5,11 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -103,5 +106,81 @@ func copyDir(t *testing.T, src, dst string) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestIndexPaging pages through lists longer than a page: every item
+// comes once, in order, each page within its bound, and the text says how
+// to ask for the next.
+func TestIndexPaging(t *testing.T) {
+	root := t.TempDir()
+	copyDir(t, filepath.Join("..", "index", "testdata", "shop"), root)
+	var src strings.Builder
+	const n = 1000
+	for i := range n {
+		fmt.Fprintf(&src, "export function handler%04d(request: Request, response: Response): Promise<void> { return undefined as any; }\n", i)
+	}
+	if err := os.WriteFile(filepath.Join(root, "packages", "core", "src", "handlers.ts"), []byte(src.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := index.Build(context.Background(), index.Options{Root: root}); err != nil {
+		t.Fatal(err)
+	}
+	ts := toolsByName(t, Config{Workspace: root})
+	next := regexp.MustCompile(`(\d+) more of (\d+): call again with offset=(\d+)$`)
+	var names []string
+	offset, pages := 0, 0
+	for {
+		out, err := ts["get_package_symbols"].Call(context.Background(), json.RawMessage(fmt.Sprintf(`{"package":"@shop/core","kind":"function","offset":%d}`, offset)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages++
+		body, tail, _ := strings.Cut(out.Text, "\n")
+		if len(body) > MaxIndexTextBytes {
+			t.Errorf("page at %d: %d bytes of JSON", offset, len(body))
+		}
+		var syms []index.Symbol
+		if err := json.Unmarshal([]byte(body), &syms); err != nil {
+			t.Fatalf("page at %d: %v\n%s", offset, err, body)
+		}
+		for _, s := range syms {
+			names = append(names, s.Name)
+		}
+		st := out.Structured.(symbolsOutput)
+		if tail == "" {
+			if st.NextOffset != 0 {
+				t.Errorf("last page: next_offset %d", st.NextOffset)
+			}
+			break
+		}
+		m := next.FindStringSubmatch(tail)
+		if m == nil {
+			t.Fatalf("page at %d ends %q", offset, tail)
+		}
+		if m[3] != strconv.Itoa(offset+len(syms)) || st.NextOffset != offset+len(syms) {
+			t.Fatalf("page at %d of %d items says offset=%s, next_offset %d", offset, len(syms), m[3], st.NextOffset)
+		}
+		offset = st.NextOffset
+	}
+	if pages < 3 {
+		t.Errorf("%d pages for %d symbols", pages, len(names))
+	}
+	seen := map[string]bool{}
+	for _, name := range names {
+		if seen[name] {
+			t.Errorf("%s on two pages", name)
+		}
+		seen[name] = true
+	}
+	for i := range n {
+		if name := fmt.Sprintf("handler%04d", i); !seen[name] {
+			t.Errorf("%s on no page", name)
+		}
+	}
+	// An offset past the end is an empty page, not an error.
+	out, err := ts["get_package_symbols"].Call(context.Background(), json.RawMessage(`{"package":"@shop/core","offset":100000}`))
+	if err != nil || out.Text != "[]" {
+		t.Errorf("past the end: %q, %v", out.Text, err)
 	}
 }

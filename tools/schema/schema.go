@@ -32,6 +32,18 @@ func For(v any) map[string]any {
 	var required []string
 	for i := range t.NumField() {
 		f := t.Field(i)
+		if f.Anonymous && f.Type.Kind() == reflect.Struct && f.Tag.Get("json") == "" {
+			// An embedded struct's fields are the outer one's, as
+			// encoding/json reads them.
+			inner := For(reflect.New(f.Type).Interface())
+			for k, v := range inner["properties"].(map[string]any) {
+				props[k] = v
+			}
+			if r, ok := inner["required"].([]string); ok {
+				required = append(required, r...)
+			}
+			continue
+		}
 		if !f.IsExported() {
 			continue
 		}

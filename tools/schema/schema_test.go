@@ -80,3 +80,27 @@ func TestTerse(t *testing.T) {
 		t.Errorf("Terse changed the schema it was given: %s", b)
 	}
 }
+
+func TestEmbedded(t *testing.T) {
+	type paging struct {
+		Offset int `json:"offset,omitempty" min:"0" desc:"skip"`
+		Limit  int `json:"limit" desc:"how many"`
+	}
+	type Params struct {
+		Name string `json:"name"`
+		paging
+	}
+	b, err := json.Marshal(For(Params{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"additionalProperties":false,"properties":{"limit":{"description":"how many","type":"integer"},"name":{"type":"string"},"offset":{"description":"skip","minimum":0,"type":"integer"}},"required":["name","limit"],"type":"object"}`
+	if string(b) != want {
+		t.Errorf("got  %s\nwant %s", b, want)
+	}
+	// encoding/json reads the same names into the embedded fields.
+	var p Params
+	if err := json.Unmarshal([]byte(`{"name":"a","offset":3,"limit":2}`), &p); err != nil || p.Offset != 3 || p.Limit != 2 {
+		t.Errorf("decoded %+v, %v", p, err)
+	}
+}
