@@ -63,7 +63,7 @@ func parseRunFlags(e *env, args []string) (*runOptions, bool, error) {
 	sel := fs.String(0, "selector", "KIND", "AST kind to extract from the pattern, which is then used as context")
 	strict := fs.String(0, "strictness", "STRICTNESS", "Pattern strictness: cst, smart (default), ast, relaxed, signature, template").
 		choose("cst", "smart", "ast", "relaxed", "signature", "template")
-	kind := fs.String('k', "kind", "KIND", "AST kind to match, instead of a pattern; an ESQuery-style selector such as 'call_expression > identifier', 'a b', 'a + b', 'a ~ b', 'a, b', ':has()', ':not()', ':is()', ':nth-child()'")
+	kind := fs.String('k', "kind", "KIND", "AST kind to match instead of a pattern: an ESQuery-style selector, e.g. 'call_expression > identifier' (combinators ' ' > + ~ and ',', pseudo-classes :has :not :is :nth-child :nth-last-child)")
 	rw := fs.String('r', "rewrite", "FIX", "String to replace the matched AST node")
 	langF := fs.String('l', "lang", "LANG", "The language of the pattern").suggest(languageNames()...)
 	config := fs.String('c', "config", "CONFIG_FILE", "The project configuration file for languageGlobs (default: the sgconfig.yml found upwards, if any)")

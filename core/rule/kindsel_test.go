@@ -2,8 +2,11 @@ package rule
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
+
+	"github.com/loupe-dev/loupe/core/match"
 )
 
 func TestParseKind(t *testing.T) {
@@ -73,4 +76,38 @@ func TestParseKindErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestParseKindBudget: descendant combinators are nested inside rules with
+// stopBy: end, which grow exponentially with the tree when the outermost
+// kind is never found; the match budget stops them (ast-grep runs on).
+func TestParseKindBudget(t *testing.T) {
+	lang := mustLang(t, "typescript")
+	src := "x = " + strings.Repeat("(", 300) + "1" + strings.Repeat(" + 1)", 300) + ";\n"
+	tr := parseSrc(t, lang, src)
+	sel := "class_body" + strings.Repeat(" parenthesized_expression", 6)
+	core, err := ParseKind(context.Background(), lang, sel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := match.WithLimits(context.Background(), match.Limits{Steps: 100_000})
+	budget := match.NewBudget(ctx)
+	env := match.NewEnv(budget)
+	for i := 0; i < tr.Len(); i++ {
+		n := tr.Node(i)
+		if !core.Kinds().Has(n.KindID()) {
+			continue
+		}
+		budget.Begin()
+		if core.Match(n, env) {
+			t.Fatalf("%q matched %s", sel, n.Text())
+		}
+		if err := budget.Err(); err != nil {
+			if !errors.Is(err, match.ErrBudget) {
+				t.Fatalf("error %v, want one wrapping match.ErrBudget", err)
+			}
+			return
+		}
+	}
+	t.Fatalf("%q over 300 nested parentheses stayed within 100,000 steps a node", sel)
 }
