@@ -64,6 +64,7 @@ func TestParseKindErrors(t *testing.T) {
 		{"number$", `illegal character '$'`},
 		{":nth-child(x)", "invalid An+B"},
 		{"\"+\"", `illegal character '"'`},
+		{"number ú", `illegal character 'ú'`}, // the character, not its first byte (ast-grep prints 'Ã')
 	}
 	for _, c := range cases {
 		t.Run(c.selector, func(t *testing.T) {

@@ -77,7 +77,7 @@ var kindCases = []kindCase{
 // badSelectors are refused with --lang typescript.
 var badSelectors = []string{
 	"nosuch", "readonly", "number >", ",", ".foo", "number .", "number:foo(x)", "number:has",
-	"number:has(number", "number )", "number$", ":nth-child(x)", "number:nth-child(n+n)",
+	"number:has(number", "number )", "number$", "number ú", ":nth-child(x)", "number:nth-child(n+n)",
 }
 
 func TestKindSelectors(t *testing.T) {
