@@ -80,6 +80,7 @@ func TestCompletionsBash(t *testing.T) {
 		{[]string{"loupe", "run", "--color", "n"}, "never"},
 		{[]string{"loupe", "run", "-l", "typ"}, "typescript"},
 		{[]string{"loupe", "-p", "x", "--stri"}, "--strictness"},
+		{[]string{"loupe", "run", "--ki"}, "--kind"},
 		{[]string{"loupe", "new", ""}, "project rule test util"},
 		{[]string{"loupe", "new", "rule", "--y"}, "--yes"},
 		{[]string{"loupe", "completions", "z"}, "zsh"},
@@ -166,6 +167,7 @@ func TestCompletionsFish(t *testing.T) {
 		{"loupe new ", []string{"project", "rule", "test", "util"}},
 		{"loupe run -l pyt", []string{"python"}},
 		{"loupe -p x --stri", []string{"--strictness"}},
+		{"loupe run --ki", []string{"--kind"}},
 		{"loupe completions p", []string{"powershell"}},
 	}
 	var b strings.Builder

@@ -30,6 +30,8 @@ func init() {
 // runOptions are the parsed flags of `loupe run`.
 type runOptions struct {
 	pattern, selector string
+	kind              string // --kind: an ESQuery-style kind selector, instead of a pattern
+	byKind            bool   // --kind was given
 	strictness        pattern.Strictness
 	rewrite           *rewrite.Template
 	lang              *language.Language
@@ -49,7 +51,7 @@ type runOptions struct {
 func runUsage(fs *flagSet) string {
 	var b strings.Builder
 	b.WriteString("Search, and optionally rewrite, code with a pattern (ast-grep's `run`)\n\n")
-	b.WriteString("Usage: loupe run [OPTIONS] --pattern <PATTERN> [PATHS]...\n\nOptions:\n")
+	b.WriteString("Usage: loupe run [OPTIONS] <--pattern <PATTERN>|--kind <KIND>> [PATHS]...\n\nOptions:\n")
 	fs.usage(&b)
 	b.WriteString("\nExit status: 0 when something matched, 1 when nothing did, 2 on errors.\n")
 	return b.String()
@@ -61,6 +63,7 @@ func parseRunFlags(e *env, args []string) (*runOptions, bool, error) {
 	sel := fs.String(0, "selector", "KIND", "AST kind to extract from the pattern, which is then used as context")
 	strict := fs.String(0, "strictness", "STRICTNESS", "Pattern strictness: cst, smart (default), ast, relaxed, signature, template").
 		choose("cst", "smart", "ast", "relaxed", "signature", "template")
+	kind := fs.String('k', "kind", "KIND", "AST kind to match instead of a pattern: an ESQuery-style selector, e.g. 'call_expression > identifier' (combinators ' ' > + ~ and ',', pseudo-classes :has :not :is :nth-child :nth-last-child)")
 	rw := fs.String('r', "rewrite", "FIX", "String to replace the matched AST node")
 	langF := fs.String('l', "lang", "LANG", "The language of the pattern").suggest(languageNames()...)
 	config := fs.String('c', "config", "CONFIG_FILE", "The project configuration file for languageGlobs (default: the sgconfig.yml found upwards, if any)")
@@ -81,10 +84,18 @@ func parseRunFlags(e *env, args []string) (*runOptions, bool, error) {
 		return nil, true, nil
 	}
 	o := &runOptions{}
-	if !pat.set {
-		return nil, false, errors.New("the following required argument was not provided: --pattern <PATTERN>")
+	switch {
+	case kind.set && pat.set:
+		return nil, false, errors.New("the argument '--kind <KIND>' cannot be used with '--pattern <PATTERN>'")
+	case kind.set && sel.set:
+		return nil, false, errors.New("the argument '--kind <KIND>' cannot be used with '--selector <KIND>'")
+	case kind.set && strict.set:
+		return nil, false, errors.New("the argument '--kind <KIND>' cannot be used with '--strictness <STRICTNESS>'")
+	case !pat.set && !kind.set:
+		return nil, false, errors.New("the following required argument was not provided: --pattern <PATTERN> or --kind <KIND>")
 	}
 	o.pattern, o.selector = pat.value, sel.value
+	o.kind, o.byKind = kind.value, kind.set
 	if err := out.check(); err != nil {
 		return nil, false, err
 	}
@@ -192,25 +203,9 @@ func runRun(ctx context.Context, e *env, args []string) int {
 	trace.project(o.proj)
 	checkCustomLanguages(ctx, e, o.proj)
 	pal := palette(o.colour)
-	popts := pattern.Options{Strictness: o.strictness}
-	src := o.pattern
-	if o.selector != "" {
-		popts.Context, popts.Selector, src = o.pattern, o.selector, ""
-	}
-	// Files lacking the pattern's fixed string are passed over, as
-	// ast-grep's run passes them over.
-	patterns := search.NewPatterns(src, popts, true)
-	if o.lang != nil {
-		if o.debugQuery != "" && o.debugQuery != "pattern" {
-			printDebugTree(ctx, e, o, pal)
-		}
-		p, err := patterns.Compile(ctx, o.lang)
-		if err != nil {
-			return e.errorf("cannot parse the pattern as %s: %v", o.lang.Display(), err)
-		}
-		if o.debugQuery == "pattern" {
-			fmt.Fprintf(e.stderr, "Debug Pattern:\n%s\n", printer.Pattern(p, pal))
-		}
+	q, code, ok := compileQuery(ctx, e, o, pal)
+	if !ok {
+		return code
 	}
 	out := bufio.NewWriter(e.stdout)
 	defer out.Flush()
@@ -224,9 +219,50 @@ func runRun(ctx context.Context, e *env, args []string) int {
 		r.session = s
 	}
 	if o.stdin {
-		return r.stdin(ctx, patterns)
+		return r.stdin(ctx, q)
 	}
-	return r.files(ctx, patterns)
+	return r.files(ctx, q)
+}
+
+// compileQuery builds the run's query from --pattern (with --selector
+// and --strictness) or --kind. With --lang it compiles it at once, to
+// refuse a bad query (and print --debug-query) before any file is read;
+// without, each language's files are searched with the query compiled
+// for it, and a language it does not compile for passed over, as
+// ast-grep passes it over. ok is false when the run must end with code.
+func compileQuery(ctx context.Context, e *env, o *runOptions, pal printer.Palette) (q runQuery, code int, ok bool) {
+	if o.byKind {
+		q.kinds = newKindQuery(o.kind)
+		if o.lang != nil {
+			// As in ast-grep, --debug-query prints nothing of a kind
+			// selector: it is not a pattern.
+			if _, err := q.kinds.compile(ctx, o.lang); err != nil {
+				return q, e.badSelector(err), false
+			}
+		}
+		return q, 0, true
+	}
+	popts := pattern.Options{Strictness: o.strictness}
+	src := o.pattern
+	if o.selector != "" {
+		popts.Context, popts.Selector, src = o.pattern, o.selector, ""
+	}
+	// Files lacking the pattern's fixed string are passed over, as
+	// ast-grep's run passes them over.
+	q.patterns = search.NewPatterns(src, popts, true)
+	if o.lang != nil {
+		if o.debugQuery != "" && o.debugQuery != "pattern" {
+			printDebugTree(ctx, e, o, pal)
+		}
+		p, err := q.patterns.Compile(ctx, o.lang)
+		if err != nil {
+			return q, e.errorf("cannot parse the pattern as %s: %v", o.lang.Display(), err), false
+		}
+		if o.debugQuery == "pattern" {
+			fmt.Fprintf(e.stderr, "Debug Pattern:\n%s\n", printer.Pattern(p, pal))
+		}
+	}
+	return q, 0, true
 }
 
 // printDebugTree prints --debug-query=ast|cst|sexp: the tree of the
@@ -270,9 +306,9 @@ type runner struct {
 	quit    bool // the session was quit
 }
 
-func (r *runner) files(ctx context.Context, patterns *search.Patterns) int {
+func (r *runner) files(ctx context.Context, q runQuery) int {
 	opts := r.o.search
-	opts.Prefilter = patterns.Prefilter
+	opts.Prefilter = q.prefilter()
 	// Files of no language are counted in the tracing, as ast-grep counts
 	// every file it walks.
 	opts.AllFiles = r.trace.summary
@@ -291,12 +327,12 @@ func (r *runner) files(ctx context.Context, patterns *search.Patterns) int {
 			runs := r.encode(fm.File.Path, fm.File.Lang, fm.Matches)
 			return runs, itemsSize(runs), nil
 		}
-		st, err = search.SearchRender(ctx, opts, patterns.MatcherFor(ctx), render, func(_ search.File, runs []*wire.Items) error {
+		st, err = search.SearchRender(ctx, opts, q.matcherFor(ctx), render, func(_ search.File, runs []*wire.Items) error {
 			r.writeItems(runs)
 			return r.flush()
 		})
 	} else {
-		st, err = search.Search(ctx, opts, patterns.MatcherFor(ctx), func(fm search.FileMatches) error {
+		st, err = search.Search(ctx, opts, q.matcherFor(ctx), func(fm search.FileMatches) error {
 			if r.session != nil {
 				return r.review(fm.File.Path, fm.File.Abs, fm.Tree, fm.Matches)
 			}
@@ -309,15 +345,15 @@ func (r *runner) files(ctx context.Context, patterns *search.Patterns) int {
 	if err != nil {
 		return r.e.errorf("%v", err)
 	}
-	return r.finish(st.Matches > 0, patterns)
+	return r.finish(st.Matches > 0, q)
 }
 
-func (r *runner) stdin(ctx context.Context, patterns *search.Patterns) int {
+func (r *runner) stdin(ctx context.Context, q runQuery) int {
 	src, err := io.ReadAll(r.e.stdin)
 	if err != nil {
 		return r.e.errorf("read standard input: %v", err)
 	}
-	p, err := patterns.Compile(ctx, r.o.lang)
+	p, err := q.compile(ctx, r.o.lang)
 	if err != nil {
 		return r.e.errorf("%v", err)
 	}
@@ -334,7 +370,7 @@ func (r *runner) stdin(ctx context.Context, patterns *search.Patterns) int {
 		r.file("STDIN", "", r.o.lang, t, ms)
 	}
 	r.end()
-	return r.finish(len(ms) > 0, patterns)
+	return r.finish(len(ms) > 0, q)
 }
 
 func (r *runner) begin() {
@@ -356,7 +392,7 @@ func (r *runner) flush() error {
 	return nil
 }
 
-func (r *runner) finish(matched bool, patterns *search.Patterns) int {
+func (r *runner) finish(matched bool, q runQuery) int {
 	if r.quit {
 		// As in ast-grep, quitting is no error, and what was accepted
 		// is saved.
@@ -376,8 +412,8 @@ func (r *runner) finish(matched bool, patterns *search.Patterns) int {
 	if matched {
 		return exitMatch
 	}
-	if r.o.lang != nil {
-		if p, err := patterns.Compile(context.Background(), r.o.lang); err == nil && p.Root().IsError() {
+	if r.o.lang != nil && q.patterns != nil {
+		if p, err := q.patterns.Compile(context.Background(), r.o.lang); err == nil && p.Root().IsError() {
 			fmt.Fprintln(r.e.stderr, "Warning: Pattern contains an ERROR node and may cause unexpected results.")
 			fmt.Fprintln(r.e.stderr, "Help: the pattern parsed with errors and matched nothing; check it with --debug-query=ast.")
 		}

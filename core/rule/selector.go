@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // A kind selector is ast-grep's CSS-like syntax for `kind`:
@@ -95,7 +96,8 @@ func (p *selParser) scan() (*selToken, error) {
 		p.src = p.src[i:]
 		return t, nil
 	}
-	return nil, fmt.Errorf("illegal character %q", rune(c))
+	r, _ := utf8.DecodeRuneInString(p.src)
+	return nil, fmt.Errorf("illegal character %q", r)
 }
 
 func isIdentStart(c byte) bool {

@@ -387,6 +387,11 @@ constraints:
 	if strings.Join(got, ",") != "other.foo(1, 2)" {
 		t.Errorf("rule config: %q", got)
 	}
+	// kind takes ESQuery-style selectors, as run --kind does.
+	got = texts(Params{Language: "ts", Path: "src/a.ts", Rule: map[string]any{"kind": "method_definition call_expression:has(> arguments:has(> number))"}})
+	if strings.Join(got, ",") != "other.foo(1, 2)" {
+		t.Errorf("kind selector: %q", got)
+	}
 }
 
 func TestRuleErrorsAndHints(t *testing.T) {
