@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"testing/fstest"
 
 	"github.com/loupe-dev/loupe/core/project"
 	"github.com/loupe-dev/loupe/core/rule"
@@ -21,20 +22,14 @@ func ExampleFind() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	for name, text := range map[string]string{
-		"sgconfig.yml":           "ruleDirs: [rules]\n",
-		"rules/no-console.yml":   "id: no-console\nlanguage: ts\nseverity: warning\nrule: {pattern: console.log($$$A)}\n",
-		"rules/no-debugger.yml":  "id: no-debugger\nlanguage: ts\nrule: {kind: debugger_statement}\n", // no severity: hint, ast-grep's default
-		"rules/python/print.yml": "id: no-print\nlanguage: python\nrule: {pattern: print($$$A)}\n",
-		"src/app/main.ts":        "debugger;\n",
-	} {
-		path := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			log.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			log.Fatal(err)
-		}
+	if err := os.CopyFS(dir, fstest.MapFS{
+		"sgconfig.yml":           {Data: []byte("ruleDirs: [rules]\n")},
+		"rules/no-console.yml":   {Data: []byte("id: no-console\nlanguage: ts\nseverity: warning\nrule: {pattern: console.log($$$A)}\n")},
+		"rules/no-debugger.yml":  {Data: []byte("id: no-debugger\nlanguage: ts\nrule: {kind: debugger_statement}\n")}, // no severity: hint, ast-grep's default
+		"rules/python/print.yml": {Data: []byte("id: no-print\nlanguage: python\nrule: {pattern: print($$$A)}\n")},
+		"src/app/main.ts":        {Data: []byte("debugger;\n")},
+	}); err != nil {
+		log.Fatal(err)
 	}
 	p, err := project.Find("", filepath.Join(dir, "src", "app")) // walks up to sgconfig.yml
 	if err != nil {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"log"
 	"os"
-	"path/filepath"
+	"testing/fstest"
 
 	"github.com/loupe-dev/loupe/core/project"
 	"github.com/loupe-dev/loupe/core/rule"
@@ -22,21 +22,15 @@ func ExampleScan() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	for name, text := range map[string]string{
-		"sgconfig.yml":         "ruleDirs: [rules]\n",
-		"rules/no-console.yml": "id: no-console\nlanguage: ts\nseverity: warning\nmessage: drop the logging of $A\nrule: {pattern: console.log($A)}\n",
-		"src/b.ts":             "console.log(b);\n// ast-grep-ignore: no-console\nconsole.log(c);\n",
-		"src/a.ts":             "export function f(a: number) {\n  console.log(a);\n  return a;\n}\n",
-		"src/c.ts":             "// ast-grep-ignore: no-console\nexport const c = 1;\n",
-		"src/d.ts":             "export const d = 1;\n",
-	} {
-		path := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			log.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			log.Fatal(err)
-		}
+	if err := os.CopyFS(dir, fstest.MapFS{
+		"sgconfig.yml":         {Data: []byte("ruleDirs: [rules]\n")},
+		"rules/no-console.yml": {Data: []byte("id: no-console\nlanguage: ts\nseverity: warning\nmessage: drop the logging of $A\nrule: {pattern: console.log($A)}\n")},
+		"src/b.ts":             {Data: []byte("console.log(b);\n// ast-grep-ignore: no-console\nconsole.log(c);\n")},
+		"src/a.ts":             {Data: []byte("export function f(a: number) {\n  console.log(a);\n  return a;\n}\n")},
+		"src/c.ts":             {Data: []byte("// ast-grep-ignore: no-console\nexport const c = 1;\n")},
+		"src/d.ts":             {Data: []byte("export const d = 1;\n")},
+	}); err != nil {
+		log.Fatal(err)
 	}
 	ctx := context.Background()
 	p, err := project.Find("", dir)

@@ -5,25 +5,12 @@ import (
 	"fmt"
 	"log"
 	"os"
-	"path/filepath"
+	"testing/fstest"
 
 	"github.com/loupe-dev/loupe/core/pattern"
 	"github.com/loupe-dev/loupe/core/search"
 	"github.com/loupe-dev/loupe/core/tree"
 )
-
-// writeFiles writes files (slash-separated path → content) below dir.
-func writeFiles(dir string, files map[string]string) {
-	for name, text := range files {
-		path := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			log.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			log.Fatal(err)
-		}
-	}
-}
 
 // Search a workspace for a pattern, as `loupe run` and the ast_grep tool
 // do: the pattern is compiled for each language met (here JavaScript and
@@ -35,13 +22,16 @@ func ExampleSearch() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	writeFiles(dir, map[string]string{
-		"src/app.ts":              "console.log('start');\nrun(() => console.log(1, 2));\n",
-		"src/util.js":             "export const log = (x) => console.log(x);\n",
-		"src/blob.js":             "console.log(\x00);\n",
-		"src/notes.txt":           "console.log(1)\n", // no language: not searched
-		"node_modules/lib/lib.js": "console.log('vendored');\n",
-	})
+	if err := os.CopyFS(dir, fstest.MapFS{
+		"src/app.ts":              {Data: []byte("console.log('start');\nrun(() => console.log(1, 2));\n")},
+		"src/util.js":             {Data: []byte("export const log = (x) => console.log(x);\n")},
+		"src/blob.js":             {Data: []byte("console.log(\x00);\n")},
+		"src/notes.txt":           {Data: []byte("console.log(1)\n")}, // no language: not searched
+		"node_modules/lib/lib.js": {Data: []byte("console.log('vendored');\n")},
+		"src/.cache/c.js":         {Data: []byte("console.log('hidden');\n")},
+	}); err != nil {
+		log.Fatal(err)
+	}
 	ctx := context.Background()
 	query := search.NewPatterns("console.log($$$ARGS)", pattern.Options{}, false)
 	opts := search.Options{Root: dir, Prefilter: query.Prefilter, Cache: search.NewCache(64 << 20)}
@@ -71,12 +61,14 @@ func ExampleRun() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	writeFiles(dir, map[string]string{
-		"b/b.go":    "package b\n\nfunc B1() {}\nfunc B2() {}\n",
-		"a.go":      "package a\n\nfunc A() {}\n",
-		"c.py":      "def c():\n    pass\n",
-		"notes.txt": "func not code\n", // no language: not searched
-	})
+	if err := os.CopyFS(dir, fstest.MapFS{
+		"b/b.go":    {Data: []byte("package b\n\nfunc B1() {}\nfunc B2() {}\n")},
+		"a.go":      {Data: []byte("package a\n\nfunc A() {}\n")},
+		"c.py":      {Data: []byte("def c():\n    pass\n")},
+		"notes.txt": {Data: []byte("func not code\n")}, // no language: not searched
+	}); err != nil {
+		log.Fatal(err)
+	}
 	job := search.Job[int]{
 		Visit: func(ctx context.Context, f search.File, t *tree.Tree) (int, int64, error) {
 			n := 0
