@@ -149,6 +149,13 @@ bench-index:
 	  "$$($(GO) mod download -json $(LIVEKIT_PROTOCOL) | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$$/\1/p')" \
 	  $$(ls -d /usr/src/rustc-* 2>/dev/null | head -1)
 
+# The npm package's TypeScript types of each tool's parameters and
+# structured result (js/src/tooltypes.ts), generated from the tool
+# registry; a test fails when they are stale.
+.PHONY: js-types
+js-types:
+	$(GO) run ./tools/internal/tstypes
+
 # The npm package: its dev dependencies, then everything it ships.
 js: js-deps js-build
 

@@ -150,6 +150,27 @@ func Infos() []toolspec.Info {
 	return infos
 }
 
+// TypeSchemas are one tool's schemas for generating typed bindings (the
+// npm package's TypeScript types): its input schema, and the full schema
+// of its structured output, with the descriptions and required lists that
+// Info.OutputSchema, its terse form, leaves out.
+type TypeSchemas struct {
+	Name     string
+	Category toolspec.Category
+	Input    map[string]any
+	Output   map[string]any
+}
+
+// Types returns the TypeSchemas of every tool of the registry, in the
+// registry's order.
+func Types() []TypeSchemas {
+	out := make([]TypeSchemas, len(registry))
+	for i, e := range registry {
+		out[i] = e.types()
+	}
+	return out
+}
+
 // Prompt is the registry's tools formatted for an agent's system prompt,
 // grouped by category (toolspec.Prompt).
 func Prompt() string { return toolspec.Prompt(Infos()) }
@@ -157,6 +178,7 @@ func Prompt() string { return toolspec.Prompt(Infos()) }
 // entry is a declaration with its types erased.
 type entry interface {
 	info() toolspec.Info
+	types() TypeSchemas
 	bind(Config) (*Tool, error)
 	merge(params json.RawMessage, shards []json.RawMessage) (*Output, error)
 }
@@ -223,6 +245,10 @@ type declared[P any, R result, S any] struct {
 	decl[P, R, S]
 	once sync.Once
 	inf  toolspec.Info
+}
+
+func (d *declared[P, R, S]) types() TypeSchemas {
+	return TypeSchemas{Name: d.Name, Category: d.Category, Input: schema.For(new(P)), Output: schema.For(new(S))}
 }
 
 func (d *declared[P, R, S]) info() toolspec.Info {

@@ -314,7 +314,7 @@ func call(this js.Value, args []js.Value) any {
 		if err != nil {
 			return reply(nil, err)
 		}
-		return reply(map[string]any{"text": out.Text, "result": out.Result}, nil)
+		return reply(map[string]any{"text": out.Text, "result": out.Result, "structured": out.Structured}, nil)
 	})
 }
 
@@ -382,7 +382,7 @@ func merge(this js.Value, args []js.Value) any {
 	if err != nil {
 		return reply(nil, err)
 	}
-	return reply(map[string]any{"text": out.Text, "result": out.Result}, nil)
+	return reply(map[string]any{"text": out.Text, "result": out.Result, "structured": out.Structured}, nil)
 }
 
 // parse answers through a Promise: the grammar may have to be loaded

@@ -11,7 +11,8 @@ import { createToolsWith, type CreateToolsResult, type ToolsOptions } from './to
 import { localEngine } from './engine.js';
 import type { Env } from './runtime.js';
 
-export type { CreateToolsResult, LoupeTool, ToolResult, JSONSchema } from './tools.js';
+export type { AnyLoupeTool, CreateToolsResult, LoupeTool, ToolResult, JSONSchema } from './tools.js';
+export type * from './tooltypes.js';
 
 export interface BrowserToolsOptions extends ToolsOptions {
   /** The workspace: slash-separated paths and their contents. */

@@ -15,7 +15,8 @@ import { DEFAULT_MEMORY_LIMIT_MIB, nodeEnv, treeCacheFolder } from './node.js';
 import { poolEngine } from './pool.js';
 import { createToolsWith, type CreateToolsResult, type ToolsOptions } from './tools.js';
 
-export type { ApprovalRequest, CreateToolsResult, LoupeTool, ToolResult, JSONSchema, ToolsOptions } from './tools.js';
+export type { AnyLoupeTool, ApprovalRequest, CreateToolsResult, LoupeTool, ToolResult, JSONSchema, ToolsOptions } from './tools.js';
+export type * from './tooltypes.js';
 
 export interface CreateToolsOptions extends ToolsOptions {
   /** The directory no path may leave. */

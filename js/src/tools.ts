@@ -5,28 +5,43 @@
  * rule, termination guidance and examples, and the system prompt.
  */
 import type { Engine, EngineSession, ToolInfo } from './engine.js';
+import type { ToolName, ToolTypes } from './tooltypes.js';
 
 /** A JSON Schema object, as tool registries accept it. */
 export type JSONSchema = Record<string, unknown>;
 
-/** What a tool returns: the shape agent CLIs use. */
-export interface ToolResult {
+/**
+ * What a tool returns: the shape agent CLIs use. R is the tool's
+ * structured result type (ToolTypes[name]['result']).
+ */
+export interface ToolResult<R = Record<string, unknown>> {
   /** What the model reads: a compact text rendering of the result. */
   llmContent: string;
   /** What a person sees in the UI. */
   returnDisplay: string;
-  /** The structured result (or {error}) for programs. */
+  /** The whole result (or {error}) for programs. */
   metadata: Record<string, unknown>;
+  /**
+   * The compact structured result that the tool's outputSchema describes
+   * (the MCP server's structuredContent): each item once, texts clipped,
+   * at most 32 KiB of JSON. Absent when the call failed or was stopped.
+   */
+  structured?: R;
 }
 
-/** One tool, ready to register. */
-export interface LoupeTool {
-  name: string;
+/**
+ * One tool, ready to register. N is its name; execute's parameters and
+ * result are typed by it (ToolTypes, generated from Go's registry).
+ */
+export interface LoupeTool<N extends ToolName = ToolName> {
+  name: N;
   /** A short human-readable name. */
   title: string;
   description: string;
   /** The JSON Schema of the parameters. */
   parameters: JSONSchema;
+  /** The JSON Schema of the structured result (ToolResult.structured). */
+  outputSchema: JSONSchema;
   /** A system prompt's prose about it: common uses and the options that matter. */
   guide: string;
   /** The category a system prompt lists it under (Search & Discovery, Code Analysis, ...). */
@@ -39,8 +54,15 @@ export interface LoupeTool {
   termination: string;
   /** Example calls: what each is for and its parameters. */
   examples: { use: string; params: Record<string, unknown> }[];
-  execute(params: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<ToolResult>;
+  execute(params: ToolTypes[N]['params'], options?: { signal?: AbortSignal }): Promise<ToolResult<ToolTypes[N]['result']>>;
 }
+
+/**
+ * Any one of the tools, told apart by its name: `tools.find((t) => t.name
+ * === 'ast_grep')` or `if (t.name === 'grep')` gives the tool with its
+ * parameters and result typed.
+ */
+export type AnyLoupeTool = { [N in ToolName]: LoupeTool<N> }[ToolName];
 
 /** A write a tool is about to make, as the host's approver is asked about it. */
 export interface ApprovalRequest {
@@ -90,7 +112,7 @@ export interface ToolsOptions {
 
 /** The tools, or none and the reason they could not be loaded. */
 export interface CreateToolsResult {
-  tools: LoupeTool[];
+  tools: AnyLoupeTool[];
   /**
    * The tools formatted for an agent's system prompt, grouped by category,
    * with examples and termination guidance (Markdown; "" with no tools).
@@ -126,10 +148,11 @@ export async function createToolsWith(
     return { tools: [], prompt: '', reason: `loupe could not start: ${errorText(err)}` };
   }
   const tools = session.tools.map((info: ToolInfo): LoupeTool => ({
-    name: info.name,
+    name: info.name as ToolName,
     title: info.title,
     description: settings[info.name]?.description ?? info.description,
     parameters: info.inputSchema,
+    outputSchema: info.outputSchema,
     guide: info.guide,
     category: info.category,
     permissions: info.permissions,
@@ -144,21 +167,22 @@ export async function createToolsWith(
         const out = JSON.parse(await session.call(info.name, params ?? {}, signal)) as Record<string, unknown>;
         if ('error' in out) return errorResult(String(out.error));
         const text = String(out.text ?? '');
-        return { llmContent: text, returnDisplay: text, metadata: (out.result ?? {}) as Record<string, unknown> };
+        return { llmContent: text, returnDisplay: text, metadata: (out.result ?? {}) as Record<string, unknown>, structured: out.structured as never };
       } catch (err) {
         if (signal?.aborted) return cancelledResult('Cancelled: stopped before any result came back.');
         return errorResult(errorText(err));
       }
     },
   }));
-  return { tools, prompt: session.prompt };
+  // Go's registry and the generated ToolTypes list the same tools (go run ./tools/internal/tstypes).
+  return { tools: tools as AnyLoupeTool[], prompt: session.prompt };
 }
 
-function errorResult(message: string): ToolResult {
+function errorResult<R>(message: string): ToolResult<R> {
   return { llmContent: `Error: ${message}`, returnDisplay: `Error: ${message}`, metadata: { error: message } };
 }
 
-function cancelledResult(text: string): ToolResult {
+function cancelledResult<R>(text: string): ToolResult<R> {
   return { llmContent: text, returnDisplay: text, metadata: { truncated: true, reason: 'cancelled' } };
 }
 

@@ -99,6 +99,9 @@ func typeSchema(t reflect.Type) map[string]any {
 	case reflect.Slice, reflect.Array:
 		return map[string]any{"type": "array", "items": typeSchema(t.Elem())}
 	case reflect.Map:
+		if t.Key().Kind() == reflect.String && t.Elem().Kind() != reflect.Interface {
+			return map[string]any{"type": "object", "additionalProperties": typeSchema(t.Elem())}
+		}
 		return map[string]any{"type": "object"}
 	case reflect.Pointer:
 		return typeSchema(t.Elem())
