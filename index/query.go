@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"os"
 	"strings"
 )
@@ -43,8 +42,11 @@ func Open(path string) (*DB, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("%w at %s: %w", ErrNoIndex, path, err)
 	}
-	u := url.URL{Scheme: "file", Opaque: path, RawQuery: "mode=ro&_pragma=busy_timeout(10000)&_pragma=query_only(1)"}
-	db, err := sql.Open("sqlite", u.String())
+	name, err := dsn(path, "mode=ro&_pragma=busy_timeout(10000)&_pragma=query_only(1)")
+	if err != nil {
+		return nil, fmt.Errorf("opening the index: %w", err)
+	}
+	db, err := sql.Open("sqlite", name)
 	if err != nil {
 		return nil, fmt.Errorf("opening the index %s: %w", path, err)
 	}
