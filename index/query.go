@@ -16,6 +16,10 @@ import (
 // ErrEmptyQuery is a search for nothing (an empty or blank query).
 var ErrEmptyQuery = errors.New("Search query must not be empty")
 
+// ErrNULQuery is a search for text with a NUL character, which no
+// indexed name or text holds and FTS5 cannot take.
+var ErrNULQuery = errors.New("Search query must not contain a NUL character (\\u0000)")
+
 // ErrNoIndex is the error of Open when there is no index at the path.
 var ErrNoIndex = errors.New("no project index")
 
@@ -126,9 +130,17 @@ type Status struct {
 }
 
 // ftsQuery makes q one FTS5 string: wrapped in double quotes, inner
-// quotes doubled, so no character of it is FTS5 syntax.
-func ftsQuery(q string) string {
-	return `"` + strings.ReplaceAll(q, `"`, `""`) + `"`
+// quotes doubled, so no character of it is FTS5 syntax. A blank q is
+// ErrEmptyQuery and one with a NUL ErrNULQuery (FTS5 would end the string
+// there, and fail on the syntax).
+func ftsQuery(q string) (string, error) {
+	switch {
+	case strings.TrimSpace(q) == "":
+		return "", ErrEmptyQuery
+	case strings.IndexByte(q, 0) >= 0:
+		return "", ErrNULQuery
+	}
+	return `"` + strings.ReplaceAll(q, `"`, `""`) + `"`, nil
 }
 
 const packageCols = "p.name, p.path, p.kind, p.version, p.description, p.metadata"
@@ -156,14 +168,15 @@ func scanPackages(rows *sql.Rows, err error) ([]Package, error) {
 // SearchPackages finds at most MaxPackageResults packages whose name,
 // description or path match q (FTS5, best first). The query is taken as
 // one phrase: its quotes and operators are text. An empty or blank q is
-// ErrEmptyQuery.
+// ErrEmptyQuery, one with a NUL ErrNULQuery.
 func (d *DB) SearchPackages(ctx context.Context, q string) ([]Package, error) {
-	if strings.TrimSpace(q) == "" {
-		return nil, ErrEmptyQuery
+	match, err := ftsQuery(q)
+	if err != nil {
+		return nil, err
 	}
 	return scanPackages(d.db.QueryContext(ctx, "SELECT "+packageCols+
 		" FROM packages_fts f JOIN packages p ON p.id = f.rowid WHERE packages_fts MATCH ? ORDER BY f.rank, p.name LIMIT ?",
-		ftsQuery(q), MaxPackageResults))
+		match, MaxPackageResults))
 }
 
 // Package returns the package named name with its dependencies, nil
@@ -337,13 +350,14 @@ func scanSymbols(rows *sql.Rows, err error) ([]Symbol, error) {
 // SearchSymbols finds at most MaxSymbolResults symbols whose name or
 // signature match q (FTS5, best first, q taken as one phrase), only those
 // of package pkg and of kind when they are not "". An empty or blank q is
-// ErrEmptyQuery.
+// ErrEmptyQuery, one with a NUL ErrNULQuery.
 func (d *DB) SearchSymbols(ctx context.Context, q, pkg, kind string) ([]Symbol, error) {
-	if strings.TrimSpace(q) == "" {
-		return nil, ErrEmptyQuery
+	match, err := ftsQuery(q)
+	if err != nil {
+		return nil, err
 	}
 	sqlq := "SELECT " + symbolCols + " FROM symbols_fts f JOIN symbols s ON s.id = f.rowid WHERE symbols_fts MATCH ?"
-	args := []any{ftsQuery(q)}
+	args := []any{match}
 	if pkg != "" {
 		sqlq += " AND s.package = ?"
 		args = append(args, pkg)
