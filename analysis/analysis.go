@@ -114,6 +114,14 @@ func New(cfg Config) (*Tool, error) {
 // cancelled ctx is not an error: the result then holds what was found so
 // far, with Partial and Truncated set and Reason saying why.
 func (t *Tool) Run(ctx context.Context, p Params) (*Result, error) {
+	res, err := t.run(ctx, p)
+	if err != nil {
+		return nil, t.ws.relative(err)
+	}
+	return res, nil
+}
+
+func (t *Tool) run(ctx context.Context, p Params) (*Result, error) {
 	req, err := t.validate(p)
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"strings"
 
 	"github.com/loupe-dev/loupe/core/search"
@@ -39,7 +40,7 @@ func (w *workspace) resolve(p, what string) (abs, rel string, err error) {
 	abs, rel, err = w.ws.Resolve(p)
 	switch {
 	case errors.Is(err, search.ErrOutsideWorkspace):
-		return "", "", fmt.Errorf("%s %q is outside the workspace root %s", what, p, w.root)
+		return "", "", fmt.Errorf("%s %q is outside the workspace root", what, p)
 	case errors.Is(err, fs.ErrNotExist):
 		return "", "", fmt.Errorf("%s %q does not exist in the workspace", what, p)
 	case err != nil:
@@ -47,6 +48,30 @@ func (w *workspace) resolve(p, what string) (abs, rel string, err error) {
 	}
 	return abs, rel, nil
 }
+
+// relative words err with the workspace's paths relative to its root: an
+// error from the file system (listing a directory, say) names absolute
+// paths, and the host's path of the root is none of the model's
+// business. The root itself becomes ".".
+func (w *workspace) relative(err error) error {
+	msg := err.Error()
+	root := w.root
+	if !strings.Contains(msg, root) {
+		return err
+	}
+	msg = strings.ReplaceAll(msg, root+string(filepath.Separator), "")
+	msg = strings.ReplaceAll(msg, root, ".")
+	return &reworded{msg: msg, err: err}
+}
+
+// reworded is an error with new words and the same chain.
+type reworded struct {
+	msg string
+	err error
+}
+
+func (r *reworded) Error() string { return r.msg }
+func (r *reworded) Unwrap() error { return r.err }
 
 // inside reports whether the symlink-free path abs lies in the workspace.
 func (w *workspace) inside(abs string) bool { return w.ws.Contains(abs) }

@@ -73,6 +73,21 @@ type parsedFile struct {
 	problem string
 }
 
+// openWrite opens the database file at path for a build, on one
+// connection.
+func openWrite(path string) (*sql.DB, error) {
+	name, err := dsn(path, "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_txlock=immediate")
+	if err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	db, err := sql.Open("sqlite", name)
+	if err != nil {
+		return nil, fmt.Errorf("index: opening %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(1)
+	return db, nil
+}
+
 // Build creates the index of opts.Root, or brings an existing one up to
 // date: manifests are read again, and only the source files whose size,
 // modification time and then content hash changed are parsed again, in
@@ -139,12 +154,11 @@ func Build(ctx context.Context, opts Options) (*Stats, error) {
 		os.Remove(writePath)
 		defer os.Remove(writePath)
 	}
-	db, err := sql.Open("sqlite", "file:"+writePath+"?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_txlock=immediate")
+	db, err := openWrite(writePath)
 	if err != nil {
-		return nil, fmt.Errorf("index: opening %s: %w", writePath, err)
+		return nil, err
 	}
 	defer db.Close()
-	db.SetMaxOpenConns(1)
 	if !fresh && !current(ctx, db) {
 		// An index of another schema: start afresh in a new file.
 		db.Close()
@@ -152,11 +166,10 @@ func Build(ctx context.Context, opts Options) (*Stats, error) {
 		writePath = fmt.Sprintf("%s.%d.tmp", dbPath, os.Getpid())
 		os.Remove(writePath)
 		defer os.Remove(writePath)
-		if db, err = sql.Open("sqlite", "file:"+writePath+"?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_txlock=immediate"); err != nil {
-			return nil, fmt.Errorf("index: opening %s: %w", writePath, err)
+		if db, err = openWrite(writePath); err != nil {
+			return nil, err
 		}
 		defer db.Close()
-		db.SetMaxOpenConns(1)
 	}
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {

@@ -9,13 +9,17 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"os"
 	"strings"
+	"sync"
 )
 
 // ErrEmptyQuery is a search for nothing (an empty or blank query).
 var ErrEmptyQuery = errors.New("Search query must not be empty")
+
+// ErrNULQuery is a search for text with a NUL character, which no
+// indexed name or text holds and FTS5 cannot take.
+var ErrNULQuery = errors.New("Search query must not contain a NUL character (\\u0000)")
 
 // ErrNoIndex is the error of Open when there is no index at the path.
 var ErrNoIndex = errors.New("no project index")
@@ -30,21 +34,49 @@ const (
 	DefaultGraphDepth = 3
 )
 
-// DB is an index opened read-only.
+// DB is an index opened read-only. Before each query it checks that the
+// file at its path is still the one it has open: an index built afresh
+// is renamed into place, a new file, which it then opens instead (one
+// rebuilt in place is the same file, read as it changes).
 type DB struct {
-	db   *sql.DB
 	path string
+
+	mu  sync.Mutex
+	cur *handle // the file open now
+}
+
+// handle is one opening of the index file, closed once it is replaced
+// and no query uses it.
+type handle struct {
+	db      *sql.DB
+	file    os.FileInfo
+	users   int
+	retired bool
 }
 
 // Open opens the index at path read-only. A missing file is an error
 // wrapping ErrNoIndex (and fs.ErrNotExist); so is a database that is not
 // a loupe index.
 func Open(path string) (*DB, error) {
-	if _, err := os.Stat(path); err != nil {
+	h, err := openHandle(path)
+	if err != nil {
+		return nil, err
+	}
+	return &DB{path: path, cur: h}, nil
+}
+
+// openHandle opens the file at path, checking it is a loupe index of
+// this version.
+func openHandle(path string) (*handle, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
 		return nil, fmt.Errorf("%w at %s: %w", ErrNoIndex, path, err)
 	}
-	u := url.URL{Scheme: "file", Opaque: path, RawQuery: "mode=ro&_pragma=busy_timeout(10000)&_pragma=query_only(1)"}
-	db, err := sql.Open("sqlite", u.String())
+	name, err := dsn(path, "mode=ro&_pragma=busy_timeout(10000)&_pragma=query_only(1)")
+	if err != nil {
+		return nil, fmt.Errorf("opening the index: %w", err)
+	}
+	db, err := sql.Open("sqlite", name)
 	if err != nil {
 		return nil, fmt.Errorf("opening the index %s: %w", path, err)
 	}
@@ -52,14 +84,63 @@ func Open(path string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("%w at %s: not a loupe index of this version (run loupe index again)", ErrNoIndex, path)
 	}
-	return &DB{db: db, path: path}, nil
+	return &handle{db: db, file: fi}, nil
+}
+
+// acquire returns the database a query uses, opening the file at the
+// path anew when it is not the one open (the old one is closed once its
+// queries are done); release it after the query. When the path holds no
+// file, the one open is used (it is the last index there was).
+func (d *DB) acquire() (*handle, error) {
+	fi, statErr := os.Stat(d.path)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.cur == nil {
+		return nil, fmt.Errorf("the index %s is closed", d.path)
+	}
+	if statErr == nil && !os.SameFile(fi, d.cur.file) {
+		h, err := openHandle(d.path)
+		if err != nil {
+			return nil, err
+		}
+		d.retire(d.cur)
+		d.cur = h
+	}
+	d.cur.users++
+	return d.cur, nil
+}
+
+// release ends a query's use of h.
+func (d *DB) release(h *handle) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	h.users--
+	if h.retired && h.users == 0 {
+		h.db.Close()
+	}
+}
+
+// retire closes h once no query uses it; d.mu is held.
+func (d *DB) retire(h *handle) {
+	h.retired = true
+	if h.users == 0 {
+		h.db.Close()
+	}
 }
 
 // IsNoIndex reports whether err says there is no index (Open's error).
 func IsNoIndex(err error) bool { return errors.Is(err, ErrNoIndex) || errors.Is(err, fs.ErrNotExist) }
 
-// Close closes the database.
-func (d *DB) Close() error { return d.db.Close() }
+// Close closes the database (once the queries under way are done).
+func (d *DB) Close() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.cur != nil {
+		d.retire(d.cur)
+		d.cur = nil
+	}
+	return nil
+}
 
 // Path is the database file.
 func (d *DB) Path() string { return d.path }
@@ -124,9 +205,17 @@ type Status struct {
 }
 
 // ftsQuery makes q one FTS5 string: wrapped in double quotes, inner
-// quotes doubled, so no character of it is FTS5 syntax.
-func ftsQuery(q string) string {
-	return `"` + strings.ReplaceAll(q, `"`, `""`) + `"`
+// quotes doubled, so no character of it is FTS5 syntax. A blank q is
+// ErrEmptyQuery and one with a NUL ErrNULQuery (FTS5 would end the string
+// there, and fail on the syntax).
+func ftsQuery(q string) (string, error) {
+	switch {
+	case strings.TrimSpace(q) == "":
+		return "", ErrEmptyQuery
+	case strings.IndexByte(q, 0) >= 0:
+		return "", ErrNULQuery
+	}
+	return `"` + strings.ReplaceAll(q, `"`, `""`) + `"`, nil
 }
 
 const packageCols = "p.name, p.path, p.kind, p.version, p.description, p.metadata"
@@ -154,23 +243,34 @@ func scanPackages(rows *sql.Rows, err error) ([]Package, error) {
 // SearchPackages finds at most MaxPackageResults packages whose name,
 // description or path match q (FTS5, best first). The query is taken as
 // one phrase: its quotes and operators are text. An empty or blank q is
-// ErrEmptyQuery.
+// ErrEmptyQuery, one with a NUL ErrNULQuery.
 func (d *DB) SearchPackages(ctx context.Context, q string) ([]Package, error) {
-	if strings.TrimSpace(q) == "" {
-		return nil, ErrEmptyQuery
+	h, err := d.acquire()
+	if err != nil {
+		return nil, err
 	}
-	return scanPackages(d.db.QueryContext(ctx, "SELECT "+packageCols+
+	defer d.release(h)
+	match, err := ftsQuery(q)
+	if err != nil {
+		return nil, err
+	}
+	return scanPackages(h.db.QueryContext(ctx, "SELECT "+packageCols+
 		" FROM packages_fts f JOIN packages p ON p.id = f.rowid WHERE packages_fts MATCH ? ORDER BY f.rank, p.name LIMIT ?",
-		ftsQuery(q), MaxPackageResults))
+		match, MaxPackageResults))
 }
 
 // Package returns the package named name with its dependencies, nil
 // when there is none. When several packages share the name (of
 // different kinds), the first by path is returned.
 func (d *DB) Package(ctx context.Context, name string) (*PackageDetail, error) {
+	h, err := d.acquire()
+	if err != nil {
+		return nil, err
+	}
+	defer d.release(h)
 	var p PackageDetail
 	var meta string
-	err := d.db.QueryRowContext(ctx, "SELECT "+packageCols+", p.manifest FROM packages p WHERE p.name = ? ORDER BY p.path, p.kind LIMIT 1", name).
+	err = h.db.QueryRowContext(ctx, "SELECT "+packageCols+", p.manifest FROM packages p WHERE p.name = ? ORDER BY p.path, p.kind LIMIT 1", name).
 		Scan(&p.Name, &p.Path, &p.Kind, &p.Version, &p.Description, &meta, &p.Manifest)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
@@ -206,24 +306,39 @@ func scanDeps(rows *sql.Rows, err error) ([]Dependency, error) {
 // Dependencies lists what the package named name declares it depends
 // on (only the internal ones when internalOnly), by kind and name.
 func (d *DB) Dependencies(ctx context.Context, name string, internalOnly bool) ([]Dependency, error) {
+	h, err := d.acquire()
+	if err != nil {
+		return nil, err
+	}
+	defer d.release(h)
 	q := "SELECT p.name, d.name, d.version, d.kind, d.is_internal FROM dependencies d JOIN packages p ON p.id = d.package_id WHERE p.name = ?"
 	if internalOnly {
 		q += " AND d.is_internal = 1"
 	}
-	return scanDeps(d.db.QueryContext(ctx, q+" ORDER BY d.kind, d.name", name))
+	return scanDeps(h.db.QueryContext(ctx, q+" ORDER BY d.kind, d.name", name))
 }
 
 // Dependents lists the packages declaring a dependency on name, by
 // package name.
 func (d *DB) Dependents(ctx context.Context, name string) ([]Dependency, error) {
-	return scanDeps(d.db.QueryContext(ctx,
+	h, err := d.acquire()
+	if err != nil {
+		return nil, err
+	}
+	defer d.release(h)
+	return scanDeps(h.db.QueryContext(ctx,
 		"SELECT p.name, d.name, d.version, d.kind, d.is_internal FROM dependencies d JOIN packages p ON p.id = d.package_id WHERE d.name = ? ORDER BY p.name, d.kind", name))
 }
 
 // HasPackage reports whether a package is named name.
 func (d *DB) HasPackage(ctx context.Context, name string) (bool, error) {
+	h, err := d.acquire()
+	if err != nil {
+		return false, err
+	}
+	defer d.release(h)
 	var n int
-	if err := d.db.QueryRowContext(ctx, "SELECT count(*) FROM packages WHERE name = ?", name).Scan(&n); err != nil {
+	if err := h.db.QueryRowContext(ctx, "SELECT count(*) FROM packages WHERE name = ?", name).Scan(&n); err != nil {
 		return false, fmt.Errorf("querying the index: %w", err)
 	}
 	return n > 0, nil
@@ -280,18 +395,28 @@ func (d *DB) DependencyGraph(ctx context.Context, root string, depth int) ([]Edg
 // Packages lists the packages by name (then path), only those of kind
 // when kind is not "".
 func (d *DB) Packages(ctx context.Context, kind string) ([]Package, error) {
+	h, err := d.acquire()
+	if err != nil {
+		return nil, err
+	}
+	defer d.release(h)
 	q := "SELECT " + packageCols + " FROM packages p"
 	args := []any{}
 	if kind != "" {
 		q += " WHERE p.kind = ?"
 		args = append(args, kind)
 	}
-	return scanPackages(d.db.QueryContext(ctx, q+" ORDER BY p.name, p.path", args...))
+	return scanPackages(h.db.QueryContext(ctx, q+" ORDER BY p.name, p.path", args...))
 }
 
 // Status reads the index's metadata.
 func (d *DB) Status(ctx context.Context) (*Status, error) {
-	rows, err := d.db.QueryContext(ctx, "SELECT key, value FROM "+MetaTable+" WHERE key IN ('indexed_at', 'git_commit', 'package_count')")
+	h, err := d.acquire()
+	if err != nil {
+		return nil, err
+	}
+	defer d.release(h)
+	rows, err := h.db.QueryContext(ctx, "SELECT key, value FROM "+MetaTable+" WHERE key IN ('indexed_at', 'git_commit', 'package_count')")
 	if err != nil {
 		return nil, fmt.Errorf("querying the index: %w", err)
 	}
@@ -335,13 +460,19 @@ func scanSymbols(rows *sql.Rows, err error) ([]Symbol, error) {
 // SearchSymbols finds at most MaxSymbolResults symbols whose name or
 // signature match q (FTS5, best first, q taken as one phrase), only those
 // of package pkg and of kind when they are not "". An empty or blank q is
-// ErrEmptyQuery.
+// ErrEmptyQuery, one with a NUL ErrNULQuery.
 func (d *DB) SearchSymbols(ctx context.Context, q, pkg, kind string) ([]Symbol, error) {
-	if strings.TrimSpace(q) == "" {
-		return nil, ErrEmptyQuery
+	h, err := d.acquire()
+	if err != nil {
+		return nil, err
+	}
+	defer d.release(h)
+	match, err := ftsQuery(q)
+	if err != nil {
+		return nil, err
 	}
 	sqlq := "SELECT " + symbolCols + " FROM symbols_fts f JOIN symbols s ON s.id = f.rowid WHERE symbols_fts MATCH ?"
-	args := []any{ftsQuery(q)}
+	args := []any{match}
 	if pkg != "" {
 		sqlq += " AND s.package = ?"
 		args = append(args, pkg)
@@ -351,29 +482,39 @@ func (d *DB) SearchSymbols(ctx context.Context, q, pkg, kind string) ([]Symbol, 
 		args = append(args, kind)
 	}
 	args = append(args, MaxSymbolResults)
-	return scanSymbols(d.db.QueryContext(ctx, sqlq+" ORDER BY f.rank, s.file_path, s.line LIMIT ?", args...))
+	return scanSymbols(h.db.QueryContext(ctx, sqlq+" ORDER BY f.rank, s.file_path, s.line LIMIT ?", args...))
 }
 
 // PackageSymbols lists the symbols of package pkg by file path then line,
 // only those of kind when it is not "".
 func (d *DB) PackageSymbols(ctx context.Context, pkg, kind string) ([]Symbol, error) {
+	h, err := d.acquire()
+	if err != nil {
+		return nil, err
+	}
+	defer d.release(h)
 	q := "SELECT " + symbolCols + " FROM symbols s WHERE s.package = ?"
 	args := []any{pkg}
 	if kind != "" {
 		q += " AND s.kind = ?"
 		args = append(args, kind)
 	}
-	return scanSymbols(d.db.QueryContext(ctx, q+" ORDER BY s.file_path, s.line", args...))
+	return scanSymbols(h.db.QueryContext(ctx, q+" ORDER BY s.file_path, s.line", args...))
 }
 
 // Symbols lists the symbols named exactly name, only those of package pkg
 // when it is not "", by package, file path and line.
 func (d *DB) Symbols(ctx context.Context, name, pkg string) ([]Symbol, error) {
+	h, err := d.acquire()
+	if err != nil {
+		return nil, err
+	}
+	defer d.release(h)
 	q := "SELECT " + symbolCols + " FROM symbols s WHERE s.name = ?"
 	args := []any{name}
 	if pkg != "" {
 		q += " AND s.package = ?"
 		args = append(args, pkg)
 	}
-	return scanSymbols(d.db.QueryContext(ctx, q+" ORDER BY s.package, s.file_path, s.line", args...))
+	return scanSymbols(h.db.QueryContext(ctx, q+" ORDER BY s.package, s.file_path, s.line", args...))
 }

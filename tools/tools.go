@@ -20,6 +20,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -279,7 +282,7 @@ func (d *declared[P, R, S]) bind(cfg Config) (*Tool, error) {
 	t := &Tool{Info: d.info(), splittable: d.Merge != nil}
 	t.call = func(ctx context.Context, raw json.RawMessage) (*Output, error) {
 		var p P
-		if err := decodeStrict(raw, &p); err != nil {
+		if err := decodeStrict(raw, d.info().InputSchema, &p); err != nil {
 			return nil, err
 		}
 		if cfg.Approver != nil && !toolspec.HasApprover(ctx) {
@@ -293,7 +296,7 @@ func (d *declared[P, R, S]) bind(cfg Config) (*Tool, error) {
 	}
 	t.needsApproval = func(raw json.RawMessage) (bool, error) {
 		var p P
-		if err := decodeStrict(raw, &p); err != nil {
+		if err := decodeStrict(raw, d.info().InputSchema, &p); err != nil {
 			return false, err
 		}
 		return d.NeedsApproval != nil && d.NeedsApproval(p), nil
@@ -306,7 +309,7 @@ func (d *declared[P, R, S]) merge(raw json.RawMessage, shards []json.RawMessage)
 		return nil, fmt.Errorf("%s: calls are not split between instances", d.Name)
 	}
 	var p P
-	if err := decodeStrict(raw, &p); err != nil {
+	if err := decodeStrict(raw, d.info().InputSchema, &p); err != nil {
 		return nil, err
 	}
 	rs := make([]R, len(shards))
@@ -326,21 +329,208 @@ func (d *declared[P, R, S]) output(res R) *Output {
 	return out
 }
 
-// decodeStrict unmarshals tool parameters, refusing unknown fields so a
-// misspelt parameter is an error the model sees, not silently ignored.
-func decodeStrict(raw json.RawMessage, v any) error {
-	if len(bytes.TrimSpace(raw)) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+// decodeStrict unmarshals tool parameters after checking them against
+// the tool's input schema exactly (checkParams): Go's decoder alone would
+// match keys case-insensitively and let the last of two equal keys win,
+// so {"path":"shown.txt","PATH":"hidden.txt"} would act on hidden.txt
+// while a client asking its user shows path: shown.txt. Every face (the
+// MCP server, the GOOS=js module, the Go API) calls tools through here.
+func decodeStrict(raw json.RawMessage, schema map[string]any, v any) error {
+	if t := bytes.TrimSpace(raw); len(t) == 0 || bytes.Equal(t, []byte("null")) {
 		raw = json.RawMessage("{}")
+	}
+	if err := checkParams(raw, schema); err != nil {
+		return fmt.Errorf("invalid parameters: %w", err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		return fmt.Errorf("invalid parameters: %w", err)
 	}
-	if dec.More() {
-		return errors.New("invalid parameters: more than one JSON value")
+	return nil
+}
+
+// maxParamDepth is how deeply tool parameters may nest (as deeply as
+// encoding/json decodes).
+const maxParamDepth = 10000
+
+// checkParams checks raw, one JSON object, against schema (as package
+// schema derives it): each object's keys are unique, and where the schema
+// lists an object's properties, each key is one of them, spelt exactly;
+// scalars have the schema's type; nesting stays within maxParamDepth.
+func checkParams(raw []byte, schema map[string]any) error {
+	c := paramChecker{dec: json.NewDecoder(bytes.NewReader(raw))}
+	c.dec.UseNumber()
+	tok, err := c.dec.Token()
+	if err != nil {
+		return syntaxError(err)
+	}
+	if tok != json.Delim('{') {
+		return fmt.Errorf("expected a JSON object of parameters, got %s", kindOf(tok))
+	}
+	if err := c.object(schema, "", 1); err != nil {
+		return err
+	}
+	if _, err := c.dec.Token(); err != io.EOF {
+		return errors.New("more than one JSON value")
 	}
 	return nil
+}
+
+// paramChecker walks one parameter object token by token, so a value of
+// any depth is checked without being decoded.
+type paramChecker struct{ dec *json.Decoder }
+
+// object checks the members of an object whose '{' was read.
+func (c *paramChecker) object(schema map[string]any, path string, depth int) error {
+	props, strict := schema["properties"].(map[string]any)
+	seen := map[string]bool{}
+	for c.dec.More() {
+		tok, err := c.dec.Token()
+		if err != nil {
+			return syntaxError(err)
+		}
+		key := tok.(string) // the decoder gives an object's keys as strings
+		if seen[key] {
+			return fmt.Errorf("duplicate field %q%s", key, in(path))
+		}
+		seen[key] = true
+		var sub map[string]any
+		if strict {
+			p, ok := props[key]
+			if !ok {
+				return unknownField(key, path, props)
+			}
+			sub, _ = p.(map[string]any)
+		}
+		if err := c.value(sub, join(path, key), depth); err != nil {
+			return err
+		}
+	}
+	_, err := c.dec.Token() // '}'
+	return syntaxError(err)
+}
+
+// value checks the next value against schema (nil: any value).
+func (c *paramChecker) value(schema map[string]any, path string, depth int) error {
+	tok, err := c.dec.Token()
+	if err != nil {
+		return syntaxError(err)
+	}
+	if err := checkType(tok, schema, path); err != nil {
+		return err
+	}
+	switch tok {
+	case json.Delim('{'):
+		if depth >= maxParamDepth {
+			return fmt.Errorf("parameters nested more than %d levels deep", maxParamDepth)
+		}
+		return c.object(schema, path, depth+1)
+	case json.Delim('['):
+		if depth >= maxParamDepth {
+			return fmt.Errorf("parameters nested more than %d levels deep", maxParamDepth)
+		}
+		items, _ := schema["items"].(map[string]any)
+		for i := 0; c.dec.More(); i++ {
+			if err := c.value(items, fmt.Sprintf("%s[%d]", path, i), depth+1); err != nil {
+				return err
+			}
+		}
+		_, err := c.dec.Token() // ']'
+		return syntaxError(err)
+	}
+	return nil
+}
+
+// checkType reports a value (by its first token) that the schema's type
+// does not allow; null is allowed anywhere (it leaves the default).
+func checkType(tok json.Token, schema map[string]any, path string) error {
+	if tok == nil || schema["type"] == nil {
+		return nil
+	}
+	var allowed []string
+	switch t := schema["type"].(type) {
+	case string:
+		allowed = []string{t}
+	case []string:
+		allowed = t
+	}
+	got := kindOf(tok)
+	for _, a := range allowed {
+		if a == got || (a == "number" && got == "integer") {
+			return nil
+		}
+	}
+	want := strings.Join(allowed, " or ")
+	if n, ok := tok.(json.Number); ok && want == "integer" {
+		return fmt.Errorf("%s: expected an integer, got %s", path, n)
+	}
+	return fmt.Errorf("%s: expected %s %s, got %s", path, article(want), want, article(got)+" "+got)
+}
+
+// kindOf names the JSON type a token starts, as JSON Schema does.
+func kindOf(tok json.Token) string {
+	switch t := tok.(type) {
+	case json.Delim:
+		if t == '[' {
+			return "array"
+		}
+		return "object"
+	case string:
+		return "string"
+	case bool:
+		return "boolean"
+	case json.Number:
+		if _, err := strconv.ParseInt(string(t), 10, 64); err == nil {
+			return "integer"
+		}
+		return "number"
+	}
+	return "null"
+}
+
+func article(word string) string {
+	if strings.IndexByte("aeiou", word[0]) >= 0 {
+		return "an"
+	}
+	return "a"
+}
+
+// unknownField refuses key, naming the parameter it differs from only in
+// case, if any: keys are case-sensitive.
+func unknownField(key, path string, props map[string]any) error {
+	for name := range props {
+		if strings.EqualFold(name, key) {
+			return fmt.Errorf("unknown field %q%s (parameter names are case-sensitive: did you mean %q?)", key, in(path), name)
+		}
+	}
+	return fmt.Errorf("unknown field %q%s", key, in(path))
+}
+
+// syntaxError words a tokenizer's error without Go's names; nil stays
+// nil.
+func syntaxError(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return errors.New("the JSON ends early")
+	}
+	return fmt.Errorf("not valid JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func in(path string) string {
+	if path == "" {
+		return ""
+	}
+	return " in " + path
 }
 
 // ProjectIndex is the category of the ten tools answering from the

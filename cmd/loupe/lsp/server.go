@@ -57,6 +57,9 @@ type Config struct {
 type server struct {
 	cfg  Config
 	conn *jsonrpc2.Conn
+	// ready is closed once conn is set: the connection reads, and so
+	// calls Handle, from the moment it is made.
+	ready chan struct{}
 
 	mu        sync.Mutex
 	state     int // uninitialized, running, shutDown
@@ -82,9 +85,13 @@ const (
 // Serve runs a server session on rw (stdin and stdout for an editor)
 // until the client sends exit or closes the stream, and returns the exit
 // status the protocol asks for: 0 after a shutdown request, 1 otherwise.
+// A message the server cannot take (a bad header, a body that is not a
+// JSON-RPC message, one over MaxMessageBytes) is answered with an error
+// when it is a request and dropped when not, and the session goes on.
 func Serve(ctx context.Context, rw io.ReadWriteCloser, cfg Config) int {
-	s := &server{cfg: cfg, docs: map[string]*document{}, exitCode: 1, workspace: cfg.Dir}
-	s.conn = jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(rw, jsonrpc2.VSCodeObjectCodec{}), s)
+	s := &server{cfg: cfg, docs: map[string]*document{}, exitCode: 1, workspace: cfg.Dir, ready: make(chan struct{})}
+	s.conn = jsonrpc2.NewConn(ctx, newStream(rw), s)
+	close(s.ready)
 	select {
 	case <-s.conn.DisconnectNotify():
 	case <-ctx.Done():
@@ -100,6 +107,7 @@ func Serve(ctx context.Context, rw io.ReadWriteCloser, cfg Config) int {
 // at a time, in the order they arrive, so a document's changes apply in
 // order; only requests the server sends the client run on their own.
 func (s *server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
+	<-s.ready
 	if req.Method == "exit" {
 		conn.Close()
 		return

@@ -180,9 +180,9 @@ func TestCancellation(t *testing.T) {
 	}
 }
 
-// When the input ends, the calls in flight are cancelled and Run returns.
-// (The blocked call returns only when cancelled, so Run returning proves
-// it was.)
+// When the input ends, the calls in flight are cancelled, answered, and
+// Run returns. (The blocked call returns only when cancelled, so Run
+// returning proves it was.)
 func TestInputEndStopsCalls(t *testing.T) {
 	b := newBlocker()
 	l := serve(t, []*tools.Tool{b.tool()}, 0)
@@ -191,6 +191,9 @@ func TestInputEndStopsCalls(t *testing.T) {
 	<-b.started
 	l.in.Close()
 	<-b.ended
+	if r := l.recv(); r["id"] != 1.0 || r["result"].(map[string]any)["isError"] != true {
+		t.Errorf("the cancelled call's answer: %v", r)
+	}
 	if err := <-l.done; err != nil && !strings.Contains(err.Error(), "EOF") {
 		t.Errorf("Run: %v", err)
 	}
