@@ -445,15 +445,24 @@ func (c *paramChecker) value(schema map[string]any, path string, depth int) erro
 // checkType reports a value (by its first token) that the schema's type
 // does not allow; null is allowed anywhere (it leaves the default).
 func checkType(tok json.Token, schema map[string]any, path string) error {
-	if tok == nil || schema["type"] == nil {
-		return nil
-	}
 	var allowed []string
 	switch t := schema["type"].(type) {
 	case string:
 		allowed = []string{t}
 	case []string:
 		allowed = t
+	}
+	if alts, ok := schema["anyOf"].([]any); ok { // a parameter of any type: anyOf object or string
+		for _, a := range alts {
+			if m, ok := a.(map[string]any); ok {
+				if t, ok := m["type"].(string); ok {
+					allowed = append(allowed, t)
+				}
+			}
+		}
+	}
+	if tok == nil || len(allowed) == 0 {
+		return nil
 	}
 	got := kindOf(tok)
 	for _, a := range allowed {
