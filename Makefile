@@ -52,7 +52,7 @@ test-deps:
 
 # The concurrent packages again under the race detector (needs cgo).
 race:
-	$(GO) test -count=1 -race ./core/tree/ ./core/search/ ./host/... ./tools/astgrep/ ./cmd/loupe/mcp/
+	$(GO) test -count=1 -race ./core/tree/ ./core/search/ ./host/... ./tools/astgrep/ ./cmd/loupe/mcp/ ./cmd/loupe/lsp/
 
 # Parity: every language's trees from loupe's modules (wazero) must equal
 # native tree-sitter's from the same pinned C sources (cgo, gcc), node by
