@@ -65,10 +65,26 @@ func TestMetaVarDisplay(t *testing.T) {
 	}
 }
 
+// TestPlainMarkdown renders notes as ast-grep 0.51.1 prints them without
+// colours (each want was read from its output).
 func TestPlainMarkdown(t *testing.T) {
-	in := "Use **`errors.Is`** here.\n*Why*: a * b"
-	want := "Use errors.Is here.\nWhy: a * b\n"
-	if got := plainMarkdown(in); got != want {
-		t.Errorf("plainMarkdown = %q, want %q", got, want)
+	cases := []struct{ name, in, want string }{
+		{"markers", "Use **`errors.Is`** here.\n*Why*: a * b", "Use errors.Is here.\nWhy: a  b\n"},
+		{"final line break", "a\nb\n", "a\nb\n"},
+		{"escapes", `x\*y and \` + "`" + ` and \\ and \q`, "x*y and ` and \\ and \\q\n"},
+		{"code keeps stars", "`a*b` 2*3*4 ~x~ ***both*** end*", "a*b 234 ~x~ both end*\n"},
+		{"star tilde", "*~odd~*", "odd~\n"},
+		{"strikeout", "Para **bold** *it* `code` ~~strike~~ end", "Para bold it code strike end\n"},
+		{"lists", "- dash item\n* star item\n  - nested two\n1. first\n2) second", "• dash item\n• star item\n  • nested two\n1. first\n2. second\n"},
+		{"renumbered", "7. seven\n8. eight\n- x\n3. three", "7. seven\n8. eight\n• x\n3. three\n"},
+		{"code block", "    code four\n    longer code line\nafter\n\ttab code\n```go\nfenced\n  fenced indented\n```",
+			"code four       \nlonger code line\nafter\ntab code         \nfenced           \n  fenced indented\n"},
+		{"headers quotes rules", "# Header one\n## Header two\n> quote\n>\n---\n-----\n- - -\n#notheader\ntrailing   ",
+			"Header one\nHeader two\n▐ quote\n▐ \n\n\n• - -\n#notheader\ntrailing   \n"},
+	}
+	for _, c := range cases {
+		if got := plainMarkdown(c.in); got != c.want {
+			t.Errorf("%s: plainMarkdown(%q) = %q, want %q", c.name, c.in, got, c.want)
+		}
 	}
 }

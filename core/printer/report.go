@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strings"
 
 	"github.com/loupe-dev/loupe/core/rewrite"
 	"github.com/loupe-dev/loupe/core/rule"
@@ -192,24 +191,4 @@ func (p *fileReport) fix(f rule.Finding, e rewrite.Edit) {
 func (r Report) PrintFix(w io.Writer, path string, src []byte, f rule.Finding, e rewrite.Edit) {
 	p := &fileReport{Report: r, w: w, path: path, src: src}
 	p.fix(f, e)
-}
-
-// plainMarkdown renders a note without styles, as ast-grep's terminal
-// markdown does: bold and italic asterisks and code backticks dropped,
-// each line (as Lines splits it: a final line break ends the last line,
-// it does not start another) ending with a line break.
-func plainMarkdown(s string) string {
-	var b strings.Builder
-	for _, l := range Lines(s) {
-		l = strings.ReplaceAll(l, "**", "")
-		l = strings.ReplaceAll(l, "`", "")
-		for i := 0; i < len(l); i++ {
-			if l[i] == '*' && (i+1 < len(l) && l[i+1] != ' ' || i > 0 && l[i-1] != ' ') {
-				continue
-			}
-			b.WriteByte(l[i])
-		}
-		b.WriteByte('\n')
-	}
-	return b.String()
 }
