@@ -86,8 +86,9 @@ rule: {pattern: "fmt.Sprintf($F, $A)"}
 `
 
 // TestReportText scans Go's net/http (tabs throughout) with reportRules
-// and compares ast-grep's default text report with loupe's byte for byte,
-// finding by finding (ast-grep prints files and rules in no fixed order).
+// and compares ast-grep's text report with loupe's byte for byte, in each
+// report style: the default (rich) finding by finding, the others line
+// by line (ast-grep prints files and rules in no fixed order).
 // A few files by default; LOUPE_DIFFTEST_FULL=1 takes all of net/http.
 func TestReportText(t *testing.T) {
 	bin := needAstGrep(t)
@@ -113,43 +114,55 @@ func TestReportText(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	cmd := exec.CommandContext(ctx, bin, append([]string{"scan", "--color", "never", "-r", rules, "--"}, files...)...)
-	cmd.Dir = root
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	var exit *exec.ExitError
-	if err := cmd.Run(); err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 1) {
-		t.Fatalf("ast-grep scan: %v\n%s", err, stderr.Bytes())
-	}
-	want := reportBlocks(stdout.String())
-
 	cfgs, err := project.ReadRuleFile(ctx, rules, "rules.yml", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out bytes.Buffer
-	rep := printer.Report{Context: 3}
-	_, err = scan.Scan(ctx, scan.NewRules(cfgs, root, ""), search.Options{Root: root, Paths: files},
-		func(f scan.File) ([]byte, int64) {
-			var b bytes.Buffer
-			rep.Print(&b, f.Path, f.Tree.Source(), f.Findings)
-			return b.Bytes(), int64(b.Len())
-		},
-		func(b []byte) error { out.Write(b); return nil })
-	if err != nil {
-		t.Fatal(err)
+	for _, style := range []printer.ReportStyle{printer.Rich, printer.Medium, printer.Short} {
+		t.Run(string(style), func(t *testing.T) {
+			cmd := exec.CommandContext(ctx, bin, append([]string{"scan", "--color", "never", "--report-style", string(style), "-r", rules, "--"}, files...)...)
+			cmd.Dir = root
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			var exit *exec.ExitError
+			if err := cmd.Run(); err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 1) {
+				t.Fatalf("ast-grep scan: %v\n%s", err, stderr.Bytes())
+			}
+			var out bytes.Buffer
+			rep := printer.Report{Style: style, Context: 3}
+			_, err = scan.Scan(ctx, scan.NewRules(cfgs, root, ""), search.Options{Root: root, Paths: files},
+				func(f scan.File) ([]byte, int64) {
+					var b bytes.Buffer
+					rep.Print(&b, f.Path, f.Tree.Source(), f.Findings)
+					return b.Bytes(), int64(b.Len())
+				},
+				func(b []byte) error { out.Write(b); return nil })
+			if err != nil {
+				t.Fatal(err)
+			}
+			split, unit := reportBlocks, "findings"
+			if style != printer.Rich {
+				split, unit = reportLines, "lines"
+			}
+			want, got := split(stdout.String()), split(out.String())
+			onlyRef, onlyGot := diffKeys(want, got)
+			same := len(want) - len(onlyRef)
+			t.Logf("%d files, %d %s: %d byte-identical", len(files), len(want), unit, same)
+			if len(want) == 0 {
+				t.Fatal("ast-grep reported nothing: the rules no longer fit the corpus")
+			}
+			if len(onlyRef)+len(onlyGot) > 0 {
+				t.Errorf("ast-grep %d, loupe %d, %d identical:\n%s", len(want), len(got), same, firstDiffs(onlyRef, onlyGot, 3))
+			}
+		})
 	}
-	got := reportBlocks(out.String())
+}
 
-	onlyRef, onlyGot := diffKeys(want, got)
-	same := len(want) - len(onlyRef)
-	t.Logf("%d files, %d findings: %d byte-identical", len(files), len(want), same)
-	if len(want) == 0 {
-		t.Fatal("ast-grep reported nothing: the rules no longer fit the corpus")
-	}
-	if len(onlyRef)+len(onlyGot) > 0 {
-		t.Errorf("ast-grep %d findings, loupe %d, %d identical:\n%s", len(want), len(got), same, firstDiffs(onlyRef, onlyGot, 3))
-	}
+// reportLines splits a Short or Medium report into its lines, sorted.
+func reportLines(s string) []string {
+	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	sort.Strings(lines)
+	return lines
 }
 
 // reportHeader starts a finding in a text report.
