@@ -12,9 +12,9 @@ import "github.com/loupe-dev/loupe/core/rewrite"
 // the same. Its heuristics for inputs over 96 changed lines (anchors,
 // disjoint and small-side fast paths) are not followed.
 
-// diffStepBudget bounds the snake steps of one diff: past it, the rest of
-// a range is one deletion and one insertion, as similar does past its
-// deadline.
+// diffStepBudget bounds the steps of one diff's searches (diagonals
+// tried and lines compared along them): past it, the rest of a range is
+// one deletion and one insertion, as similar does past its deadline.
 const diffStepBudget = 20_000_000
 
 // simOp is an operation of similar's DiffOp: equal, delete or insert.
@@ -154,7 +154,9 @@ func (d *lineDiffer) middleSnake(a0, a1, b0, b1 int) (int, int, bool) {
 			y := x - k
 			x0, y0 := x, y
 			if x < n && y >= 0 && y < m {
-				x += d.prefix(a0+x, a1, b0+y, b1)
+				adv := d.prefix(a0+x, a1, b0+y, b1)
+				x += adv
+				d.steps += adv
 			}
 			vf[off+k] = x
 			if odd && abs(k-delta) <= dd-1 && vf[off+k]+vb[off-(k-delta)] >= n {
@@ -173,6 +175,7 @@ func (d *lineDiffer) middleSnake(a0, a1, b0, b1 int) (int, int, bool) {
 				adv := d.suffix(a0, a0+n-x, b0, b0+m-y)
 				x += adv
 				y += adv
+				d.steps += adv
 			}
 			vb[off+k] = x
 			if !odd && abs(k-delta) <= dd && vb[off+k]+vf[off-(k-delta)] >= n {
