@@ -122,7 +122,7 @@ func TestDiffAlignment(t *testing.T) {
 	}
 }
 
-// TestLineDiff checks that lineDiff's ops rebuild the new lines from the
+// TestLineDiff checks that LineDiff's ops rebuild the new lines from the
 // old, on inputs small and past the step budget (two disjoint 5,000-line
 // texts: one deletion and one insertion).
 func TestLineDiff(t *testing.T) {
@@ -144,7 +144,7 @@ func TestLineDiff(t *testing.T) {
 		{"disjoint past the budget", big("a"), big("b")},
 	}
 	for _, c := range cases {
-		ops := lineDiff(c.a, c.b)
+		ops := LineDiff(c.a, c.b)
 		var rebuilt []string
 		oldAt, newAt := 0, 0
 		for _, op := range ops {

@@ -8,7 +8,7 @@ import "github.com/loupe-dev/loupe/core/rewrite"
 // insertions up and down over equal lines to merge it with its
 // neighbours, then runs of changes merged into replacements. Where
 // several edits are equally short, the lines they pair differ from a
-// greedy Myers; lineDiff follows the crate's steps so that the hunks are
+// greedy Myers; LineDiff follows the crate's steps so that the hunks are
 // the same. Its heuristics for inputs over 96 changed lines (anchors,
 // disjoint and small-side fast paths) are not followed.
 
@@ -50,9 +50,10 @@ type lineDiffer struct {
 	steps int
 }
 
-// lineDiff diffs line lists as ast-grep's diff library does and returns
-// the ops, equal runs and changes alternating.
-func lineDiff(a, b []string) []rewrite.DiffOp {
+// LineDiff diffs two texts' lines (rewrite.SplitLines) as ast-grep's diff
+// library does and returns the ops, equal runs and changes alternating:
+// the hunks Diff prints, cut by rewrite.Hunks.
+func LineDiff(a, b []string) []rewrite.DiffOp {
 	d := &lineDiffer{a: a, b: b}
 	d.conquer(0, len(a), 0, len(b))
 	d.compact()
