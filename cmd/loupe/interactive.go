@@ -397,7 +397,7 @@ func (p *scanPrinter) review(r fileResult) error {
 	if len(fs) == 0 {
 		return nil
 	}
-	fs = fs[:p.take(len(fs), func(i int) rule.Severity { return fs[i].Config.Severity })]
+	fs = fs[:p.take(len(fs), func(i int) bool { return p.failsOn(fs[i]) })]
 	s := p.session
 	rep := printer.Report{Style: p.o.reportStyle, Context: diffContext(p.o.before), StartContext: p.o.before, EndContext: p.o.after, Palette: p.pal}
 	var changes []change

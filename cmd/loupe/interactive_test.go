@@ -311,6 +311,14 @@ func TestInteractiveCompat(t *testing.T) {
 	link := regexp.MustCompile("\x1b\\]8;;[^\x1b]*\x1b\\\\")
 	sgr := regexp.MustCompile("\x1b\\[[0-9;]*m")
 	nested := map[string]string{"n.js": "f(f(1))\nf(2)\n"}
+	// An error-severity rule with a fix: its findings are offered, not
+	// counted as errors, whatever the answers.
+	fixable := map[string]string{
+		"sgconfig.yml":  "ruleDirs: [rules]\n",
+		"rules/eq.yml":  "id: eq\nlanguage: js\nseverity: error\nmessage: strict\nrule: {pattern: $A == $B}\nfix: $A === $B\n",
+		"rules/log.yml": interactiveFiles["rules/log.yml"],
+		"a.js":          "a == 1\nconsole.log(b == 2)\nc == 3\n",
+	}
 	for _, c := range []struct {
 		name  string
 		keys  []string
@@ -330,6 +338,8 @@ func TestInteractiveCompat(t *testing.T) {
 		{"test quit", []string{"\r", "y", "q"}, []string{"test", "-i"}, nil},
 		{"run nested inner", []string{"n", "y", "y"}, []string{"run", "-p", "f($A)", "-r", "g($A)", "-i"}, nested},
 		{"run nested outer", []string{"y", "y"}, []string{"run", "-p", "f($A)", "-r", "g($A)", "-i"}, nested},
+		{"scan error rule with a fix, all", []string{"a"}, []string{"scan", "-i"}, fixable},
+		{"scan error rule with a fix, yes no", []string{"y", "n", "n", "\r"}, []string{"scan", "-i"}, fixable},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			files := c.files

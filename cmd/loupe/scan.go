@@ -254,10 +254,10 @@ type fileResult struct {
 	src       []byte
 	findings  []rule.Finding
 	encoded   []encodedFinding // the findings rendered, with a GitHub or SARIF output
-	// json holds the findings rendered as JSON items, with their
-	// severities in order.
-	json       []*wire.Items
-	severities []rule.Severity
+	// json holds the findings rendered as JSON items, and fails which
+	// of them, in order, fail the scan (see failsOn).
+	json  []*wire.Items
+	fails []bool
 }
 
 func runScan(ctx context.Context, e *env, args []string) int {
@@ -322,9 +322,7 @@ func runScan(ctx context.Context, e *env, args []string) int {
 	if p.failed {
 		return exitError
 	}
-	// With -U the findings are fixes to apply, not errors: like ast-grep,
-	// no error status for them, whatever the output.
-	if p.errors > 0 && !o.fixAll {
+	if p.errors > 0 {
 		out.Flush()
 		fmt.Fprintf(e.stderr, "Error: %d error(s) found in code.\nHelp: Scan succeeded and found error level diagnostics in the codebase.\n\n", p.errors)
 		return exitNoMatch
@@ -393,7 +391,7 @@ func (p *scanPrinter) render(f scan.File) (fileResult, int64) {
 	r := fileResult{path: f.Path, abs: f.Abs}
 	switch {
 	case p.json != nil:
-		r.json, r.severities = p.encodeJSON(r.path, f.Findings)
+		r.json, r.fails = p.encodeJSON(r.path, f.Findings)
 		return r, itemsSize(r.json)
 	case p.items != nil:
 		r.encoded = p.encodeFindings(r.path, f.Findings)
@@ -407,24 +405,24 @@ func (p *scanPrinter) render(f scan.File) (fileResult, int64) {
 	return r, f.Tree.Bytes()
 }
 
-// encodeJSON renders a file's findings as JSON items and returns their
-// severities. The findings are described one after the other (a fix or a
+// encodeJSON renders a file's findings as JSON items and returns which
+// of them fail the scan. The findings are described one after the other (a fix or a
 // message spends the file's matching budget, which is not safe for
 // concurrent use), and the descriptions encoded by encodeItems.
-func (p *scanPrinter) encodeJSON(path string, fs []rule.Finding) ([]*wire.Items, []rule.Severity) {
+func (p *scanPrinter) encodeJSON(path string, fs []rule.Finding) ([]*wire.Items, []bool) {
 	ws := make([]wire.Finding, len(fs))
-	sev := make([]rule.Severity, len(fs))
+	fails := make([]bool, len(fs))
 	for i, f := range fs {
 		ws[i] = wire.NewFinding(path, f, true, p.o.includeMetadata)
-		sev[i] = f.Config.Severity
+		fails[i] = p.failsOn(f)
 	}
-	return encodeItems(p.o.json, len(ws), func(it *wire.Items, i int) { it.AddFinding(&ws[i]) }), sev
+	return encodeItems(p.o.json, len(ws), func(it *wire.Items, i int) { it.AddFinding(&ws[i]) }), fails
 }
 
 // encodedFinding is a finding rendered as one item of the output.
 type encodedFinding struct {
-	item     string
-	severity rule.Severity
+	item  string
+	fails bool // see failsOn
 }
 
 // itemWriter writes an output made of one item per finding: ast-grep's
@@ -465,7 +463,7 @@ func (p *scanPrinter) encodeFindings(path string, fs []rule.Finding) []encodedFi
 	}
 	out := make([]encodedFinding, len(fs))
 	for i, f := range fs {
-		out[i] = encodedFinding{p.encode(path, f), f.Config.Severity}
+		out[i] = encodedFinding{p.encode(path, f), p.failsOn(f)}
 	}
 	return out
 }
@@ -485,16 +483,16 @@ type scanPrinter struct {
 	applied  int
 	failed   bool
 	quit     bool // the session was quit
-	errors   int  // findings of error-severity rules
+	errors   int  // findings that fail the scan (see failsOn)
 	reported int
 }
 
 func (p *scanPrinter) file(r fileResult) {
 	if p.json != nil {
 		if r.json == nil && len(r.findings) > 0 {
-			r.json, r.severities = p.encodeJSON(r.path, r.findings)
+			r.json, r.fails = p.encodeJSON(r.path, r.findings)
 		}
-		n := p.take(len(r.severities), func(i int) rule.Severity { return r.severities[i] })
+		n := p.take(len(r.fails), func(i int) bool { return r.fails[i] })
 		for _, it := range r.json {
 			p.json.WriteItems(it, n)
 			n -= min(n, it.Len())
@@ -506,7 +504,7 @@ func (p *scanPrinter) file(r fileResult) {
 		if r.encoded == nil && len(r.findings) > 0 {
 			r.encoded = p.encodeFindings(r.path, r.findings)
 		}
-		n := p.take(len(r.encoded), func(i int) rule.Severity { return r.encoded[i].severity })
+		n := p.take(len(r.encoded), func(i int) bool { return r.encoded[i].fails })
 		for _, e := range r.encoded[:n] {
 			if e.item != "" {
 				p.items.Write(e.item)
@@ -518,28 +516,50 @@ func (p *scanPrinter) file(r fileResult) {
 	if len(fs) == 0 {
 		return
 	}
-	fs = fs[:p.take(len(fs), func(i int) rule.Severity { return fs[i].Config.Severity })]
+	fs = fs[:p.take(len(fs), func(i int) bool { return p.failsOn(fs[i]) })]
+	rep := printer.Report{Style: p.o.reportStyle, Context: diffContext(p.o.before), StartContext: p.o.before, EndContext: p.o.after, Palette: p.pal}
 	switch {
 	case p.o.filesWithMatches:
 		fmt.Fprintln(p.out, p.pal.Path.Paint(r.path))
 	case p.o.updateAll:
+		// As in ast-grep, the fixes are applied without a word and the
+		// findings of rules without a fix are reported.
 		p.apply(r, fs)
+		var others []rule.Finding
+		for _, f := range fs {
+			if len(f.Config.Fixes) == 0 {
+				others = append(others, f)
+			}
+		}
+		rep.Print(p.out, r.path, r.src, others)
 	default:
-		rep := printer.Report{Style: p.o.reportStyle, Context: diffContext(p.o.before), StartContext: p.o.before, EndContext: p.o.after, Palette: p.pal}
 		rep.Print(p.out, r.path, r.src, fs)
 	}
 }
 
+// failsOn reports whether a finding fails the scan (exit status 1): it
+// is of an error-severity rule, and not a fix to apply or review. As in
+// ast-grep, with -U or -i (the fixes applied or offered, not reported)
+// a rule with a fix fails nothing; standard input is scanned without
+// that distinction.
+func (p *scanPrinter) failsOn(f rule.Finding) bool {
+	if f.Config.Severity != rule.SeverityError {
+		return false
+	}
+	fixing := (p.o.fixAll || p.o.interactive) && !p.o.stdin
+	return !fixing || len(f.Config.Fixes) == 0
+}
+
 // take returns how many of a file's n sorted findings still fit under
-// maxResults, and counts them as reported, with the error-severity ones
-// among them; severity(i) is the severity of finding i.
-func (p *scanPrinter) take(n int, severity func(int) rule.Severity) int {
+// maxResults, and counts them as reported, with those that fail the scan
+// among them (fails(i) says whether finding i does).
+func (p *scanPrinter) take(n int, fails func(int) bool) int {
 	if p.o.maxResults > 0 {
 		n = min(n, p.o.maxResults-p.reported)
 	}
 	p.reported += n
 	for i := range n {
-		if severity(i) == rule.SeverityError {
+		if fails(i) {
 			p.errors++
 		}
 	}
@@ -555,7 +575,10 @@ func (p *scanPrinter) apply(r fileResult, fs []rule.Finding) {
 		p.failed = true
 	case n == 0:
 	case r.abs == "":
+		// ast-grep prints the updated standard input as a line.
 		p.out.Write(updated)
+		p.out.WriteString("\n")
+		p.applied += n
 	default:
 		if err := rewrite.WriteFile(r.abs, updated); err != nil {
 			fmt.Fprintf(p.e.stderr, "Error: %v\n", err)

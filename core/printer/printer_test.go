@@ -2,6 +2,7 @@ package printer
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -65,10 +66,103 @@ func TestMetaVarDisplay(t *testing.T) {
 	}
 }
 
+// TestPlainMarkdown renders notes as ast-grep 0.51.1 prints them without
+// colours (each want was read from its output).
 func TestPlainMarkdown(t *testing.T) {
-	in := "Use **`errors.Is`** here.\n*Why*: a * b"
-	want := "Use errors.Is here.\nWhy: a * b\n"
-	if got := plainMarkdown(in); got != want {
-		t.Errorf("plainMarkdown = %q, want %q", got, want)
+	cases := []struct{ name, in, want string }{
+		{"markers", "Use **`errors.Is`** here.\n*Why*: a * b", "Use errors.Is here.\nWhy: a  b\n"},
+		{"final line break", "a\nb\n", "a\nb\n"},
+		{"escapes", `x\*y and \` + "`" + ` and \\ and \q`, "x*y and ` and \\ and \\q\n"},
+		{"code keeps stars", "`a*b` 2*3*4 ~x~ ***both*** end*", "a*b 234 ~x~ both end*\n"},
+		{"star tilde", "*~odd~*", "odd~\n"},
+		{"strikeout", "Para **bold** *it* `code` ~~strike~~ end", "Para bold it code strike end\n"},
+		{"lists", "- dash item\n* star item\n  - nested two\n1. first\n2) second", "• dash item\n• star item\n  • nested two\n1. first\n2. second\n"},
+		{"renumbered", "7. seven\n8. eight\n- x\n3. three", "7. seven\n8. eight\n• x\n3. three\n"},
+		{"code block", "    code four\n    longer code line\nafter\n\ttab code\n```go\nfenced\n  fenced indented\n```",
+			"code four       \nlonger code line\nafter\ntab code         \nfenced           \n  fenced indented\n"},
+		{"headers quotes rules", "# Header one\n## Header two\n> quote\n>\n---\n-----\n- - -\n#notheader\ntrailing   ",
+			"Header one\nHeader two\n▐ quote\n▐ \n\n\n• - -\n#notheader\ntrailing   \n"},
+	}
+	for _, c := range cases {
+		if got := plainMarkdown(c.in); got != c.want {
+			t.Errorf("%s: plainMarkdown(%q) = %q, want %q", c.name, c.in, got, c.want)
+		}
+	}
+}
+
+// TestDiffAlignment diffs a rewrite where several edits are equally short
+// and pairs the lines as ast-grep (the similar crate) pairs them: its
+// output for the same rewrite, read from `ast-grep run`.
+func TestDiffAlignment(t *testing.T) {
+	old := "x = `\n}\nc\n}\nd\na\n}\na\nc\nd\n`\n"
+	updated := "x = `\n  }\n  }\n}\nd\nb\nb\n  }\nb\na\nb\n`\n"
+	want := "@@ -0,11 +0,12 @@\n" +
+		"1  1 │ x = `\n" +
+		"2    │-}\n" +
+		"3    │-c\n" +
+		"   2 │+  }\n" +
+		"   3 │+  }\n" +
+		"4  4 │ }\n" +
+		"5  5 │ d\n" +
+		"   6 │+b\n" +
+		"   7 │+b\n" +
+		"   8 │+  }\n" +
+		"   9 │+b\n" +
+		"6  10│ a\n" +
+		"7    │-}\n" +
+		"8    │-a\n" +
+		"9    │-c\n" +
+		"10   │-d\n" +
+		"   11│+b\n" +
+		"11 12│ `\n"
+	var b strings.Builder
+	Diff(&b, old, updated, 3, Palette{})
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant (ast-grep)\n%s", b.String(), want)
+	}
+}
+
+// TestLineDiff checks that LineDiff's ops rebuild the new lines from the
+// old, on inputs small and past the step budget (two disjoint 5,000-line
+// texts: one deletion and one insertion).
+func TestLineDiff(t *testing.T) {
+	big := func(prefix string) []string {
+		out := make([]string, 5000)
+		for i := range out {
+			out[i] = prefix + strings.Repeat("x", i%7) + "\n"
+		}
+		return out
+	}
+	cases := []struct {
+		name string
+		a, b []string
+	}{
+		{"empty", nil, nil},
+		{"insert", nil, []string{"a\n"}},
+		{"delete", []string{"a\n", "b\n"}, nil},
+		{"repeated", []string{"}\n", "c\n", "}\n", "}\n"}, []string{"}\n", "}\n", "d\n", "}\n"}},
+		{"disjoint past the budget", big("a"), big("b")},
+	}
+	for _, c := range cases {
+		ops := LineDiff(c.a, c.b)
+		var rebuilt []string
+		oldAt, newAt := 0, 0
+		for _, op := range ops {
+			if op.OldStart != oldAt || op.NewStart != newAt {
+				t.Fatalf("%s: op %+v does not follow %d,%d", c.name, op, oldAt, newAt)
+			}
+			if op.Equal {
+				for i := range op.OldLen {
+					if c.a[op.OldStart+i] != c.b[op.NewStart+i] {
+						t.Fatalf("%s: op %+v pairs unequal lines", c.name, op)
+					}
+				}
+			}
+			rebuilt = append(rebuilt, c.b[op.NewStart:op.NewStart+op.NewLen]...)
+			oldAt, newAt = op.OldStart+op.OldLen, op.NewStart+op.NewLen
+		}
+		if oldAt != len(c.a) || !reflect.DeepEqual(rebuilt, c.b) && len(c.b) > 0 {
+			t.Errorf("%s: ops %+v do not rebuild the new text", c.name, ops)
+		}
 	}
 }

@@ -181,7 +181,7 @@ func (p *Project) CheckLanguages(ctx context.Context) {
 // ast-grep ignores them.
 func Parse(data []byte) (*Project, error) {
 	var keys map[string]any
-	if err := yaml.Unmarshal(data, &keys); err != nil {
+	if err := rule.UnmarshalYAML(data, &keys); err != nil {
 		return nil, fmt.Errorf("invalid sgconfig: %w", err)
 	}
 	var raw struct {
@@ -191,7 +191,7 @@ func Parse(data []byte) (*Project, error) {
 		LanguageGlobs   map[string][]string  `yaml:"languageGlobs"`
 		CustomLanguages map[string]yaml.Node `yaml:"customLanguages"`
 	}
-	if err := yaml.Unmarshal(data, &raw); err != nil {
+	if err := rule.UnmarshalYAML(data, &raw); err != nil {
 		return nil, fmt.Errorf("invalid sgconfig: %w", err)
 	}
 	for _, tc := range raw.TestConfigs {

@@ -1,11 +1,9 @@
 package rule
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"sort"
 	"strconv"
@@ -128,19 +126,14 @@ func FinalNewline(src []byte) []byte {
 
 // parseYAMLDocs splits a YAML stream into its documents.
 func parseYAMLDocs(src []byte) ([]*value, error) {
-	dec := yaml.NewDecoder(bytes.NewReader(FinalNewline(src)))
+	nodes, err := YAMLDocuments(src)
+	if err != nil {
+		return nil, &Error{Msg: "invalid YAML", Err: err}
+	}
 	var docs []*value
-	for {
-		var n yaml.Node
-		err := dec.Decode(&n)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, &Error{Msg: "invalid YAML", Err: err}
-		}
+	for _, n := range nodes {
 		budget := maxValues
-		v, err := fromYAML(&n, 0, &budget, "")
+		v, err := fromYAML(n, 0, &budget, "")
 		if err != nil {
 			return nil, err
 		}

@@ -12,7 +12,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -150,7 +149,7 @@ func Read(dirs []project.TestConfig, filter *regexp.Regexp, warn func(string)) (
 			data = rule.FinalNewline(data)
 			if strings.HasPrefix(f, snapPath+string(filepath.Separator)) {
 				var sf SnapshotFile
-				if err := yaml.Unmarshal(data, &sf); err != nil {
+				if err := rule.UnmarshalYAML(data, &sf); err != nil {
 					return nil, nil, fmt.Errorf("cannot parse test snapshot %s: %w", f, err)
 				}
 				if filter != nil && !filter.MatchString(sf.ID) {
@@ -179,19 +178,18 @@ func Read(dirs []project.TestConfig, filter *regexp.Regexp, warn func(string)) (
 }
 
 func parseCases(data []byte) ([]Case, error) {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
+	docs, err := rule.YAMLDocuments(data)
+	if err != nil {
+		return nil, err
+	}
 	var out []Case
-	for {
+	for _, doc := range docs {
 		var raw struct {
 			ID      *string  `yaml:"id"`
 			Valid   []string `yaml:"valid"`
 			Invalid []string `yaml:"invalid"`
 		}
-		err := dec.Decode(&raw)
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
-		if err != nil {
+		if err := doc.Decode(&raw); err != nil {
 			return nil, err
 		}
 		if raw.ID == nil {
@@ -199,6 +197,7 @@ func parseCases(data []byte) ([]Case, error) {
 		}
 		out = append(out, Case{ID: *raw.ID, Valid: raw.Valid, Invalid: raw.Invalid})
 	}
+	return out, nil
 }
 
 // Verify checks the snippets of c against cfg; with snapshots, the first
