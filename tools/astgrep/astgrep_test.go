@@ -394,6 +394,19 @@ constraints:
 	}
 }
 
+// A rule given as YAML text reads every YAML 1.2 escape, \/ too, as rule
+// files do.
+func TestRuleStringEscapes(t *testing.T) {
+	tool := newTool(t, workspace(t, tsFiles))
+	res, err := tool.Run(context.Background(), Params{Language: "ts", Rule: "rule:\n  kind: string\n  regex: \"\\/?this[.]foo\"\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.TotalMatches != 1 {
+		t.Errorf("%d matches of the string holding this.foo(), want 1", res.TotalMatches)
+	}
+}
+
 func TestRuleErrorsAndHints(t *testing.T) {
 	tool := newTool(t, workspace(t, tsFiles))
 	for _, c := range []struct {
@@ -403,7 +416,8 @@ func TestRuleErrorsAndHints(t *testing.T) {
 		{map[string]any{"kind": "no_such_kind"}, "invalid typescript rule"},
 		{map[string]any{"rule": map[string]any{"kind": "identifier"}, "bogus": 1}, `unknown key "bogus"`},
 		{"rule: [unclosed", "not valid YAML"},
-		{42, "must be an object or a YAML string"},
+		{42, "must be an object or a YAML string, got a number"},
+		{[]any{"a"}, "got an array"},
 	} {
 		_, err := tool.Run(context.Background(), Params{Language: "ts", Rule: c.rule})
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -2,12 +2,12 @@ package astgrep
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/loupe-dev/loupe/core/language"
 	"github.com/loupe-dev/loupe/core/rule"
 	"github.com/loupe-dev/loupe/core/scan"
-	"go.yaml.in/yaml/v3"
 )
 
 // coreKeys are the keys of a rule file body the tool evaluates; the keys
@@ -23,13 +23,13 @@ var reportKeys = map[string]bool{"id": true, "language": true, "message": true, 
 func ruleObject(v any) (map[string]any, string, error) {
 	obj, ok := v.(map[string]any)
 	if s, isString := v.(string); isString {
-		if err := yaml.Unmarshal([]byte(s), &obj); err != nil {
+		if err := rule.UnmarshalYAML([]byte(s), &obj); err != nil {
 			return nil, "", fmt.Errorf("ast_grep: rule is not valid YAML: %w", err)
 		}
 		ok = obj != nil
 	}
 	if !ok {
-		return nil, "", fmt.Errorf("ast_grep: rule must be an object or a YAML string, got %T", v)
+		return nil, "", fmt.Errorf("ast_grep: rule must be an object or a YAML string, got %s", jsonKind(v))
 	}
 	lang, _ := obj["language"].(string)
 	return obj, lang, nil
@@ -96,4 +96,22 @@ func relationWithoutStopBy(v any) string {
 		}
 	}
 	return ""
+}
+
+// jsonKind names a decoded JSON value's type as JSON does, for a message
+// a model reads (never a Go type name).
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case float64, int, json.Number:
+		return "a number"
+	case []any:
+		return "an array"
+	case string:
+		return "an empty YAML document"
+	}
+	return "another type"
 }
