@@ -361,3 +361,23 @@ test('a kill -9 at any moment of a write leaves the old file or the new one, nev
   const listed = (await tools.list_directory.execute({})).metadata.entries.map((e) => e.name);
   assert.deepEqual(listed, ['f.txt'], `on disk: ${readdirSync(root).join(', ')}`);
 });
+
+test('a parameter spelt in another case, or named twice, is refused: the write never hits the file the approval does not show (issue 33 item 1)', async () => {
+  const root = workspace({ 'shown.txt': 'shown\n', 'hidden.txt': 'hidden\n' });
+  const { tools, asked } = await open(root);
+  const attacks = [
+    [tools.update_file, { path: 'shown.txt', PATH: 'hidden.txt', content: 'x\n' }, /unknown field "PATH".*did you mean "path"/],
+    [tools.delete_file, { path: 'shown.txt', Path: 'hidden.txt' }, /unknown field "Path"/],
+    [tools.create_file, { path: 'new.txt', pAtH: 'hidden.txt', content: 'x\n', overwrite: true }, /unknown field "pAtH"/],
+    [tools.append_file, { path: 'shown.txt', PATH: 'hidden.txt', content: 'x\n' }, /unknown field "PATH"/],
+  ];
+  for (const [tool, params, re] of attacks) {
+    const r = await tool.execute(params);
+    assert.ok(isError(r), JSON.stringify(params));
+    assert.match(r.metadata.error, re);
+  }
+  assert.equal(asked.length, 0);
+  assert.equal(read(root, 'shown.txt'), 'shown\n');
+  assert.equal(read(root, 'hidden.txt'), 'hidden\n');
+  assert.equal(existsSync(join(root, 'new.txt')), false);
+});

@@ -18,6 +18,7 @@ import (
 	"io"
 	"net/url"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"sort"
 	"strings"
@@ -185,9 +186,47 @@ func decode(req *jsonrpc2.Request, v any) error {
 		return fmt.Errorf("%s: no parameters", req.Method)
 	}
 	if err := json.Unmarshal(*req.Params, v); err != nil {
-		return fmt.Errorf("%s: %w", req.Method, err)
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			// Go's own words name Go types.
+			return fmt.Errorf("%s: invalid params: %s is %s, expected %s", req.Method, paramName(te.Field), article(te.Value), article(jsonKind(te.Type)))
+		}
+		return fmt.Errorf("%s: invalid params: %s", req.Method, strings.TrimPrefix(err.Error(), "json: "))
 	}
 	return nil
+}
+
+// paramName names a parameter by its JSON path ("params" when it is the
+// whole of them).
+func paramName(field string) string {
+	if field == "" {
+		return "params"
+	}
+	return field
+}
+
+// jsonKind names the JSON type of a Go type.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return "number"
+	case reflect.Slice, reflect.Array:
+		return "array"
+	}
+	return "object"
+}
+
+// article puts "a" or "an" before a JSON type's name.
+func article(kind string) string {
+	if kind != "" && strings.ContainsRune("aeiou", rune(kind[0])) {
+		return "an " + kind
+	}
+	return "a " + kind
 }
 
 // log sends the client a log message.

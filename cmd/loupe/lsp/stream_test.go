@@ -186,3 +186,19 @@ func TestTruncatedBodyEnds(t *testing.T) {
 		t.Errorf("exit status %d, want 1 (no shutdown)", code)
 	}
 }
+
+// Parameters of the wrong type are answered in JSON's words, not Go's.
+func TestParamsErrorWording(t *testing.T) {
+	c := startRaw(t)
+	c.write(frame(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"capabilities":{}}}`))
+	c.until(0.0)
+	for i, params := range []string{`{"position":"x"}`, `{"textDocument":{"uri":5},"position":{"line":0,"character":0}}`, `[1]`} {
+		c.write(frame(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"textDocument/hover","params":%s}`, i+1, params)))
+		_, r := c.until(float64(i + 1))
+		e, _ := r["error"].(map[string]any)
+		msg, _ := e["message"].(string)
+		if e["code"] != -32602.0 || !strings.Contains(msg, "invalid params") || strings.Contains(msg, "Go ") || strings.Contains(msg, "lsp.") {
+			t.Errorf("%s: %v", params, r)
+		}
+	}
+}

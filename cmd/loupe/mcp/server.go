@@ -13,8 +13,9 @@
 // form, progress notifications from the search pipeline when the client
 // sends a progressToken, warnings (files skipped, a time limit hit) as
 // notifications/message, and a stdio transport (NewTransport) that
-// answers a malformed or oversized line with a JSON-RPC error and keeps
-// serving, and never answers a call the client cancelled.
+// answers a malformed, oversized or over-nested line with a JSON-RPC
+// error and keeps serving, never answers a call the client cancelled,
+// and answers every request it read before it exits when stdin closes.
 package mcp
 
 import (
