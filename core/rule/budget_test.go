@@ -52,6 +52,9 @@ utils:
 rule: {kind: call_expression, matches: deep}
 `,
 		"chain of any/all utilities": chainUtils(40),
+		"DAG of any utilities":       dagUtils("any", 40),
+		"DAG of all utilities":       dagUtils("all", 40),
+		"DAG through not":            dagNot(40),
 	}
 	limits := match.Limits{Steps: 200_000}
 	for name, src0 := range cases {
@@ -87,6 +90,35 @@ func chainUtils(n int) string {
 	return b.String()
 }
 
+// dagUtils is n utilities where u_i is op of u_{i+1} twice, ending in
+// a rule op makes go on: 2^n calls per node unless something counts them.
+func dagUtils(op string, n int) string {
+	var b strings.Builder
+	b.WriteString("id: dag\nlanguage: javascript\nutils:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "  u%d: {%s: [{matches: u%d}, {matches: u%d}]}\n", i, op, i+1, i+1)
+	}
+	last := "{regex: '^never$'}" // no call's text: any tries both branches
+	if op == "all" {
+		last = "{kind: call_expression}" // always matches: all tries both
+	}
+	fmt.Fprintf(&b, "  u%d: %s\n", n, last)
+	b.WriteString("rule: {kind: call_expression, matches: u0}\n")
+	return b.String()
+}
+
+// dagNot is dagUtils("any") with every level negated twice.
+func dagNot(n int) string {
+	var b strings.Builder
+	b.WriteString("id: dagnot\nlanguage: javascript\nutils:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "  u%d: {not: {not: {any: [{matches: u%d}, {matches: u%d}]}}}\n", i, i+1, i+1)
+	}
+	fmt.Fprintf(&b, "  u%d: {regex: '^never$'}\n", n)
+	b.WriteString("rule: {kind: call_expression, matches: u0}\n")
+	return b.String()
+}
+
 func parseOne(src string) (*Config, error) {
 	cfgs, err := ParseConfigs(context.Background(), []byte(src), Options{})
 	if err != nil {
@@ -108,6 +140,32 @@ func TestCancelInsideOneMatch(t *testing.T) {
 	_, err = scan(ctx, cfg, nested(40))
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("want the cancellation, got %v", err)
+	}
+}
+
+// A cancel stops the utility graphs that spend no relational steps
+// within a few thousand steps of any operator: with a step limit of
+// 10,000 a match that did not look at the context by then would end with
+// the budget's error instead of the cancellation.
+func TestCancelStopsUtilityGraphs(t *testing.T) {
+	cases := map[string]string{
+		"DAG of any utilities": dagUtils("any", 40),
+		"DAG of all utilities": dagUtils("all", 40),
+		"DAG through not":      dagNot(40),
+	}
+	for name, rule := range cases {
+		t.Run(name, func(t *testing.T) {
+			cfg, err := parseOne(rule)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(match.WithLimits(context.Background(), match.Limits{Steps: 10_000}))
+			cancel()
+			_, err = scan(ctx, cfg, nested(3))
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("want the cancellation within 10,000 steps, got %v", err)
+			}
+		})
 	}
 }
 

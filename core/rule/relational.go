@@ -128,6 +128,9 @@ type insideM struct {
 }
 
 func (m *insideM) match(n tree.Node, env *match.Env, ec *evalCtx) (tree.Node, bool) {
+	if !env.Budget().Step() {
+		return tree.Node{}, false
+	}
 	try := func(a tree.Node) (tree.Node, bool) { return m.outer.match(a, env, ec) }
 	if m.field != "" {
 		last := n
@@ -159,6 +162,9 @@ type hasM struct {
 }
 
 func (m *hasM) match(n tree.Node, env *match.Env, ec *evalCtx) (tree.Node, bool) {
+	if !env.Budget().Step() {
+		return tree.Node{}, false
+	}
 	found, ok := m.search(n, env, ec)
 	if ok {
 		addLabel(env, found)
@@ -262,6 +268,9 @@ type siblingM struct {
 }
 
 func (m *siblingM) match(n tree.Node, env *match.Env, ec *evalCtx) (tree.Node, bool) {
+	if !env.Budget().Step() {
+		return tree.Node{}, false
+	}
 	next, walk := n.PrevSibling(), preceding(n)
 	if m.forward {
 		next, walk = n.NextSibling(), following(n)
