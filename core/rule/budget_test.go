@@ -202,6 +202,26 @@ func TestBudgetBoundsTransforms(t *testing.T) {
 	}
 }
 
+// A replace transform spends steps in proportion to the text it runs
+// over: with a 100-step limit, a 100 KB string cannot be transformed.
+func TestBudgetCountsTransformWork(t *testing.T) {
+	cfg, err := parseOne("id: big\nlanguage: javascript\nrule: {kind: string_fragment, pattern: $A}\ntransform:\n  B: {replace: {source: $A, replace: 'x', by: 'y'}}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		size int
+		over bool
+	}{{1000, false}, {100_000, true}}
+	for _, c := range cases {
+		ctx := match.WithLimits(context.Background(), match.Limits{Steps: 100})
+		_, err = scan(ctx, cfg, "const s = '"+strings.Repeat("x", c.size)+"';\n")
+		if got := errors.Is(err, match.ErrBudget); got != c.over {
+			t.Errorf("%d bytes: budget error %v, want one: %v", c.size, err, c.over)
+		}
+	}
+}
+
 // Within the budget, transforms work as before.
 func TestBudgetLeavesNormalTransforms(t *testing.T) {
 	cfg, err := parseOne("id: ok\nlanguage: javascript\nrule: {kind: string_fragment, pattern: $A}\ntransform:\n  B: {replace: {source: $A, replace: 'x', by: 'yy'}}\nfix: $B\n")

@@ -308,6 +308,9 @@ func yamlScalar(s string) (*value, error) {
 // when env's budget ran out (the text would be too long, or the search
 // was stopped).
 func (t *transform) apply(env, enclosing *match.Env, reg *registry) bool {
+	if !env.Budget().Step() {
+		return false
+	}
 	env.SetTransformed(t.key, "") // a self-reference reads the empty string
 	text, ok := t.compute(env, enclosing, reg)
 	if !ok {
@@ -364,6 +367,9 @@ func (t *transform) compute(env, enclosing *match.Env, reg *registry) (string, b
 	case opSubstring:
 		return substring(text, t.start, t.end), true
 	case opReplace:
+		if !env.Budget().Spend(int64(len(text)) / regexBytesPerStep) {
+			return "", false
+		}
 		limit := env.Budget().MaxText()
 		out, ok := replaceAll(t.re, text, t.by, limit)
 		if !ok {
