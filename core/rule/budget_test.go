@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/loupe-dev/loupe/core/match"
+	"github.com/loupe-dev/loupe/internal/regexlimit"
 )
 
 // nested returns JavaScript source of depth calls nested in each other.
@@ -234,5 +235,32 @@ func TestBudgetLeavesNormalTransforms(t *testing.T) {
 	}
 	if got := string(cfg.Fixes[0].Edit(fs[0].Node, fs[0].Env).Text); got != "ayybyy" {
 		t.Errorf("fix = %q", got)
+	}
+}
+
+// Every regex a rule compiles (rule regex, constraint, replace transform,
+// files glob) is refused past regexlimit's bounds, with a one-line error
+// that says where and why, before it takes memory.
+func TestRegexBounds(t *testing.T) {
+	huge := strings.Repeat("a", regexlimit.MaxSource+1)
+	reps := strings.Repeat("a{1000}", 30)
+	cases := map[string]string{
+		"rule regex":         "rule: {kind: string, regex: '" + huge + "'}\n",
+		"rule repetitions":   "rule: {kind: string, regex: '" + reps + "'}\n",
+		"constraint regex":   "rule: {pattern: f($A)}\nconstraints: {A: {regex: '" + reps + "'}}\n",
+		"transform replace":  "rule: {pattern: f($A)}\ntransform: {B: {replace: {source: $A, replace: '" + reps + "', by: x}}}\n",
+		"files glob":         "rule: {kind: string}\nfiles: ['" + huge + "']\n",
+		"many unicode words": "rule: {kind: string, regex: '" + strings.Repeat(`\w`, 300) + "'}\n",
+	}
+	for name, body := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, err := parseOne("id: big\nlanguage: javascript\n" + body)
+			if err == nil || !strings.Contains(err.Error(), regexlimit.ErrTooLarge.Error()) {
+				t.Fatalf("want the regex size error, got %.200v", err)
+			}
+			if msg := err.Error(); len(msg) > 300 || strings.Contains(msg, "\n") {
+				t.Errorf("error is not one short line: %.300q", msg)
+			}
+		})
 	}
 }
