@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync/atomic"
+	"time"
 )
 
 // Limits bound the work one search may do inside matching, where a rule
@@ -78,7 +79,8 @@ const stopped = -1 << 62
 // Budget is what one matching goroutine may still spend: steps for the
 // node being matched, text for the search, and the context's deadline and
 // cancellation, looked at every few steps so a stop is noticed inside one
-// node's match. The first thing to run out is kept as Err, and from then
+// node's match (the deadline on the clock as well as through the
+// context, whose timer may not run meanwhile). The first thing to run out is kept as Err, and from then
 // on every Step and Produce fails, so matchers unwind at once. A nil
 // *Budget has no limits. A Budget is not safe for concurrent use; the
 // Total it draws from is.
@@ -87,15 +89,16 @@ const stopped = -1 << 62
 // down, and settles the run (the node's step limit, a look at the
 // context) when it is over.
 type Budget struct {
-	ctx    context.Context
-	done   <-chan struct{}
-	shared *sharedTotal
-	remain int64 // steps the node being matched had left when the run began
-	period int64 // the length of the run
-	run    int64 // steps left in the run, less one
-	spent  int64 // steps spent before the run
-	since  int64 // steps spent between the last look and the run
-	err    error
+	ctx      context.Context
+	done     <-chan struct{}
+	deadline time.Time // the context's, zero for none
+	shared   *sharedTotal
+	remain   int64 // steps the node being matched had left when the run began
+	period   int64 // the length of the run
+	run      int64 // steps left in the run, less one
+	spent    int64 // steps spent before the run
+	since    int64 // steps spent between the last look and the run
+	err      error
 }
 
 // NewBudget returns a budget under the limits ctx carries (WithLimits),
@@ -105,7 +108,8 @@ func NewBudget(ctx context.Context) *Budget {
 	if s == nil {
 		s = &sharedTotal{limits: Limits{}.withDefaults()}
 	}
-	b := &Budget{ctx: ctx, done: ctx.Done(), shared: s, remain: s.limits.Steps}
+	deadline, _ := ctx.Deadline()
+	b := &Budget{ctx: ctx, done: ctx.Done(), deadline: deadline, shared: s, remain: s.limits.Steps}
 	b.startRun()
 	return b
 }
@@ -174,6 +178,13 @@ func (b *Budget) settle() bool {
 			return false
 		default:
 		}
+	}
+	// The deadline is read from the clock too: where Go runs on one
+	// thread with no preemption (GOOS=js), the timer that would close
+	// done cannot fire while a match keeps the thread busy.
+	if !b.deadline.IsZero() && !time.Now().Before(b.deadline) {
+		b.stop(context.DeadlineExceeded)
+		return false
 	}
 	b.since = 0
 	b.startRun()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/loupe-dev/loupe/core/language"
 	"github.com/loupe-dev/loupe/core/tree"
@@ -53,6 +54,42 @@ func TestBudget(t *testing.T) {
 	}
 	if steps != checkEvery-1 || b.Err() != context.Canceled {
 		t.Errorf("stopped after %d steps with %v", steps, b.Err())
+	}
+}
+
+// stalledDeadline is a context past its deadline whose timer never
+// fired, as under GOOS=js while a match keeps the only thread busy: Done
+// stays open and Err nil.
+type stalledDeadline struct{ context.Context }
+
+func (stalledDeadline) Deadline() (time.Time, bool) { return time.Unix(1, 0), true }
+
+// A deadline is seen within checkEvery steps of it from the clock, even
+// when the context's timer has not closed Done; a context without one
+// runs to its step limit.
+func TestBudgetSeesDeadlineOnTheClock(t *testing.T) {
+	cases := []struct {
+		name string
+		ctx  context.Context
+		want error
+	}{
+		{"deadline passed, timer stalled", stalledDeadline{context.Background()}, context.DeadlineExceeded},
+		{"no deadline", context.Background(), ErrBudget},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			b := NewBudget(WithLimits(c.ctx, Limits{Steps: 10 * checkEvery}))
+			steps := 0
+			for b.Step() {
+				steps++
+			}
+			if !errors.Is(b.Err(), c.want) {
+				t.Fatalf("stopped after %d steps with %v, want %v", steps, b.Err(), c.want)
+			}
+			if c.want == context.DeadlineExceeded && steps != checkEvery-1 {
+				t.Errorf("deadline seen after %d steps, want %d", steps, checkEvery-1)
+			}
+		})
 	}
 }
 
