@@ -264,3 +264,33 @@ func TestRegexBounds(t *testing.T) {
 		})
 	}
 }
+
+// A node's previous sibling is found by walking from its parent's first
+// child; the budget counts that walk, so `follows` over a long list
+// cannot run uncounted (and unstoppable) in time that grows as the square
+// of the list.
+func TestBudgetCountsSiblingWalks(t *testing.T) {
+	src := "x = [" + strings.Repeat("1, ", 1500) + "'s'];\n"
+	cases := []struct {
+		name, rule string
+		findings   int // without the limit
+	}{
+		{"follows a neighbor", "{kind: number, follows: {kind: string}}", 0},
+		{"follows a comma", "{kind: number, follows: {regex: '^,$'}}", 1499},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg, err := parseOne("id: sib\nlanguage: javascript\nrule: " + c.rule + "\n")
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := match.WithLimits(context.Background(), match.Limits{Steps: 1000})
+			if _, err = scan(ctx, cfg, src); !errors.Is(err, match.ErrBudget) {
+				t.Fatalf("want the budget's error, got %v", err)
+			}
+			if fs, err := scan(context.Background(), cfg, src); err != nil || len(fs) != c.findings {
+				t.Errorf("without the limit: %d findings, want %d (err %v)", len(fs), c.findings, err)
+			}
+		})
+	}
+}
