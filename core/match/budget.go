@@ -209,6 +209,14 @@ func (b *Budget) stop(err error) {
 	b.run = stopped
 }
 
+// Exceed records that a match went over a bound of its own, which what
+// says, as what ran out: from then on every Step and Produce fails.
+func (b *Budget) Exceed(what string) {
+	if b != nil && b.err == nil {
+		b.stop(fmt.Errorf("%w: %s", ErrBudget, what))
+	}
+}
+
 // Produce accounts for n bytes of produced text and reports whether they
 // fit the budget.
 func (b *Budget) Produce(n int) bool {

@@ -204,9 +204,10 @@ func TestBudgetBoundsTransforms(t *testing.T) {
 }
 
 // A replace transform spends steps in proportion to the text it runs
-// over: with a 100-step limit, a 100 KB string cannot be transformed.
+// over (and one per match): with a 100-step limit, a 100 KB string cannot
+// be searched, a 1 KB one can.
 func TestBudgetCountsTransformWork(t *testing.T) {
-	cfg, err := parseOne("id: big\nlanguage: javascript\nrule: {kind: string_fragment, pattern: $A}\ntransform:\n  B: {replace: {source: $A, replace: 'x', by: 'y'}}\n")
+	cfg, err := parseOne("id: big\nlanguage: javascript\nrule: {kind: string_fragment, pattern: $A}\ntransform:\n  B: {replace: {source: $A, replace: 'z', by: 'y'}}\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,6 +221,15 @@ func TestBudgetCountsTransformWork(t *testing.T) {
 		if got := errors.Is(err, match.ErrBudget); got != c.over {
 			t.Errorf("%d bytes: budget error %v, want one: %v", c.size, err, c.over)
 		}
+	}
+	// Each match spends a step: a thousand of them go over the limit.
+	cfg, err = parseOne("id: many\nlanguage: javascript\nrule: {kind: string_fragment, pattern: $A}\ntransform:\n  B: {replace: {source: $A, replace: 'x', by: 'y'}}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := match.WithLimits(context.Background(), match.Limits{Steps: 100})
+	if _, err = scan(ctx, cfg, "const s = '"+strings.Repeat("x", 1000)+"';\n"); !errors.Is(err, match.ErrBudget) {
+		t.Errorf("a thousand matches: want the budget's error, got %v", err)
 	}
 }
 
