@@ -17,9 +17,10 @@ type Limits struct {
 	// Steps bounds the work one node's match may take (default
 	// DefaultSteps): every rule operator spends a step each time it runs
 	// (pattern, kind, regex, nthChild, range, all, any, not, matches and
-	// utility calls, each relational visit and rewriter match), a regex one
-	// more per 256 bytes of text it runs over. A rule that needs more fails
-	// the search with ErrBudget.
+	// utility calls, each relational visit, sibling passed and rewriter
+	// match, each transform and each match a replace finds), a regex and a
+	// replace one more per 256 bytes of text they run over. A rule that
+	// needs more fails the search with ErrBudget.
 	Steps int64
 	// Text bounds one piece of text a match produces: a transformed
 	// variable, a rewriter's output, an expanded fix or message (default
