@@ -11,7 +11,10 @@ import (
 // never appears in trees, such as a supertype) matches nothing.
 type kindM struct{ ks match.KindSet }
 
-func (m *kindM) match(n tree.Node, _ *match.Env, _ *evalCtx) (tree.Node, bool) {
+func (m *kindM) match(n tree.Node, env *match.Env, _ *evalCtx) (tree.Node, bool) {
+	if !env.Budget().Step() {
+		return tree.Node{}, false
+	}
 	return n, m.ks.Has(n.KindID())
 }
 
@@ -22,8 +25,17 @@ func (m *kindM) vars(map[string]bool) {}
 // regexM matches nodes whose text contains a match of the expression.
 type regexM struct{ re *regexp.Regexp }
 
-func (m *regexM) match(n tree.Node, _ *match.Env, _ *evalCtx) (tree.Node, bool) {
-	return n, m.re.Match(n.Bytes())
+// regexBytesPerStep is how many bytes of text a regex runs over for one
+// step of the budget, beyond the step every match spends: a regex on a
+// large node costs in proportion to its text.
+const regexBytesPerStep = 256
+
+func (m *regexM) match(n tree.Node, env *match.Env, _ *evalCtx) (tree.Node, bool) {
+	text := n.Bytes()
+	if !env.Budget().Spend(1 + int64(len(text))/regexBytesPerStep) {
+		return tree.Node{}, false
+	}
+	return n, m.re.Match(text)
 }
 
 func (m *regexM) kinds() match.KindSet { return nil }
@@ -51,12 +63,19 @@ type nthChildM struct {
 }
 
 func (m *nthChildM) match(n tree.Node, env *match.Env, ec *evalCtx) (tree.Node, bool) {
+	if !env.Budget().Step() {
+		return tree.Node{}, false
+	}
 	p := n.Parent()
 	if p.IsZero() {
 		return tree.Node{}, false
 	}
 	index, count, found := 0, 0, false
+	budget := env.Budget()
 	for c := p.FirstChild(); !c.IsZero(); c = c.NextSibling() {
+		if !budget.Step() {
+			return tree.Node{}, false
+		}
 		if !c.IsNamed() {
 			continue
 		}
@@ -109,7 +128,10 @@ type rangeM struct {
 	startCol, endCol   int // -1 when not given
 }
 
-func (m *rangeM) match(n tree.Node, _ *match.Env, _ *evalCtx) (tree.Node, bool) {
+func (m *rangeM) match(n tree.Node, env *match.Env, _ *evalCtx) (tree.Node, bool) {
+	if !env.Budget().Step() {
+		return tree.Node{}, false
+	}
 	sp, ep := n.StartPoint(), n.EndPoint()
 	if sp.Row != m.startLine || ep.Row != m.endLine {
 		return tree.Node{}, false

@@ -23,6 +23,9 @@ func newAll(rules []matcher) *allM {
 }
 
 func (m *allM) match(n tree.Node, env *match.Env, ec *evalCtx) (tree.Node, bool) {
+	if !env.Budget().Step() {
+		return tree.Node{}, false
+	}
 	if !m.ks.Has(n.KindID()) {
 		return tree.Node{}, false
 	}
@@ -65,6 +68,9 @@ func newAny(rules []matcher) *anyM {
 }
 
 func (m *anyM) match(n tree.Node, env *match.Env, ec *evalCtx) (tree.Node, bool) {
+	if !env.Budget().Step() {
+		return tree.Node{}, false
+	}
 	if !m.ks.Has(n.KindID()) {
 		return tree.Node{}, false
 	}
@@ -88,6 +94,9 @@ func (m *anyM) vars(set map[string]bool) {
 type notM struct{ rule matcher }
 
 func (m *notM) match(n tree.Node, env *match.Env, ec *evalCtx) (tree.Node, bool) {
+	if !env.Budget().Step() {
+		return tree.Node{}, false
+	}
 	mark := env.Mark()
 	_, ok := m.rule.match(n, env, ec)
 	env.Rollback(mark)

@@ -482,12 +482,12 @@ func (f *Fix) Edit(n tree.Node, env *match.Env) rewrite.Edit {
 func (f *Fix) edit(n tree.Node, env *match.Env) rewrite.Edit {
 	start, end := n.StartByte(), n.EndByte()
 	if f.expandStart != nil {
-		if s, ok := f.expandStart.find(n.PrevSibling(), preceding(n), env); ok {
+		if s, ok := f.expandStart.find(prevSibling(n, env.Budget()), preceding(n, env.Budget()), env); ok {
 			start = s.StartByte()
 		}
 	}
 	if f.expandEnd != nil {
-		if s, ok := f.expandEnd.find(n.NextSibling(), following(n), env); ok {
+		if s, ok := f.expandEnd.find(n.NextSibling(), following(n, env.Budget()), env); ok {
 			end = s.EndByte()
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/loupe-dev/loupe/internal/regexlimit"
 )
 
 // A rule's `files` and `ignores` globs use ast-grep's (globset's default)
@@ -102,7 +104,11 @@ func compileFileGlob(g FileGlob) (*regexp.Regexp, error) {
 		return nil, fmt.Errorf("glob %q: unclosed alternation", src)
 	}
 	b.WriteString("$")
-	return regexp.Compile(b.String())
+	re, err := regexlimit.Compile(b.String())
+	if err != nil {
+		return nil, fmt.Errorf("glob: %w", err)
+	}
+	return re, nil
 }
 
 // AppliesTo reports whether the rule applies to a file, given its

@@ -10,6 +10,9 @@ import (
 type patternM struct{ p *pattern.Pattern }
 
 func (m *patternM) match(n tree.Node, env *match.Env, _ *evalCtx) (tree.Node, bool) {
+	if !env.Budget().Step() {
+		return tree.Node{}, false
+	}
 	return n, m.p.Match(n, env)
 }
 

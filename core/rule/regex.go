@@ -4,6 +4,8 @@ import (
 	"errors"
 	"regexp"
 	"strings"
+
+	"github.com/loupe-dev/loupe/internal/regexlimit"
 )
 
 // ast-grep rules use Rust's regex syntax; loupe runs them on Go's RE2.
@@ -13,6 +15,7 @@ import (
 // rejecting (class set operations, nested classes) is reported as an
 // error, and so are Rust's word-boundary forms Go would read as literals
 // (\<, \>, \b{start}). docs/differences.md lists what remains different.
+// The translation is compiled under regexlimit's bounds on its size.
 
 const (
 	uniWord  = `\p{L}\p{M}\p{Nd}\p{Pc}`
@@ -24,7 +27,7 @@ func compileRegex(src string) (*regexp.Regexp, error) {
 	if err != nil {
 		return nil, err
 	}
-	return regexp.Compile(translated)
+	return regexlimit.Compile(translated)
 }
 
 func translateRegex(src string) (string, error) {

@@ -70,15 +70,24 @@ func ancestors(n tree.Node) func(func(tree.Node) bool) {
 	}
 }
 
+// The sibling walks below start from the parent's first child (a node
+// knows its next sibling, not its previous one), so each spends a step
+// per sibling it passes: over a node with many children they cost time
+// in proportion to the children, and the budget counts it.
+
 // anchor is where ast-grep starts walking n's siblings: the first child of
 // n's parent (of n itself, for the root) that ends after n starts. It is n
-// unless n is empty.
-func anchor(n tree.Node) tree.Node {
+// unless n is empty. It is the zero node when there is none, or when the
+// budget ran out.
+func anchor(n tree.Node, budget *match.Budget) tree.Node {
 	p := n.Parent()
 	if p.IsZero() {
 		p = n
 	}
 	for c := p.FirstChild(); !c.IsZero(); c = c.NextSibling() {
+		if !budget.Step() {
+			return tree.Node{}
+		}
 		if c.EndByte() > n.StartByte() && c.EndPoint() != (tree.Point{}) {
 			return c
 		}
@@ -86,10 +95,27 @@ func anchor(n tree.Node) tree.Node {
 	return tree.Node{}
 }
 
+// prevSibling is n.PrevSibling(), spending a step per sibling before n; it
+// is the zero node when the budget ran out.
+func prevSibling(n tree.Node, budget *match.Budget) tree.Node {
+	p := n.Parent()
+	if p.IsZero() {
+		return tree.Node{}
+	}
+	var prev tree.Node
+	for c := p.FirstChild(); !c.IsZero() && !c.Equal(n); c = c.NextSibling() {
+		if !budget.Step() {
+			return tree.Node{}
+		}
+		prev = c
+	}
+	return prev
+}
+
 // following visits the siblings after n's anchor, nearest first.
-func following(n tree.Node) func(func(tree.Node) bool) {
+func following(n tree.Node, budget *match.Budget) func(func(tree.Node) bool) {
 	return func(yield func(tree.Node) bool) {
-		a := anchor(n)
+		a := anchor(n, budget)
 		if a.IsZero() {
 			return
 		}
@@ -102,14 +128,17 @@ func following(n tree.Node) func(func(tree.Node) bool) {
 }
 
 // preceding visits the siblings before n's anchor, nearest first.
-func preceding(n tree.Node) func(func(tree.Node) bool) {
+func preceding(n tree.Node, budget *match.Budget) func(func(tree.Node) bool) {
 	return func(yield func(tree.Node) bool) {
-		a := anchor(n)
+		a := anchor(n, budget)
 		if a.IsZero() {
 			return
 		}
 		var before []tree.Node
 		for c := a.Parent().FirstChild(); !c.Equal(a); c = c.NextSibling() {
+			if !budget.Step() {
+				return
+			}
 			before = append(before, c)
 		}
 		for i := len(before) - 1; i >= 0; i-- {
@@ -128,6 +157,9 @@ type insideM struct {
 }
 
 func (m *insideM) match(n tree.Node, env *match.Env, ec *evalCtx) (tree.Node, bool) {
+	if !env.Budget().Step() {
+		return tree.Node{}, false
+	}
 	try := func(a tree.Node) (tree.Node, bool) { return m.outer.match(a, env, ec) }
 	if m.field != "" {
 		last := n
@@ -159,6 +191,9 @@ type hasM struct {
 }
 
 func (m *hasM) match(n tree.Node, env *match.Env, ec *evalCtx) (tree.Node, bool) {
+	if !env.Budget().Step() {
+		return tree.Node{}, false
+	}
 	found, ok := m.search(n, env, ec)
 	if ok {
 		addLabel(env, found)
@@ -262,9 +297,15 @@ type siblingM struct {
 }
 
 func (m *siblingM) match(n tree.Node, env *match.Env, ec *evalCtx) (tree.Node, bool) {
-	next, walk := n.PrevSibling(), preceding(n)
+	if !env.Budget().Step() {
+		return tree.Node{}, false
+	}
+	var next tree.Node
+	var walk func(func(tree.Node) bool)
 	if m.forward {
-		next, walk = n.NextSibling(), following(n)
+		next, walk = n.NextSibling(), following(n, env.Budget())
+	} else {
+		next, walk = prevSibling(n, env.Budget()), preceding(n, env.Budget())
 	}
 	try := func(s tree.Node) (tree.Node, bool) { return m.other.match(s, env, ec) }
 	found, ok := m.stop.find(next, walk, try, env, ec)

@@ -2,8 +2,11 @@ package rule
 
 import (
 	"fmt"
+	"iter"
 	"regexp"
+	"regexp/syntax"
 	"strings"
+	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
 
@@ -30,8 +33,9 @@ type transform struct {
 
 	start, end *int // substring, in characters; negative counts from the end
 
-	re *regexp.Regexp // replace
-	by string
+	re         *regexp.Regexp // replace
+	lookBehind bool           // re's matches depend on the text before them
+	by         string
 
 	toCase string // convert
 	seps   []string
@@ -144,6 +148,7 @@ func (c *compiler) transform(v *value, path string) (*transform, error) {
 		if t.re, err = compileRegex(pat); err != nil {
 			return nil, wrapAt(body.get("replace"), join(p, "replace"), err, "invalid regex")
 		}
+		t.lookBehind = looksBehind(t.re)
 		if t.by, err = reqString("by"); err != nil {
 			return nil, err
 		}
@@ -308,6 +313,9 @@ func yamlScalar(s string) (*value, error) {
 // when env's budget ran out (the text would be too long, or the search
 // was stopped).
 func (t *transform) apply(env, enclosing *match.Env, reg *registry) bool {
+	if !env.Budget().Step() {
+		return false
+	}
 	env.SetTransformed(t.key, "") // a self-reference reads the empty string
 	text, ok := t.compute(env, enclosing, reg)
 	if !ok {
@@ -364,36 +372,131 @@ func (t *transform) compute(env, enclosing *match.Env, reg *registry) (string, b
 	case opSubstring:
 		return substring(text, t.start, t.end), true
 	case opReplace:
-		limit := env.Budget().MaxText()
-		out, ok := replaceAll(t.re, text, t.by, limit)
-		if !ok {
-			env.Budget().Produce(int(limit) + 1) // records why it stopped
+		if !env.Budget().Spend(int64(len(text)) / regexBytesPerStep) {
+			return "", false
 		}
-		return out, ok
+		return replaceAll(t.re, t.lookBehind, text, t.by, env.Budget())
 	}
 	return convertCase(text, t.toCase, t.seps), true
 }
 
+// maxHeldInts bounds the match indices a replace holds at once when its
+// regex looks behind (8 MiB of them).
+const maxHeldInts = 1 << 20
+
 // replaceAll is re.ReplaceAllString(text, by) that gives up, reporting
-// false, as soon as the result would be longer than limit bytes, before
-// it is built: a long `by` replacing every empty match grows the text by
-// its length per character.
-func replaceAll(re *regexp.Regexp, text, by string, limit int64) (string, bool) {
+// false with the reason recorded in budget, as soon as the result would
+// be longer than budget's MaxText, before it is built (a long `by`
+// replacing every empty match grows the text by its length per
+// character), or when budget runs out: each match spends a step. It holds one match at a time, where the regex's matches do
+// not depend on the text before where a search starts (lookBehind false);
+// otherwise it holds them all, and gives up past maxHeldInts indices: an
+// empty regex over 10 MB of text found 10 million matches, 1.6 GB.
+func replaceAll(re *regexp.Regexp, lookBehind bool, text, by string, budget *match.Budget) (string, bool) {
+	limit := budget.MaxText()
 	var out []byte
 	last := 0
-	for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
+	add := func(m []int) bool {
 		out = append(out, text[last:m[0]]...)
 		out = re.ExpandString(out, by, text, m)
 		last = m[1]
-		if int64(len(out)) > limit {
+		return int64(len(out)) <= limit && budget.Step()
+	}
+	tooLong := func() (string, bool) {
+		if budget.Err() == nil {
+			budget.Produce(int(limit) + 1) // records why it stopped
+		}
+		return "", false
+	}
+	if lookBehind {
+		most := -1
+		if budget != nil {
+			most = maxHeldInts/(2*(re.NumSubexp()+1)) + 1
+		}
+		ms := re.FindAllStringSubmatchIndex(text, most)
+		if len(ms) == most {
+			budget.Exceed(fmt.Sprintf("a replace transform found more than %d matches of a regex with ^, \\b or \\B", most-1))
 			return "", false
+		}
+		for _, m := range ms {
+			if !add(m) {
+				return tooLong()
+			}
+		}
+	} else {
+		for m := range eachMatch(re, text) {
+			if !add(m) {
+				return tooLong()
+			}
 		}
 	}
 	out = append(out, text[last:]...)
 	if int64(len(out)) > limit {
-		return "", false
+		return tooLong()
 	}
 	return string(out), true
+}
+
+// eachMatch yields the matches re.FindAllStringSubmatchIndex(text, -1)
+// returns, one at a time, searching text from where the last one ended
+// as regexp does (an empty match just after a match is skipped, and one
+// moves the search on by a character). Searching the rest of text is
+// searching from that position only for a regex that does not look
+// behind it (see looksBehind).
+func eachMatch(re *regexp.Regexp, text string) iter.Seq[[]int] {
+	return func(yield func([]int) bool) {
+		prevEnd := -1
+		for pos := 0; pos <= len(text); {
+			m := re.FindStringSubmatchIndex(text[pos:])
+			if m == nil {
+				return
+			}
+			for i := range m {
+				if m[i] >= 0 {
+					m[i] += pos
+				}
+			}
+			accept := true
+			if m[1] == pos {
+				accept = m[0] != prevEnd
+				if _, w := utf8.DecodeRuneInString(text[pos:]); w > 0 {
+					pos += w
+				} else {
+					pos = len(text) + 1
+				}
+			} else {
+				pos = m[1]
+			}
+			prevEnd = m[1]
+			if accept && !yield(m) {
+				return
+			}
+		}
+	}
+}
+
+// looksBehind reports whether re has an assertion about the text before
+// a position (^, \b, \B), whose matches in a suffix of a text may differ
+// from its matches in the text from that position.
+func looksBehind(re *regexp.Regexp) bool {
+	parsed, err := syntax.Parse(re.String(), syntax.Perl)
+	if err != nil {
+		return true
+	}
+	var walk func(*syntax.Regexp) bool
+	walk = func(r *syntax.Regexp) bool {
+		switch r.Op {
+		case syntax.OpBeginLine, syntax.OpBeginText, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+			return true
+		}
+		for _, sub := range r.Sub {
+			if walk(sub) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(parsed)
 }
 
 func substring(text string, start, end *int) string {

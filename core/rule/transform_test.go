@@ -1,8 +1,13 @@
 package rule
 
 import (
+	"context"
+	"errors"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/loupe-dev/loupe/core/match"
 )
 
 func TestConvertCase(t *testing.T) {
@@ -148,6 +153,67 @@ func TestTranslateRegex(t *testing.T) {
 	for _, bad := range []string{`[a-z&&[^x]]`, `[a[b]]`, `[a--b]`, `a\`, `\u{zz}`, `(`, `\<a`, `a\>`, `\b{start}a`} {
 		if _, err := compileRegex(bad); err == nil {
 			t.Errorf("%s: expected an error", bad)
+		}
+	}
+}
+
+// replaceAll gives what regexp's ReplaceAllString gives, holding one
+// match at a time where the regex does not look behind, and all of them
+// where it does; both ways are checked on every case.
+func TestReplaceAllAsRegexp(t *testing.T) {
+	cases := []struct{ re, text, by string }{
+		{``, "abc", "-"},
+		{``, "", "-"},
+		{`x*`, "axxbx", "[$0]"},
+		{`a|`, "baaab", "<$0>"},
+		{`(a)(b)?`, "abacab", "$2$1"},
+		{`\d+`, "a12b345c", "#"},
+		{`é*`, "éaé\xffé", "_"},
+		{`(?s).`, "a\nb", "$0$0"},
+		{`^a`, "aaa", "b"},
+		{`(?m)^`, "a\nb\n", "> "},
+		{`\bx`, "x xx ax", "y"},
+		{`\Bx`, "x xx ax", "y"},
+		{`x$`, "axx", "y"},
+		{`(?P<w>\w+)`, "hello world", "${w}!"},
+	}
+	for _, c := range cases {
+		re := regexp.MustCompile(c.re)
+		want := re.ReplaceAllString(c.text, c.by)
+		for _, lookBehind := range []bool{looksBehind(re), true} {
+			got, ok := replaceAll(re, lookBehind, c.text, c.by, match.NewBudget(context.Background()))
+			if !ok || got != want {
+				t.Errorf("%q on %q by %q (look behind %v): %q, %v; want %q", c.re, c.text, c.by, lookBehind, got, ok, want)
+			}
+		}
+	}
+}
+
+// A regex that looks behind holds all its matches, so it may find at
+// most so many; one that does not holds one at a time and has no such
+// bound. Counted in matches, not bytes or time.
+func TestReplaceAllBoundsHeldMatches(t *testing.T) {
+	text := strings.Repeat("\n", maxHeldInts)
+	cases := []struct {
+		re   string
+		over bool
+	}{
+		{`(?m)^`, true},
+		{`\n`, false},
+		{``, false},
+	}
+	for _, c := range cases {
+		re := regexp.MustCompile(c.re)
+		b := match.NewBudget(context.Background())
+		out, ok := replaceAll(re, looksBehind(re), text, "", b)
+		if c.over {
+			if ok || !errors.Is(b.Err(), match.ErrBudget) || !strings.Contains(b.Err().Error(), "matches") {
+				t.Errorf("%q: %d bytes, %v; want the budget's error about matches", c.re, len(out), b.Err())
+			}
+			continue
+		}
+		if want := re.ReplaceAllString(text, ""); !ok || out != want {
+			t.Errorf("%q: %d bytes, ok %v, err %v; want %d bytes", c.re, len(out), ok, b.Err(), len(want))
 		}
 	}
 }

@@ -441,6 +441,9 @@ type localRef struct {
 }
 
 func (m *localRef) match(n tree.Node, env *match.Env, ec *evalCtx) (tree.Node, bool) {
+	if !env.Budget().Step() {
+		return tree.Node{}, false
+	}
 	if m.u.m == nil {
 		return tree.Node{}, false
 	}
@@ -461,6 +464,9 @@ func (m *localRef) vars(map[string]bool) {}
 type globalRef struct{ u *globalUtil }
 
 func (m *globalRef) match(n tree.Node, env *match.Env, ec *evalCtx) (tree.Node, bool) {
+	if !env.Budget().Step() {
+		return tree.Node{}, false
+	}
 	if m.u.core == nil {
 		return tree.Node{}, false
 	}
@@ -486,6 +492,9 @@ type callM struct {
 }
 
 func (m *callM) match(n tree.Node, env *match.Env, ec *evalCtx) (tree.Node, bool) {
+	if !env.Budget().Step() {
+		return tree.Node{}, false
+	}
 	if m.u.core == nil {
 		return tree.Node{}, false
 	}
@@ -523,6 +532,9 @@ func (m *callM) vars(set map[string]bool) {
 type paramRef struct{ name string }
 
 func (m *paramRef) match(n tree.Node, env *match.Env, ec *evalCtx) (tree.Node, bool) {
+	if !env.Budget().Step() {
+		return tree.Node{}, false
+	}
 	if ec == nil || ec.frame == nil {
 		return tree.Node{}, false
 	}

@@ -12,17 +12,32 @@ import (
 	"github.com/loupe-dev/loupe/host/hostile"
 )
 
-// sandbox is a sandboxed engine with a 4 MiB memory limit and a short
-// time limit, so hostile modules are stopped quickly.
+// hangTime is the time limit of the engine the finite hostile modules
+// run on: it only bounds a hang, so how fast the machine is cannot
+// change what they do (growing to the memory limit, trapping).
+const hangTime = 10 * time.Minute
+
+// loopTime is the time limit of the engine the endless modules run on:
+// they loop until it, however fast the machine is, and what they do
+// before looping (a tiny module's start) takes microseconds.
+const loopTime = time.Second
+
+// sandbox is a sandboxed engine with a 4 MiB memory limit and a time
+// limit that only bounds a hang.
 func sandbox(t *testing.T) *Engine {
-	return newEngine(t, Config{Sandbox: true, MemoryLimit: 4 << 20, ParseTime: 300 * time.Millisecond})
+	return newEngine(t, Config{Sandbox: true, MemoryLimit: 4 << 20, ParseTime: hangTime})
+}
+
+// loopbox is sandbox with a time limit that endless modules reach soon.
+func loopbox(t *testing.T) *Engine {
+	return newEngine(t, Config{Sandbox: true, MemoryLimit: 4 << 20, ParseTime: loopTime})
 }
 
 // TestSandboxParse: a module that loops, traps, reads out of bounds or
 // grows its memory without end while parsing is stopped, with an error
 // saying why, and the engine goes on: a real grammar parses on it next.
 func TestSandboxParse(t *testing.T) {
-	e := sandbox(t)
+	e, loops := sandbox(t), loopbox(t)
 	ctx := context.Background()
 	cases := []struct {
 		name  string
@@ -30,7 +45,7 @@ func TestSandboxParse(t *testing.T) {
 		check func(t *testing.T, nodes []host.Node, err error)
 	}{
 		{"loop", hostile.Loop, func(t *testing.T, _ []host.Node, err error) {
-			if !errors.Is(err, host.ErrTimeLimit) || !strings.Contains(err.Error(), "300ms") {
+			if !errors.Is(err, host.ErrTimeLimit) || !strings.Contains(err.Error(), "stopped after "+loopTime.String()) {
 				t.Fatalf("err = %v, want the time limit", err)
 			}
 		}},
@@ -54,6 +69,10 @@ func TestSandboxParse(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			e := e
+			if c.b == hostile.Loop {
+				e = loops
+			}
 			g, err := e.Load(ctx, "hostile-"+c.name, hostile.Module(hostile.Spec{Parse: c.b}))
 			if err != nil {
 				t.Fatalf("load: %v", err)
@@ -84,7 +103,8 @@ func TestSandboxParse(t *testing.T) {
 // TestSandboxRefused: a module with the wrong ABI, or that misbehaves
 // while starting, is refused at load with an error saying why.
 func TestSandboxRefused(t *testing.T) {
-	e := sandbox(t)
+	e, loops := sandbox(t), loopbox(t)
+	within := "within " + loopTime.String()
 	cases := []struct {
 		name string
 		spec hostile.Spec
@@ -95,15 +115,19 @@ func TestSandboxRefused(t *testing.T) {
 		{"no-parse", hostile.Spec{Omit: "loupe_parse"}, "lacks export loupe_parse", host.ErrBadModule},
 		{"no-memory", hostile.Spec{Omit: "memory"}, "exports no memory", host.ErrBadModule},
 		{"signature", hostile.Spec{WrongParse: true}, "export loupe_parse has the wrong signature", host.ErrBadModule},
-		{"start-loop", hostile.Spec{Start: hostile.Loop}, "did not start within 300ms", host.ErrTimeLimit},
+		{"start-loop", hostile.Spec{Start: hostile.Loop}, "did not start " + within, host.ErrTimeLimit},
 		{"start-trap", hostile.Spec{Start: hostile.Trap}, "unreachable", nil},
 		{"start-grow", hostile.Spec{Start: hostile.GrowForever, Init: hostile.Trap}, "loupe_init", host.ErrBadModule},
-		{"init-loop", hostile.Spec{Init: hostile.Loop}, "did not return within 300ms", host.ErrTimeLimit},
-		{"names-loop", hostile.Spec{Names: hostile.Loop}, "loupe_names did not return within 300ms", host.ErrTimeLimit},
+		{"init-loop", hostile.Spec{Init: hostile.Loop}, "did not return " + within, host.ErrTimeLimit},
+		{"names-loop", hostile.Spec{Names: hostile.Loop}, "loupe_names did not return " + within, host.ErrTimeLimit},
 		{"names-oob", hostile.Spec{Names: hostile.OutOfBounds}, "name table", host.ErrBadModule},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			e := e
+			if c.is == host.ErrTimeLimit {
+				e = loops
+			}
 			_, err := e.Load(context.Background(), "refused-"+c.name, hostile.Module(c.spec))
 			if err == nil || !strings.Contains(err.Error(), c.want) || c.is != nil && !errors.Is(err, c.is) {
 				t.Fatalf("err = %v, want %q (%v)", err, c.want, c.is)

@@ -5,12 +5,14 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
+
+	"github.com/loupe-dev/loupe/internal/regexlimit"
 )
 
 // compileRegex compiles an agent's pattern with Go's RE2 syntax; an
 // invalid one is an *Error that says what is wrong and how to write it.
 func compileRegex(tool, pattern string, flags string) (*regexp.Regexp, error) {
-	re, err := regexp.Compile(flags + pattern)
+	re, err := regexlimit.Compile(flags + pattern)
 	if err == nil {
 		return re, nil
 	}
