@@ -89,5 +89,5 @@ rule:
 	}
 	// Output:
 	// steps 0: 9 matches, over budget: false, error: <nil>
-	// steps 10: 0 matches, over budget: true, error: match at line 1: rule exceeded its budget: more than 10 matching steps for one node; a utility that calls itself through has/inside, or relational rules nested inside each other with stopBy: end, grow exponentially with the tree
+	// steps 10: 0 matches, over budget: true, error: match at line 1: rule exceeded its budget: more than 10 matching steps (the step limit) for one node; utilities that call each other many times over through matches, any, all or not, or relational rules nested inside each other with stopBy: end, grow exponentially
 }
