@@ -19,9 +19,12 @@ demo: build
 	bin/loupe run -p 'console.log($$$$$$ARGS)' testdata/demo
 	bin/loupe run -p 'class $$NAME extends $$PARENT { $$$$$$BODY }' testdata/demo
 
-# The version is stamped from git (a tag, else the commit), "dev" outside a
-# checkout.
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+# The version stamped into the binaries: `git describe --tags` (v0.4.0 on
+# a tag, v0.4.0-3-g1a2b3c4 past one, -dirty with uncommitted changes), which
+# loupe --version prints without the "v". Empty without a tag: the binary
+# then reports "dev+COMMIT" from its build information. `make dist
+# VERSION=...` overrides it.
+VERSION := $(shell git describe --tags --dirty 2>/dev/null)
 
 build:
 	CGO_ENABLED=0 $(GO) build -ldflags "-X main.version=$(VERSION)" -o bin/loupe ./cmd/loupe

@@ -37,12 +37,14 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
+
+	"golang.org/x/mod/module"
 )
 
 // version is loupe's version, stamped at build time with
-// -ldflags "-X main.version=..." (make build stamps `git describe`);
-// otherwise it comes from the binary's build information (see
-// buildVersion).
+// -ldflags "-X main.version=..." (make build and make dist stamp `git
+// describe --tags` when the commit has a tag behind it); otherwise it comes
+// from the binary's build information (see versionOf).
 var version = ""
 
 // command is one subcommand.
@@ -135,33 +137,61 @@ func main() {
 	os.Exit(code)
 }
 
-// buildVersion is the stamped version; else the module version `go
-// install module@version` records; else "dev" with the VCS revision `go
-// build` records in a checkout ("dev+1a2b3c4d5e6f", "-dirty" when it had
-// uncommitted changes).
+// buildVersion is loupe's version as --version, the MCP and LSP servers
+// and SARIF output report it (see versionOf).
 func buildVersion() string {
-	if version != "" {
-		return version
+	info, _ := debug.ReadBuildInfo()
+	return versionOf(version, info)
+}
+
+// versionOf is the version a binary reports, without the tag's "v":
+//   - stamped, when the build stamped one (make build and make dist stamp
+//     `git describe --tags`: "0.4.0" on a tag, "0.4.0-3-g1a2b3c4" past it);
+//   - else the module version the build recorded: what `go install
+//     github.com/loupe-dev/loupe/cmd/loupe@v0.4.0` builds ("0.4.0"), and
+//     what a plain `go build` in a checkout of a tag records;
+//   - else "dev" with the commit, when the build knows it: a plain `go build`
+//     of an untagged commit records a pseudo-version and the VCS revision
+//     ("dev+1a2b3c4d5e6f", "-dirty" when it had uncommitted changes); and
+//     "dev" alone when there is no build information.
+func versionOf(stamped string, info *debug.BuildInfo) string {
+	if stamped != "" {
+		return trimV(stamped)
 	}
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
+	if info == nil {
 		return "dev"
 	}
-	if v := info.Main.Version; v != "" && v != "(devel)" {
-		return v
+	v := info.Main.Version
+	if v != "" && v != "(devel)" && !module.IsPseudoVersion(v) {
+		return trimV(v)
 	}
-	v := "dev"
-	var dirty bool
+	var rev string
+	dirty := strings.HasSuffix(v, "+dirty")
 	for _, s := range info.Settings {
 		switch s.Key {
 		case "vcs.revision":
-			v += "+" + s.Value[:min(12, len(s.Value))]
+			rev = s.Value
 		case "vcs.modified":
-			dirty = s.Value == "true"
+			dirty = dirty || s.Value == "true"
 		}
 	}
+	if rev == "" && module.IsPseudoVersion(v) {
+		rev, _ = module.PseudoVersionRev(v)
+	}
+	out := "dev"
+	if rev != "" {
+		out += "+" + rev[:min(12, len(rev))]
+	}
 	if dirty {
-		v += "-dirty"
+		out += "-dirty"
+	}
+	return out
+}
+
+// trimV drops a version tag's leading "v" ("v0.4.0" is "0.4.0").
+func trimV(v string) string {
+	if len(v) > 1 && v[0] == 'v' && v[1] >= '0' && v[1] <= '9' {
+		return v[1:]
 	}
 	return v
 }

@@ -77,6 +77,112 @@ func CheckToolchain(cxx bool) error {
 	return fmt.Errorf("%w: install the Debian packages with: apt-get install -y %s", ErrToolchain, strings.Join(missing, " "))
 }
 
+// Tool is one part of the toolchain: what this machine has against what
+// the committed modules were built with.
+type Tool struct {
+	// Name is the command, or the Debian package for a library.
+	Name string
+	// Found is its version here ("--version"'s first line, or the Debian
+	// package's version), with the path for a command; "missing" when it
+	// is not installed.
+	Found string
+	// Pinned is the version the committed modules were built with; empty
+	// for a tool the recipe does not run.
+	Pinned string
+}
+
+// Differs reports whether t is a pinned tool found in another version.
+func (t Tool) Differs() bool { return t.Pinned != "" && t.Found != t.Pinned }
+
+// pinned are the versions of Debian 12's packages the committed modules
+// were built with.
+var pinned = []struct{ name, version string }{
+	{Clang, "Debian clang version 19.1.7 (3~deb12u1)"},
+	{"wasm-ld-19", "Debian LLD 19.1.7"},
+	{"wasi-libc", "0.0~git20220510.9886d3d-2"},
+	{"libclang-rt-19-dev-wasm32", "1:19.1.7-3~deb12u1"},
+	{"libc++-19-dev-wasm32", "1:19.1.7-3~deb12u1"},
+	{"libc++abi-19-dev-wasm32", "1:19.1.7-3~deb12u1"},
+}
+
+// Toolchain finds each pinned part of the toolchain on this machine, and
+// Binaryen's wasm-opt, which the recipe does not run but an older recipe's
+// link step ran whenever it was on PATH.
+func Toolchain() []Tool {
+	var ts []Tool
+	for _, p := range pinned {
+		t := Tool{Name: p.name, Pinned: p.version}
+		if strings.Contains(p.name, "-dev-") || p.name == "wasi-libc" {
+			t.Found = debianVersion(p.name)
+		} else {
+			t.Found = commandVersion(p.name)
+			if t.Found != "missing" {
+				t.Found = firstLine(t.Found)
+			}
+		}
+		ts = append(ts, t)
+	}
+	opt := "missing"
+	if path, err := exec.LookPath("wasm-opt"); err == nil {
+		opt = path + ": " + firstLine(commandVersion(path))
+	}
+	return append(ts, Tool{Name: "wasm-opt", Found: opt})
+}
+
+// ToolchainReport describes, for a rebuild whose bytes differ from the
+// committed ones, the toolchain found against the pinned one (each part
+// that differs marked) and the flags the recipe passes clang.
+func ToolchainReport() string {
+	var b strings.Builder
+	b.WriteString("the toolchain here (the committed modules were built with the pinned versions):\n")
+	same := true
+	for _, t := range Toolchain() {
+		same = same && !t.Differs()
+		switch {
+		case t.Pinned == "":
+			fmt.Fprintf(&b, "  %-26s %s (not run by the recipe: its link step has no -O flag)\n", t.Name, t.Found)
+		case t.Differs():
+			fmt.Fprintf(&b, "  %-26s %s DIFFERS from the pinned %s\n", t.Name, t.Found, t.Pinned)
+		default:
+			fmt.Fprintf(&b, "  %-26s %s (as pinned)\n", t.Name, t.Found)
+		}
+	}
+	if same {
+		b.WriteString("every pinned tool is the pinned version: the difference lies in the sources, their patches or the flags\n")
+	}
+	u := Unit{Runtime: "$RUNTIME/lib", Src: "$SRC", Function: "tree_sitter_$NAME"}
+	fmt.Fprintf(&b, "compile: %s %s -flto -c\n", Clang, strings.Join(CompileFlags(u), " "))
+	fmt.Fprintf(&b, "link:    %s %s\n", Clang, strings.Join(LinkFlags(u), " "))
+	return b.String()
+}
+
+// commandVersion is the output of name --version, or "missing".
+func commandVersion(name string) string {
+	out, err := exec.Command(name, "--version").Output()
+	if err != nil {
+		return "missing"
+	}
+	return string(out)
+}
+
+// debianVersion is the installed version of the Debian package pkg, or
+// "missing" ("unknown" where dpkg-query is not there to ask).
+func debianVersion(pkg string) string {
+	if _, err := exec.LookPath("dpkg-query"); err != nil {
+		return "unknown (no dpkg-query)"
+	}
+	out, err := exec.Command("dpkg-query", "-W", "-f=${Version}", pkg).Output()
+	if err != nil || len(out) == 0 {
+		return "missing"
+	}
+	return string(out)
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}
+
 // Unit is one grammar to build.
 type Unit struct {
 	// Runtime is the folder of tree-sitter's runtime holding lib.c (as
@@ -96,21 +202,50 @@ type Unit struct {
 	PrefixMaps []string
 }
 
+// Optimize is the optimisation level of every compile step. The link step
+// gets no -O flag: clang's wasm driver takes one on a link as its cue to
+// run Binaryen's wasm-opt after wasm-ld whenever wasm-opt is on PATH (and
+// to make wasm-ld keep the target_features section for it), so with
+// Debian's binaryen installed the same sources gave other bytes. Nothing
+// else in the link depends on it: the driver passes wasm-ld no LTO level,
+// so the LTO code generation runs at wasm-ld's default either way. clang
+// 19's --no-wasm-opt is no way out: it skips the link step altogether
+// (clang 20 fixed that).
+const Optimize = "-O3"
+
+// CompileFlags are the clang flags every compile step of u gets (before
+// -flto, -c and its files).
+func CompileFlags(u Unit) []string {
+	return append([]string{Optimize}, flags(u)...)
+}
+
+// LinkFlags are the clang flags of u's link step (before its objects and
+// libraries): no -O flag, so the driver runs nothing after wasm-ld (see
+// Optimize).
+func LinkFlags(u Unit) []string {
+	return append(flags(u), "-flto", "-mexec-model=reactor", "-Wl,--strip-all", "-Wl,--gc-sections")
+}
+
+// flags are the clang flags the compile and link steps of u share.
+func flags(u Unit) []string {
+	f := []string{
+		"--target=wasm32-wasi", "-mbulk-memory",
+		"-DHAVE_ENDIAN_H", "-DNDEBUG", "-D_DEFAULT_SOURCE", "-DLOUPE_LANGUAGE=" + u.Function,
+		"-I", filepath.Join(filepath.Dir(u.Runtime), "include"), "-I", u.Runtime, "-I", u.Src,
+	}
+	for _, d := range u.PrefixMaps {
+		f = append(f, "-ffile-prefix-map="+d+"=.")
+	}
+	return append(f, "-w")
+}
+
 // Build compiles u into a module and returns its bytes.
 func Build(u Unit) ([]byte, error) {
 	direct, err := directLexerHeader(u.Src, u.Work)
 	if err != nil {
 		return nil, err
 	}
-	common := []string{
-		"--target=wasm32-wasi", "-O3", "-mbulk-memory",
-		"-DHAVE_ENDIAN_H", "-DNDEBUG", "-D_DEFAULT_SOURCE", "-DLOUPE_LANGUAGE=" + u.Function,
-		"-I", filepath.Join(filepath.Dir(u.Runtime), "include"), "-I", u.Runtime, "-I", u.Src,
-	}
-	for _, d := range u.PrefixMaps {
-		common = append(common, "-ffile-prefix-map="+d+"=.")
-	}
-	common = append(common, "-w")
+	common := CompileFlags(u)
 	// Every C file becomes LLVM bitcode (-flto) so the linker can inline the
 	// runtime's lexer into the grammar's; parser.c gets the direct-call
 	// lexer macros by pre-including the patched copy of its parser.h.
@@ -150,7 +285,7 @@ func Build(u Unit) ([]byte, error) {
 		libs = []string{"-lc++", "-lc++abi"}
 	}
 	out := filepath.Join(u.Work, "module.wasm")
-	args := append(append([]string{}, common...), "-flto", "-mexec-model=reactor", "-Wl,--strip-all", "-Wl,--gc-sections", "-o", out)
+	args := append(LinkFlags(u), "-o", out)
 	args = append(append(args, objs...), libs...)
 	if msg, err := exec.Command(link, args...).CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("%s (link): %w\n%s", link, err, msg)

@@ -27,7 +27,7 @@ func allocatorInto(dst **mmapMemory) experimental.MemoryAllocator {
 		if res == 0 {
 			res = page
 		}
-		buf, err := unix.Mmap(-1, 0, int(res), unix.PROT_NONE, unix.MAP_PRIVATE|unix.MAP_ANON|unix.MAP_NORESERVE)
+		buf, err := unix.Mmap(-1, 0, int(res), unix.PROT_NONE, unix.MAP_PRIVATE|unix.MAP_ANON|mapNoReserve)
 		if err != nil {
 			return fallbackMemory(cap, max)
 		}

@@ -32,7 +32,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -77,7 +76,7 @@ var queries = []query{
 
 type measure struct {
 	wall, cpu time.Duration
-	rssKB     int64
+	rssKB     int64 // peak resident set in KiB, -1 where the OS does not report it
 	matches   int
 }
 
@@ -156,8 +155,8 @@ func run(runs int, only, loupeBin, sgBin string) error {
 				if _, err := measureCLI(loupeBin, c, fq, warmDir(trees, c, q.lang)); err != nil {
 					return fmt.Errorf("loupe filling the cache: %w", err)
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\t\t\t%s\t%s\t%d\t\t1.00x\t\t\t\t\t%d\t\n", c.name, fq.text(), q.lang, "floor (no cache)",
-					ms(fl.wall), ms(fl.cpu), fl.rssKB/1024, fl.matches)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\t\t\t%s\t%s\t%s\t\t1.00x\t\t\t\t\t%d\t\n", c.name, fq.text(), q.lang, "floor (no cache)",
+					ms(fl.wall), ms(fl.cpu), mb(fl.rssKB), fl.matches)
 			}
 			sg, err := best(runs, func() (measure, error) { return measureCLI(sgBin, c, q, "") })
 			if err != nil {
@@ -182,11 +181,11 @@ func run(runs int, only, loupeBin, sgBin string) error {
 			if cold.matches != sg.matches || warm.matches != sg.matches {
 				agree = fmt.Sprintf("%d/%d vs %d DIFFER", cold.matches, warm.matches, sg.matches)
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%d\t%.2fx\t%.2fx\t%s\t%s\t%d\t%.3fx\t%s\t\n",
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.2fx\t%.2fx\t%s\t%s\t%s\t%.3fx\t%s\t\n",
 				c.name, q.text(), q.lang, q.label,
-				ms(sg.wall), ms(sg.cpu), sg.rssKB/1024,
-				ms(cold.wall), ms(cold.cpu), cold.rssKB/1024, ratio(cold.wall, sg.wall), ratio(cold.wall, fl.wall),
-				ms(warm.wall), ms(warm.cpu), warm.rssKB/1024, ratio(warm.wall, sg.wall), agree)
+				ms(sg.wall), ms(sg.cpu), mb(sg.rssKB),
+				ms(cold.wall), ms(cold.cpu), mb(cold.rssKB), ratio(cold.wall, sg.wall), ratio(cold.wall, fl.wall),
+				ms(warm.wall), ms(warm.cpu), mb(warm.rssKB), ratio(warm.wall, sg.wall), agree)
 		}
 	}
 	// In-process runs come last: a child forked from a process that holds
@@ -217,6 +216,14 @@ func (q query) text() string {
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%d ms", d.Milliseconds()) }
+
+// mb formats a peak RSS in KiB as whole MiB, "-" when it is unknown.
+func mb(kb int64) string {
+	if kb < 0 {
+		return "-"
+	}
+	return fmt.Sprint(kb / 1024)
+}
 
 func best(runs int, f func() (measure, error)) (measure, error) {
 	var b measure
@@ -279,9 +286,8 @@ func measureCLI(bin string, c corpus, q query, trees string) (measure, error) {
 	if err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 1) {
 		return measure{}, fmt.Errorf("%v: %s", err, stderr.String())
 	}
-	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-	return measure{wall: wall, cpu: cpu, rssKB: ru.Maxrss, matches: n}, nil
+	ps := cmd.ProcessState
+	return measure{wall: wall, cpu: ps.UserTime() + ps.SystemTime(), rssKB: peakRSSKB(ps), matches: n}, nil
 }
 
 // repeated runs the corpus's first selective pattern twice through the

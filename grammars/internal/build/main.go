@@ -7,7 +7,9 @@
 //	go run ./grammars/internal/build [-check] [-cache DIR] [lang ...]
 //
 // With -check nothing is written: each module is rebuilt in a temporary
-// folder and compared byte for byte with the committed one.
+// folder and compared byte for byte with the committed one; when one
+// differs, the check prints the toolchain found against the pinned one
+// and the flags used (recipe.ToolchainReport).
 package main
 
 import (
@@ -105,10 +107,11 @@ func run(root, cache string, check bool, jobs int, only []string) error {
 	}
 
 	var (
-		mu   sync.Mutex
-		errs []error
-		wg   sync.WaitGroup
-		sem  = make(chan struct{}, max(jobs, 1))
+		mu       sync.Mutex
+		errs     []error
+		mismatch bool
+		wg       sync.WaitGroup
+		sem      = make(chan struct{}, max(jobs, 1))
 	)
 	for i := range m.Languages {
 		l := &m.Languages[i]
@@ -127,6 +130,7 @@ func run(root, cache string, check bool, jobs int, only []string) error {
 			case err != nil:
 				errs = append(errs, fmt.Errorf("%s: %w", l.Name, err))
 			case check && sum != l.SHA256:
+				mismatch = true
 				errs = append(errs, fmt.Errorf("%s: rebuilt module has sha256 %s, manifest says %s", l.Name, sum, l.SHA256))
 			case check:
 				fmt.Printf("%-10s ok, byte-identical (%d bytes)\n", l.Name, size)
@@ -137,6 +141,11 @@ func run(root, cache string, check bool, jobs int, only []string) error {
 		}()
 	}
 	wg.Wait()
+	if mismatch {
+		// Which tool made the difference: the versions found against the
+		// pinned ones, and the flags used.
+		errs = append(errs, errors.New(strings.TrimSuffix(recipe.ToolchainReport(), "\n")))
+	}
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
