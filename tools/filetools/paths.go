@@ -3,9 +3,10 @@ package filetools
 import (
 	"errors"
 	"fmt"
+	"github.com/loupe-dev/loupe/internal/safefs"
 	"io"
 	"io/fs"
-	"os"
+
 	"path"
 	"path/filepath"
 	"strings"
@@ -55,10 +56,11 @@ func pathError(tool, given string, err error) *Error {
 	return &Error{Tool: tool, Path: given, Msg: "cannot access", Err: unwrapPath(err)}
 }
 
-// escapes reports whether err is os.Root's refusal of a path that leaves
-// the root (a link swapped in after the check).
+// escapes reports whether err is the refusal of a path that leaves the
+// root (a link swapped in after the check): safefs's, or os.Root's in the
+// same words.
 func escapes(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "path escapes from parent")
+	return errors.Is(err, safefs.ErrOutside) || err != nil && strings.Contains(err.Error(), safefs.ErrOutside.Error())
 }
 
 // unwrapPath drops an fs.PathError's absolute path, so that messages do
@@ -120,25 +122,17 @@ func (t *Tools) resolveNew(tool, given string) (g target, exists bool, err error
 
 // readFile reads an existing regular file through root, at most limit
 // bytes.
-func readFile(root *os.Root, tool string, g target, limit int64) ([]byte, fs.FileInfo, error) {
-	f, err := root.Open(g.os())
-	if err != nil {
+func readFile(root *safefs.Root, tool string, g target, limit int64) ([]byte, fs.FileInfo, error) {
+	f, fi, err := root.OpenRegular(g.os())
+	switch {
+	case errors.Is(err, safefs.ErrIsDir):
+		return nil, nil, &Error{Tool: tool, Path: g.given, Msg: "is a directory, not a file", Hint: "Use list_directory to see its entries"}
+	case errors.Is(err, safefs.ErrNotRegular):
+		return nil, nil, notRegular(tool, g.given, fi)
+	case err != nil:
 		return nil, nil, pathError(tool, g.given, err)
 	}
 	defer f.Close()
-	if _, err := search.Confined(f, root.Name()); err != nil {
-		return nil, nil, outsideError(tool, g.given)
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, nil, pathError(tool, g.given, err)
-	}
-	if fi.IsDir() {
-		return nil, nil, &Error{Tool: tool, Path: g.given, Msg: "is a directory, not a file", Hint: "Use list_directory to see its entries"}
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, nil, &Error{Tool: tool, Path: g.given, Msg: "not a regular file"}
-	}
 	if fi.Size() > limit {
 		return nil, nil, tooLarge(tool, g.given, fi.Size(), limit)
 	}
@@ -150,6 +144,25 @@ func readFile(root *os.Root, tool string, g target, limit int64) ([]byte, fs.Fil
 		return nil, nil, tooLarge(tool, g.given, int64(len(data)), limit)
 	}
 	return data, fi, nil
+}
+
+// notRegular refuses a fifo, socket or device (fi, when known, says
+// which): it is never opened for reading or writing, where a fifo would
+// wait for a writer.
+func notRegular(tool, given string, fi fs.FileInfo) *Error {
+	kind := "not a regular file"
+	if fi != nil {
+		switch m := fi.Mode(); {
+		case m&fs.ModeNamedPipe != 0:
+			kind = "a fifo (named pipe), not a regular file"
+		case m&fs.ModeSocket != 0:
+			kind = "a socket, not a regular file"
+		case m&fs.ModeDevice != 0:
+			kind = "a device, not a regular file"
+		}
+	}
+	return &Error{Tool: tool, Path: given, Msg: kind + "; it was not opened", Err: safefs.ErrNotRegular,
+		Hint: "The file tools read and write regular files only"}
 }
 
 func tooLarge(tool, given string, size, limit int64) *Error {

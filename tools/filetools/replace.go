@@ -110,11 +110,12 @@ func (t *Tools) ReplaceInFile(ctx context.Context, p ReplaceInFileParams) (*Repl
 		return res, nil
 	}
 	summary := fmt.Sprintf("replace %d %s of %s in %s", n, occ, what, g.display())
-	if err := t.commit(ctx, root, tool, g, old, data, summary, res.Diff); err != nil {
+	note, err := t.commit(ctx, root, tool, g, old, data, summary, res.Diff)
+	if err != nil {
 		return nil, err
 	}
 	res.Applied = true
-	res.Message = fmt.Sprintf("Replaced %d %s of %s in %s (now %d lines).", n, occ, what, g.display(), res.TotalLines)
+	res.Message = fmt.Sprintf("Replaced %d %s of %s in %s (now %d lines).", n, occ, what, g.display(), res.TotalLines) + note
 	return res, nil
 }
 
