@@ -167,14 +167,23 @@ func ReplaceFileIn(root *safefs.Root, name string, old, data []byte) (Replaced, 
 	if err := f.Sync(); err != nil {
 		return fail(err)
 	}
+	// Once renamed, the new file takes other processes' appends too: what
+	// is carried after the rename is appended (O_APPEND), never written
+	// over theirs.
+	app, err := root.OpenFile(tmp, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return fail(err)
+	}
+	defer app.Close()
 	if now, err := root.Lstat(name); err != nil || !os.SameFile(now, ofi) {
 		return fail(ErrChanged)
 	}
 	if err := root.Rename(tmp, name); err != nil {
 		return fail(err)
 	}
-	err = carry(orig, f, old, &rep)
-	if cerr := f.Close(); err == nil {
+	f.Close()
+	err = carry(orig, app, old, &rep)
+	if cerr := app.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
@@ -213,7 +222,7 @@ func grown(f *os.File, old []byte, from int64) ([]byte, error) {
 	return extra[:n], nil
 }
 
-// carry moves to the end of the new file f what another process appends
+// carry appends to the new file f (open with O_APPEND) what another process appends
 // to the replaced file orig until nobody has orig open for writing any
 // more (a read lease on it is granted, Linux), or leaseRounds have
 // passed (rep.StillOpen). Where no lease can be taken, what was appended
