@@ -6,6 +6,7 @@ import (
 	"github.com/loupe-dev/loupe/internal/safefs"
 	"io"
 	"io/fs"
+	"unicode/utf8"
 
 	"path"
 	"path/filepath"
@@ -49,11 +50,28 @@ func pathError(tool, given string, err error) *Error {
 	switch {
 	case errors.Is(err, search.ErrOutsideWorkspace) || escapes(err):
 		return outsideError(tool, given)
+	case errors.Is(err, search.ErrPathTooLong):
+		return &Error{Tool: tool, Path: shownPath(given), Msg: err.Error(), Err: search.ErrPathTooLong,
+			Hint: "Give a shorter path"}
 	case errors.Is(err, fs.ErrNotExist):
 		return &Error{Tool: tool, Path: given, Msg: "file not found",
 			Hint: "Check the path (relative to the workspace root) with glob, search or list_directory", Err: fs.ErrNotExist}
 	}
 	return &Error{Tool: tool, Path: given, Msg: "cannot access", Err: unwrapPath(err)}
+}
+
+// shownPath is a path as a message shows it: a long one (a path over
+// the length limit) cut to its first 200 bytes.
+func shownPath(given string) string {
+	const shown = 200
+	if len(given) <= shown {
+		return given
+	}
+	cut := shown
+	for cut > 0 && !utf8.RuneStart(given[cut]) {
+		cut--
+	}
+	return given[:cut] + "…"
 }
 
 // escapes reports whether err is the refusal of a path that leaves the
@@ -97,27 +115,15 @@ func (t *Tools) resolveNew(tool, given string) (g target, exists bool, err error
 	if given == "" {
 		return target{}, false, &Error{Tool: tool, Msg: "path is required", Hint: "Give a file path relative to the workspace root"}
 	}
-	var missing []string
-	p := filepath.Clean(given)
-	for {
-		_, rel, err := t.ws.Resolve(p)
-		if err == nil {
-			rel = path.Join(append([]string{rel}, missing...)...)
-			if t.afterResolve != nil {
-				t.afterResolve(rel)
-			}
-			return target{given: given, rel: strings.TrimPrefix(rel, "/")}, len(missing) == 0, nil
-		}
-		if !errors.Is(err, fs.ErrNotExist) {
-			return target{}, false, pathError(tool, given, err)
-		}
-		parent := filepath.Dir(p)
-		if parent == p {
-			return target{}, false, pathError(tool, given, err)
-		}
-		missing = append([]string{filepath.Base(p)}, missing...)
-		p = parent
+	_, rel, missing, err := t.ws.ResolveNew(given)
+	if err != nil {
+		return target{}, false, pathError(tool, given, err)
 	}
+	rel = path.Join(append([]string{rel}, missing...)...)
+	if t.afterResolve != nil {
+		t.afterResolve(rel)
+	}
+	return target{given: given, rel: strings.TrimPrefix(rel, "/")}, len(missing) == 0, nil
 }
 
 // readFile reads an existing regular file through root, at most limit

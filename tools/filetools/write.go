@@ -322,7 +322,7 @@ func (t *Tools) DeleteFile(ctx context.Context, p DeleteFileParams) (*DeleteFile
 		}
 		var e *Error
 		if errors.As(err, &e) {
-			e.Path = p.Path
+			e.Path = shownPath(p.Path)
 		}
 		return nil, err
 	}
