@@ -316,6 +316,10 @@ func (w *walker) walkDir(ctx context.Context, j dirJob) {
 		disp := joinDisp(j.disp, name)
 		typ := e.Type()
 		isDir := typ.IsDir()
+		// special: a fifo, socket or device, never opened (a fifo would
+		// wait for a writer) but reported when it would have been
+		// searched as a file: nothing is skipped in silence.
+		special := false
 		real := ""
 		if typ&fs.ModeSymlink != 0 {
 			if !w.opts.Follow {
@@ -340,12 +344,10 @@ func (w *walker) walkDir(ctx context.Context, j dirJob) {
 				continue
 			}
 			isDir = fi.IsDir()
-			if !isDir && !fi.Mode().IsRegular() {
-				continue
-			}
+			special = !isDir && !fi.Mode().IsRegular()
 			real = target
 		} else if !isDir && !typ.IsRegular() {
-			continue
+			special = true
 		}
 		if isDir && (name == ".git" || (name == "node_modules" && !w.opts.NodeModules)) {
 			continue
@@ -374,6 +376,10 @@ func (w *walker) walkDir(ctx context.Context, j dirJob) {
 		}
 		lang := w.langs.forName(name)
 		if !w.wantLang(lang) {
+			continue
+		}
+		if special {
+			w.skip(disp, SkipUnreadable, errNotRegular)
 			continue
 		}
 		var size int64
