@@ -13,13 +13,13 @@ import (
 )
 
 // procOps are a Root's operations under js (Node, which has no openat)
-// on Linux: the root's directory stays open, every path is walked down
-// from that handle one component at a time through /proc/self/fd/N/NAME
-// (the kernel resolves /proc/self/fd/N to the very directory N is open
-// on, whatever has been renamed or swapped since), and each handle is
-// checked to be inside the root, by where /proc/self/fd says it really
-// is, before the next step. The last component is acted on relative to
-// its parent's handle by calls that do not follow a link there.
+// on Linux: the root's directory stays open, and a path's directory is
+// opened from that handle through /proc/self/fd/N/PATH (the kernel
+// resolves /proc/self/fd/N to the very directory N is open on, whatever
+// has been renamed or swapped since) and checked to be inside the root
+// by where /proc/self/fd says the new handle really is; only then is the
+// last component acted on, relative to that handle, by calls that do not
+// follow a link there. mkdirAll goes one component at a time.
 type procOps struct {
 	dir  *os.File // the root directory, open
 	real string   // where it really is
@@ -98,21 +98,20 @@ func (p *procOps) step(h handle, c string) (handle, error) {
 	return handle{f: next, owned: true}, nil
 }
 
-// walk opens the directory dir (cleaned, relative to the root).
+// walk opens the directory dir (cleaned, relative to the root) in one
+// open from the root's handle: whatever links the kernel follows on the
+// way, where the handle really is decides, and nothing has been done
+// but opening a directory.
 func (p *procOps) walk(op, dir string) (handle, error) {
 	h := handle{f: p.dir}
 	if dir == "." {
 		return h, nil
 	}
-	for _, c := range strings.Split(dir, string(filepath.Separator)) {
-		next, err := p.step(h, c)
-		h.done()
-		if err != nil {
-			return handle{}, errorf(op, dir, err)
-		}
-		h = next
+	next, err := p.step(h, dir)
+	if err != nil {
+		return handle{}, errorf(op, dir, err)
 	}
-	return h, nil
+	return next, nil
 }
 
 func (p *procOps) openFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
@@ -121,6 +120,12 @@ func (p *procOps) openFile(name string, flag int, perm fs.FileMode) (*os.File, e
 			return nil, errorf("open", name, syscall.EISDIR)
 		}
 		return os.Open(fdPath(p.dir))
+	}
+	if flag&(os.O_CREATE|os.O_TRUNC) == 0 {
+		// An open that changes nothing is made at once and judged by
+		// where the file really is.
+		f, err := os.OpenFile(h0(p).path(name), flag, perm)
+		return p.checked(name, f, err)
 	}
 	dir, base := split(name)
 	h, err := p.walk("open", dir)
@@ -159,6 +164,21 @@ func (p *procOps) openFile(name string, flag int, perm fs.FileMode) (*os.File, e
 			f.Close()
 			return nil, errorf("open", name, err)
 		}
+	}
+	return f, nil
+}
+
+// h0 is the root's own handle.
+func h0(p *procOps) handle { return handle{f: p.dir} }
+
+// checked refuses an opened file that is not inside the root.
+func (p *procOps) checked(name string, f *os.File, err error) (*os.File, error) {
+	if err != nil {
+		return nil, errorf("open", name, err)
+	}
+	if !p.inside(f) {
+		f.Close()
+		return nil, errorf("open", name, ErrOutside)
 	}
 	return f, nil
 }
