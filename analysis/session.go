@@ -23,6 +23,9 @@ type file struct {
 	loaded bool
 	src    []byte
 	skip   bool // unreadable, too large or not text
+	// unread, when the read failed (permission, a fifo swapped in), says
+	// why, to be named in the answer's notes.
+	unread *search.Skipped
 	facts  *fileFacts
 }
 
@@ -183,7 +186,10 @@ func (s *session) load(fs []*file) {
 	}
 	s.parallel(todo, func(f *file) { f.read(s.reader) })
 	for _, f := range todo {
-		if f.loaded && f.skip {
+		switch {
+		case f.loaded && f.unread != nil:
+			s.missed([]search.Skipped{*f.unread})
+		case f.loaded && f.skip:
 			s.skipped++
 		}
 	}
@@ -195,6 +201,9 @@ func (f *file) read(r *search.Reader) {
 	src, skip := r.Read(f.f)
 	if skip != nil && skip.Reason != search.SkipEmpty {
 		f.skip = true
+		if skip.Reason == search.SkipUnreadable || skip.Reason == search.SkipOutside {
+			f.unread = skip
+		}
 		return
 	}
 	f.src = src

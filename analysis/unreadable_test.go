@@ -41,3 +41,31 @@ func TestNamesUnreadablePaths(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesUnreadableFiles (issue 33 item 8): a file the walk lists but
+// that cannot be read (no read permission) is named in the notes, not
+// only counted: what it holds is missing from the answer.
+func TestNamesUnreadableFiles(t *testing.T) {
+	if dir := unpriv.Dir(); dir != "" {
+		r, err := analyze(context.Background(), Config{Workspace: dir}, Params{Mode: "definitions", Language: "typescript", Symbol: "wanted"})
+		if err != nil {
+			unpriv.Report("error: " + err.Error())
+			return
+		}
+		unpriv.Report(strings.Join(r.Notes, "\n"))
+		return
+	}
+	base := unpriv.TempDir(t)
+	dir := filepath.Join(base, "ws")
+	write(t, filepath.Join(dir, "src", "a.ts"), "export function wanted() { return 1; }\n")
+	write(t, filepath.Join(dir, "src", "locked.ts"), "export function wanted() { return 2; }\n")
+	if err := os.Chmod(filepath.Join(dir, "src", "locked.ts"), 0); err != nil {
+		t.Fatal(err)
+	}
+	notes := unpriv.Run(t, base, dir)
+	for _, want := range []string{"could not read 1 path", "src/locked.ts: unreadable (permission denied)"} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("notes lack %q:\n%s", want, notes)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package rewrite
 
 import (
 	"errors"
+	"github.com/loupe-dev/loupe/internal/safefs"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -41,13 +42,13 @@ func TestReplaceAndCreateFileIn(t *testing.T) {
 	if err := os.Chmod(target, 0o750|os.ModeSetgid); err != nil {
 		t.Fatal(err)
 	}
-	root, err := os.OpenRoot(ws)
+	root, err := safefs.Open(ws)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer root.Close()
 
-	if err := ReplaceFileIn(root, "sub/f.txt", []byte("new")); err != nil {
+	if _, err := ReplaceFileIn(root, "sub/f.txt", []byte("old"), []byte("new")); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := os.ReadFile(target); string(got) != "new" {
@@ -56,7 +57,7 @@ func TestReplaceAndCreateFileIn(t *testing.T) {
 	if fi, err := os.Stat(target); err != nil || fi.Mode()&(os.ModePerm|os.ModeSetgid) != 0o750|os.ModeSetgid {
 		t.Errorf("mode not kept: %v %v", fi.Mode(), err)
 	}
-	if err := ReplaceFileIn(root, "sub/missing.txt", nil); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := ReplaceFileIn(root, "sub/missing.txt", nil, nil); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("replacing a missing file: %v", err)
 	}
 
@@ -75,13 +76,13 @@ func TestReplaceAndCreateFileIn(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(ws, "link.txt")); err != nil {
 		t.Fatal(err)
 	}
-	if err := ReplaceFileIn(root, "link.txt", []byte("x")); err == nil {
+	if _, err := ReplaceFileIn(root, "link.txt", []byte("outside"), []byte("x")); err == nil {
 		t.Error("replacing through a symlink must be refused")
 	}
 	if err := os.Symlink(base, filepath.Join(ws, "up")); err != nil {
 		t.Fatal(err)
 	}
-	if err := ReplaceFileIn(root, "up/outside.txt", []byte("x")); err == nil {
+	if _, err := ReplaceFileIn(root, "up/outside.txt", []byte("outside"), []byte("x")); err == nil {
 		t.Error("a path through a link leaving the root must be refused")
 	}
 	if err := CreateFileIn(root, "up/new.txt", []byte("x"), 0o644); err == nil {

@@ -46,6 +46,10 @@ func WriteFile(path string, data []byte) error {
 	if _, err := tmp.Write(data); err != nil {
 		return fail(err)
 	}
+	// The owner first: giving a file away clears its set-id bits.
+	if err := keepOwner(tmp, fi); err != nil {
+		return fail(err)
+	}
 	if err := tmp.Chmod(fi.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)); err != nil {
 		return fail(err)
 	}

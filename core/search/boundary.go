@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // ErrOutsideWorkspace is returned (wrapped) when a search path resolves
@@ -43,6 +44,18 @@ func OpenWorkspace(root string) (Workspace, error) {
 // Root returns the resolved root directory.
 func (w Workspace) Root() string { return w.root }
 
+// MaxPathBytes is the longest path Resolve and ResolveNew accept, in
+// bytes: Linux's PATH_MAX. A longer one is refused (ErrPathTooLong)
+// before anything is looked up.
+const MaxPathBytes = 4096
+
+// maxLinkHops is how many symbolic links one resolution follows, as
+// Linux's own path walk (ELOOP past it).
+const maxLinkHops = 40
+
+// ErrPathTooLong is returned (wrapped) for a path over MaxPathBytes.
+var ErrPathTooLong = errors.New("path is too long")
+
 // Resolve resolves p inside the workspace. p may be empty (the root),
 // relative to the root, or absolute. A path whose cleaned form (`..`
 // resolved) leaves the root is refused without touching the file system;
@@ -51,8 +64,29 @@ func (w Workspace) Root() string { return w.root }
 // lies outside: neither where a link points nor whether a path under it
 // exists. It returns the real absolute path and its slash-separated path
 // relative to the root ("" for the root itself). A path inside the
-// workspace that does not exist is an error wrapping fs.ErrNotExist.
+// workspace that does not exist is an error wrapping fs.ErrNotExist. A
+// path over MaxPathBytes is refused (ErrPathTooLong); resolution looks
+// at each component once (and at most maxLinkHops links).
 func (w Workspace) Resolve(p string) (abs, rel string, err error) {
+	abs, rel, missing, err := w.ResolveNew(p)
+	if err != nil {
+		return "", "", err
+	}
+	if len(missing) > 0 {
+		return "", "", fmt.Errorf("path %q: %w", p, syscall.ENOENT)
+	}
+	return abs, rel, nil
+}
+
+// ResolveNew resolves a path that may not exist yet, as Resolve does:
+// abs and rel are its deepest existing ancestor (itself when it exists),
+// which must resolve inside the workspace, and missing the components
+// below it that do not exist (none when the path exists). A dangling
+// link's own name counts as existing.
+func (w Workspace) ResolveNew(p string) (abs, rel string, missing []string, err error) {
+	if len(p) > MaxPathBytes {
+		return "", "", nil, fmt.Errorf("path of %d bytes: %w (the limit is %d bytes)", len(p), ErrPathTooLong, MaxPathBytes)
+	}
 	var joined string
 	switch {
 	case p == "":
@@ -62,57 +96,106 @@ func (w Workspace) Resolve(p string) (abs, rel string, err error) {
 	default:
 		joined = filepath.Join(w.given, p)
 	}
-	if !within(w.given, joined) && !within(w.root, joined) {
-		return "", "", fmt.Errorf("%q: %w", p, ErrOutsideWorkspace)
-	}
 	outside := fmt.Errorf("%q: %w", p, ErrOutsideWorkspace)
-	real, err := filepath.EvalSymlinks(joined)
+	if !within(w.given, joined) && !within(w.root, joined) {
+		return "", "", nil, outside
+	}
+	real, missing, deepest, err := walkExisting(joined)
 	if err != nil {
-		// Whether the missing part lies under a link that leaves the
-		// workspace is answered from the deepest part that exists, so
-		// that a refusal tells nothing about the outside.
-		if w.escapes(joined) {
-			return "", "", outside
-		}
-		// The error alone: its path is the link's target, which may be
-		// outside even when the link is not.
-		return "", "", fmt.Errorf("path %q: %w", p, unwrapPathErr(err))
+		// The error alone: its path may be a link's target, outside.
+		return "", "", nil, fmt.Errorf("path %q: %w", p, unwrapPathErr(err))
+	}
+	// Whether a missing part lies under a link that leaves the workspace
+	// is answered from the deepest part that exists, so that a refusal
+	// tells nothing about the outside.
+	if !within(w.root, deepest) {
+		return "", "", nil, outside
 	}
 	r, ok := relTo(w.root, real)
 	if !ok {
-		return "", "", outside
+		return "", "", nil, outside
 	}
-	return real, r, nil
+	return real, r, missing, nil
 }
 
-// escapes reports whether the deepest existing ancestor of path (itself
-// included) resolves outside the workspace, or is a link pointing
-// outside it (a dangling one included, whose target cannot be resolved).
-func (w Workspace) escapes(path string) bool {
-	for dir, hops := path, 0; ; {
-		if real, err := filepath.EvalSymlinks(dir); err == nil {
-			return !within(w.root, real)
+// walkExisting resolves the absolute, clean path component by component,
+// each looked at once, links followed (at most maxLinkHops). When a
+// component does not exist it stops: real is the resolution of the
+// longest prefix of path's own components that exists (a link counted as
+// existing when what it points to does not), missing the rest of path's
+// components, and deepest the deepest directory reached (inside a link's
+// target when that is where the walk stopped).
+func walkExisting(path string) (real string, missing []string, deepest string, err error) {
+	type comp struct {
+		name string
+		orig int // index among path's own components, -1 in a link's target
+	}
+	split := func(s string, orig bool) []comp {
+		var out []comp
+		for _, c := range strings.Split(s, string(filepath.Separator)) {
+			if c == "" || c == "." {
+				continue
+			}
+			i := -1
+			if orig {
+				i = len(out)
+			}
+			out = append(out, comp{name: c, orig: i})
 		}
-		if fi, err := os.Lstat(dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 && hops < 40 {
-			target, err := os.Readlink(dir)
-			if err != nil {
-				return true
-			}
-			if !filepath.IsAbs(target) {
-				target = filepath.Join(filepath.Dir(dir), target)
-			}
-			if !within(w.given, target) && !within(w.root, target) {
-				return true
-			}
-			dir, hops = target, hops+1
+		return out
+	}
+	vol := filepath.VolumeName(path)
+	own := split(path[len(vol):], true)
+	comps := own
+	dest := vol + string(filepath.Separator)
+	before := make([]string, len(own)) // dest as each own component began
+	lastOwn := -1
+	hops := 0
+	for i := 0; i < len(comps); i++ {
+		c := comps[i]
+		if c.orig >= 0 {
+			before[c.orig] = dest
+			lastOwn = c.orig
+		}
+		if c.name == ".." {
+			dest = filepath.Dir(dest)
 			continue
 		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return false
+		next := filepath.Join(dest, c.name)
+		fi, err := os.Lstat(next)
+		if errors.Is(err, fs.ErrNotExist) {
+			names := make([]string, 0, len(own)-lastOwn)
+			for _, o := range own[lastOwn:] {
+				names = append(names, o.name)
+			}
+			return before[lastOwn], names, dest, nil
 		}
-		dir = parent
+		if err != nil {
+			return "", nil, "", err
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			if !fi.IsDir() && i < len(comps)-1 {
+				return "", nil, "", &fs.PathError{Op: "lstat", Path: next, Err: syscall.ENOTDIR}
+			}
+			dest = next
+			continue
+		}
+		if hops++; hops > maxLinkHops {
+			return "", nil, "", &fs.PathError{Op: "lstat", Path: next, Err: syscall.ELOOP}
+		}
+		target, err := os.Readlink(next)
+		if err != nil {
+			return "", nil, "", err
+		}
+		if filepath.IsAbs(target) {
+			v := filepath.VolumeName(target)
+			dest = v + string(filepath.Separator)
+			target = target[len(v):]
+		}
+		comps = append(split(target, false), comps[i+1:]...)
+		i = -1
 	}
+	return dest, nil, dest, nil
 }
 
 // Contains reports whether the absolute, symlink-free path abs lies in the

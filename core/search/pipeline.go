@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/loupe-dev/loupe/internal/safefs"
 	"io"
 	"os"
 	"path/filepath"
@@ -251,7 +252,7 @@ func parse(ctx context.Context, cache *Cache, f File, src []byte) (t *tree.Tree,
 // not on what the walk saw; it reads at most the size cap, and screens
 // out binary and non-UTF-8 content. It is safe for concurrent use.
 type Reader struct {
-	root    *os.Root // nil without a workspace
+	root    *safefs.Root // nil without a workspace
 	maxSize int64
 }
 
@@ -267,7 +268,7 @@ func NewReader(opts Options) (*Reader, error) {
 		if err != nil {
 			return nil, err
 		}
-		if r.root, err = os.OpenRoot(ws.Root()); err != nil {
+		if r.root, err = safefs.Open(ws.Root()); err != nil {
 			return nil, fmt.Errorf("workspace root: %w", err)
 		}
 	}
@@ -304,7 +305,7 @@ func (r *Reader) readOS(f File) (src []byte, skip *Skipped) {
 	// openFlags do not wait on a fifo swapped in for the file since the
 	// walk: it is opened, found not regular, and refused.
 	if r.root != nil {
-		fh, err = r.root.OpenFile(filepath.FromSlash(f.Path), openFlags, 0)
+		fh, err = r.root.OpenFile(filepath.FromSlash(f.Path), os.O_RDONLY, 0)
 	} else {
 		fh, err = os.OpenFile(f.Abs, openFlags, 0)
 	}
@@ -315,11 +316,6 @@ func (r *Reader) readOS(f File) (src []byte, skip *Skipped) {
 		return fail(SkipUnreadable, unwrapPathErr(err))
 	}
 	defer fh.Close()
-	if r.root != nil {
-		if _, err := Confined(fh, r.root.Name()); err != nil {
-			return fail(SkipOutside, nil)
-		}
-	}
 	fi, err := fh.Stat()
 	if err != nil {
 		return fail(SkipUnreadable, unwrapPathErr(err))
@@ -375,7 +371,7 @@ func readAll(rd io.Reader, b []byte) ([]byte, error) {
 }
 
 // errNotRegular is why a fifo, socket or device is not read.
-var errNotRegular = errors.New("not a regular file")
+var errNotRegular = safefs.ErrNotRegular
 
 // Screen is the content screen every face applies before parsing: ""
 // when src is fit to parse, else why not (empty, binary: a NUL byte in
@@ -392,8 +388,8 @@ func Screen(src []byte) SkipReason {
 	return ""
 }
 
-// escapes reports whether err is os.Root's refusal of a path that leaves
-// the root.
+// escapes reports whether err is the refusal of a path that leaves the
+// root (safefs's, or os.Root's in the same words).
 func escapes(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "path escapes from parent")
+	return errors.Is(err, safefs.ErrOutside) || err != nil && strings.Contains(err.Error(), safefs.ErrOutside.Error())
 }

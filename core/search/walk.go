@@ -15,6 +15,7 @@ import (
 	"github.com/loupe-dev/loupe/core/language"
 	"github.com/loupe-dev/loupe/core/search/ignore"
 	"github.com/loupe-dev/loupe/host"
+	"github.com/loupe-dev/loupe/internal/safefs"
 )
 
 // Files returns the files a search with opts would look at, sorted by
@@ -27,6 +28,9 @@ func Files(ctx context.Context, opts Options) ([]File, []Skipped, error) {
 	w, err := newWalker(&opts)
 	if err != nil {
 		return nil, nil, err
+	}
+	if w.root != nil {
+		defer w.root.Close()
 	}
 	if err := w.run(ctx); err != nil {
 		return nil, nil, err
@@ -42,8 +46,12 @@ func Files(ctx context.Context, opts Options) ([]File, []Skipped, error) {
 }
 
 type walker struct {
-	opts     *Options
-	ws       *Workspace
+	opts *Options
+	ws   *Workspace
+	// root, with a workspace, is where directories are listed and
+	// described: through handles opened inside it, never by a path a
+	// concurrent swap could lead out.
+	root     *safefs.Root
 	override *ignore.Override
 	langs    *LanguageTable
 	cwd      string
@@ -105,6 +113,9 @@ func newWalker(opts *Options) (*walker, error) {
 			}
 			w.roots = append(w.roots, walkRoot{abs: abs, disp: rel, arg: p})
 		}
+		if w.root, err = safefs.Open(ws.Root()); err != nil {
+			return nil, fmt.Errorf("workspace root: %w", err)
+		}
 		return w, nil
 	}
 	if len(paths) == 0 {
@@ -165,7 +176,11 @@ func (w *walker) add(f File) {
 func (w *walker) run(ctx context.Context) error {
 	w.sem = make(chan struct{}, w.opts.threads())
 	for _, r := range w.roots {
-		fi, err := os.Stat(r.abs)
+		fi, err := w.stat(r.abs)
+		if errors.Is(err, safefs.ErrOutside) {
+			w.skip(r.disp, SkipOutside, nil)
+			continue
+		}
 		if err != nil {
 			w.skip(r.disp, SkipMissing, unwrapPathErr(err))
 			continue
@@ -245,8 +260,51 @@ func (w *walker) spawn(ctx context.Context, j dirJob) {
 	}()
 }
 
+// inRoot is real, a path with no link in it, relative to the workspace
+// root.
+func (w *walker) inRoot(real string) (string, error) {
+	rel, ok := relTo(w.ws.Root(), real)
+	if !ok {
+		return "", safefs.ErrOutside
+	}
+	return filepath.FromSlash(rel), nil
+}
+
+// stat describes the file at real (a path with no link in it): through
+// the workspace's root when there is one.
+func (w *walker) stat(real string) (fs.FileInfo, error) {
+	if w.root == nil {
+		return os.Stat(real)
+	}
+	rel, err := w.inRoot(real)
+	if err != nil {
+		return nil, err
+	}
+	return w.root.Stat(rel)
+}
+
+// readDir lists the directory at real (a path with no link in it).
+func (w *walker) readDir(real string) ([]fs.DirEntry, error) {
+	if w.root == nil {
+		return os.ReadDir(real)
+	}
+	rel, err := w.inRoot(real)
+	if err != nil {
+		return nil, err
+	}
+	return w.root.ReadDir(rel)
+}
+
 func (w *walker) walkDir(ctx context.Context, j dirJob) {
-	entries, err := os.ReadDir(j.abs)
+	dir := j.abs
+	if j.real != "" {
+		dir = j.real
+	}
+	entries, err := w.readDir(dir)
+	if errors.Is(err, safefs.ErrOutside) {
+		w.skip(j.disp, SkipOutside, nil)
+		return
+	}
 	if err != nil && len(entries) == 0 {
 		w.skip(j.disp, SkipUnreadable, unwrapPathErr(err))
 		return
@@ -258,6 +316,10 @@ func (w *walker) walkDir(ctx context.Context, j dirJob) {
 		disp := joinDisp(j.disp, name)
 		typ := e.Type()
 		isDir := typ.IsDir()
+		// special: a fifo, socket or device, never opened (a fifo would
+		// wait for a writer) but reported when it would have been
+		// searched as a file: nothing is skipped in silence.
+		special := false
 		real := ""
 		if typ&fs.ModeSymlink != 0 {
 			if !w.opts.Follow {
@@ -272,18 +334,20 @@ func (w *walker) walkDir(ctx context.Context, j dirJob) {
 				w.skip(disp, SkipOutside, nil)
 				continue
 			}
-			fi, err := os.Stat(target)
+			fi, err := w.stat(target)
+			if errors.Is(err, safefs.ErrOutside) {
+				w.skip(disp, SkipOutside, nil)
+				continue
+			}
 			if err != nil {
 				w.skip(disp, SkipUnreadable, unwrapPathErr(err))
 				continue
 			}
 			isDir = fi.IsDir()
-			if !isDir && !fi.Mode().IsRegular() {
-				continue
-			}
+			special = !isDir && !fi.Mode().IsRegular()
 			real = target
 		} else if !isDir && !typ.IsRegular() {
-			continue
+			special = true
 		}
 		if isDir && (name == ".git" || (name == "node_modules" && !w.opts.NodeModules)) {
 			continue
@@ -314,9 +378,13 @@ func (w *walker) walkDir(ctx context.Context, j dirJob) {
 		if !w.wantLang(lang) {
 			continue
 		}
+		if special {
+			w.skip(disp, SkipUnreadable, errNotRegular)
+			continue
+		}
 		var size int64
 		if real != "" {
-			fi, err := os.Stat(real)
+			fi, err := w.stat(real)
 			if err != nil {
 				w.skip(disp, SkipUnreadable, unwrapPathErr(err))
 				continue

@@ -119,7 +119,8 @@ export class VirtualFS {
 
   private lookup(path: string): MemFile | MemDir | undefined {
     let n: MemFile | MemDir = this.root;
-    for (const p of path.split('/').filter(Boolean)) {
+    // "." names the directory it is in (os.Root joins it to its root).
+    for (const p of path.split('/').filter((c) => c !== '' && c !== '.')) {
       if (n.kind !== 'dir') return undefined;
       const next: MemFile | MemDir | undefined = n.entries.get(p);
       if (!next) return undefined;
@@ -130,7 +131,7 @@ export class VirtualFS {
 
   /** The directory holding path and the name of path in it (the directory is undefined when missing). */
   private parentOf(path: string): { dir?: MemDir; name: string } {
-    const parts = path.split('/').filter(Boolean);
+    const parts = path.split('/').filter((c) => c !== '' && c !== '.');
     const name = parts.pop() ?? '';
     const dir = this.lookup(parts.join('/'));
     return { dir: dir?.kind === 'dir' ? dir : undefined, name };

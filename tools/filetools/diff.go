@@ -67,3 +67,17 @@ func writeDiffLines(sb *strings.Builder, mark byte, lines []string) {
 		}
 	}
 }
+
+// MaxDiffBytes bounds the diff an answer carries (a preview's, or an
+// applied change's): a longer one is cut at a line, with a note of how
+// much was left out. An approver is shown the whole diff.
+const MaxDiffBytes = 256 << 10
+
+// boundDiff cuts diff to MaxDiffBytes.
+func boundDiff(diff string) string {
+	if len(diff) <= MaxDiffBytes {
+		return diff
+	}
+	cut := strings.LastIndexByte(diff[:MaxDiffBytes], '\n') + 1
+	return diff[:cut] + fmt.Sprintf("[diff cut at %s: %s more not shown]\n", byteSize(MaxDiffBytes), byteSize(int64(len(diff)-cut)))
+}

@@ -130,6 +130,8 @@ func (t *Tools) EditLines(ctx context.Context, p EditLinesParams) (*EditLinesRes
 	body := tf.keepEnd(tf.joinLines(lines))
 	res := &EditLinesResult{Path: g.display(), Operation: p.Operation, Preview: p.PreviewOnly, OldTotalLines: n, TotalLines: countLines(body),
 		Diff: unifiedDiff(g.display(), tf.body, body, false, false)}
+	diff := res.Diff
+	res.Diff = boundDiff(diff)
 	data := tf.encode(body)
 	switch {
 	case string(data) == string(old):
@@ -139,11 +141,12 @@ func (t *Tools) EditLines(ctx context.Context, p EditLinesParams) (*EditLinesRes
 		res.Message = fmt.Sprintf("Preview: would %s %s; it would have %d lines. Nothing was written; call again without preview_only to apply.", do, rest, res.TotalLines)
 		return res, nil
 	}
-	if err := t.commit(ctx, root, tool, g, old, data, do+" "+rest, res.Diff); err != nil {
+	note, err := t.commit(ctx, root, tool, g, old, data, do+" "+rest, diff)
+	if err != nil {
 		return nil, err
 	}
 	res.Applied = true
-	res.Message = fmt.Sprintf("%s %s; it now has %d lines.", did, rest, res.TotalLines)
+	res.Message = fmt.Sprintf("%s %s; it now has %d lines.", did, rest, res.TotalLines) + note
 	return res, nil
 }
 

@@ -3,9 +3,11 @@ package filetools
 import (
 	"errors"
 	"fmt"
+	"github.com/loupe-dev/loupe/internal/safefs"
 	"io"
 	"io/fs"
-	"os"
+	"unicode/utf8"
+
 	"path"
 	"path/filepath"
 	"strings"
@@ -48,6 +50,9 @@ func pathError(tool, given string, err error) *Error {
 	switch {
 	case errors.Is(err, search.ErrOutsideWorkspace) || escapes(err):
 		return outsideError(tool, given)
+	case errors.Is(err, search.ErrPathTooLong):
+		return &Error{Tool: tool, Path: shownPath(given), Msg: err.Error(), Err: search.ErrPathTooLong,
+			Hint: "Give a shorter path"}
 	case errors.Is(err, fs.ErrNotExist):
 		return &Error{Tool: tool, Path: given, Msg: "file not found",
 			Hint: "Check the path (relative to the workspace root) with glob, search or list_directory", Err: fs.ErrNotExist}
@@ -55,10 +60,25 @@ func pathError(tool, given string, err error) *Error {
 	return &Error{Tool: tool, Path: given, Msg: "cannot access", Err: unwrapPath(err)}
 }
 
-// escapes reports whether err is os.Root's refusal of a path that leaves
-// the root (a link swapped in after the check).
+// shownPath is a path as a message shows it: a long one (a path over
+// the length limit) cut to its first 200 bytes.
+func shownPath(given string) string {
+	const shown = 200
+	if len(given) <= shown {
+		return given
+	}
+	cut := shown
+	for cut > 0 && !utf8.RuneStart(given[cut]) {
+		cut--
+	}
+	return given[:cut] + "…"
+}
+
+// escapes reports whether err is the refusal of a path that leaves the
+// root (a link swapped in after the check): safefs's, or os.Root's in the
+// same words.
 func escapes(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "path escapes from parent")
+	return errors.Is(err, safefs.ErrOutside) || err != nil && strings.Contains(err.Error(), safefs.ErrOutside.Error())
 }
 
 // unwrapPath drops an fs.PathError's absolute path, so that messages do
@@ -95,50 +115,30 @@ func (t *Tools) resolveNew(tool, given string) (g target, exists bool, err error
 	if given == "" {
 		return target{}, false, &Error{Tool: tool, Msg: "path is required", Hint: "Give a file path relative to the workspace root"}
 	}
-	var missing []string
-	p := filepath.Clean(given)
-	for {
-		_, rel, err := t.ws.Resolve(p)
-		if err == nil {
-			rel = path.Join(append([]string{rel}, missing...)...)
-			if t.afterResolve != nil {
-				t.afterResolve(rel)
-			}
-			return target{given: given, rel: strings.TrimPrefix(rel, "/")}, len(missing) == 0, nil
-		}
-		if !errors.Is(err, fs.ErrNotExist) {
-			return target{}, false, pathError(tool, given, err)
-		}
-		parent := filepath.Dir(p)
-		if parent == p {
-			return target{}, false, pathError(tool, given, err)
-		}
-		missing = append([]string{filepath.Base(p)}, missing...)
-		p = parent
+	_, rel, missing, err := t.ws.ResolveNew(given)
+	if err != nil {
+		return target{}, false, pathError(tool, given, err)
 	}
+	rel = path.Join(append([]string{rel}, missing...)...)
+	if t.afterResolve != nil {
+		t.afterResolve(rel)
+	}
+	return target{given: given, rel: strings.TrimPrefix(rel, "/")}, len(missing) == 0, nil
 }
 
 // readFile reads an existing regular file through root, at most limit
 // bytes.
-func readFile(root *os.Root, tool string, g target, limit int64) ([]byte, fs.FileInfo, error) {
-	f, err := root.Open(g.os())
-	if err != nil {
+func readFile(root *safefs.Root, tool string, g target, limit int64) ([]byte, fs.FileInfo, error) {
+	f, fi, err := root.OpenRegular(g.os())
+	switch {
+	case errors.Is(err, safefs.ErrIsDir):
+		return nil, nil, &Error{Tool: tool, Path: g.given, Msg: "is a directory, not a file", Hint: "Use list_directory to see its entries"}
+	case errors.Is(err, safefs.ErrNotRegular):
+		return nil, nil, notRegular(tool, g.given, fi)
+	case err != nil:
 		return nil, nil, pathError(tool, g.given, err)
 	}
 	defer f.Close()
-	if _, err := search.Confined(f, root.Name()); err != nil {
-		return nil, nil, outsideError(tool, g.given)
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, nil, pathError(tool, g.given, err)
-	}
-	if fi.IsDir() {
-		return nil, nil, &Error{Tool: tool, Path: g.given, Msg: "is a directory, not a file", Hint: "Use list_directory to see its entries"}
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, nil, &Error{Tool: tool, Path: g.given, Msg: "not a regular file"}
-	}
 	if fi.Size() > limit {
 		return nil, nil, tooLarge(tool, g.given, fi.Size(), limit)
 	}
@@ -150,6 +150,25 @@ func readFile(root *os.Root, tool string, g target, limit int64) ([]byte, fs.Fil
 		return nil, nil, tooLarge(tool, g.given, int64(len(data)), limit)
 	}
 	return data, fi, nil
+}
+
+// notRegular refuses a fifo, socket or device (fi, when known, says
+// which): it is never opened for reading or writing, where a fifo would
+// wait for a writer.
+func notRegular(tool, given string, fi fs.FileInfo) *Error {
+	kind := "not a regular file"
+	if fi != nil {
+		switch m := fi.Mode(); {
+		case m&fs.ModeNamedPipe != 0:
+			kind = "a fifo (named pipe), not a regular file"
+		case m&fs.ModeSocket != 0:
+			kind = "a socket, not a regular file"
+		case m&fs.ModeDevice != 0:
+			kind = "a device, not a regular file"
+		}
+	}
+	return &Error{Tool: tool, Path: given, Msg: kind + "; it was not opened", Err: safefs.ErrNotRegular,
+		Hint: "The file tools read and write regular files only"}
 }
 
 func tooLarge(tool, given string, size, limit int64) *Error {

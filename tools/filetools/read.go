@@ -214,12 +214,7 @@ func (t *Tools) ListDirectory(ctx context.Context, p ListDirectoryParams) (*List
 		}
 		res.Warnings = w.warnings(t.cfg.MaxDepth, 0)
 	} else {
-		d, err := root.Open(g.os())
-		if err != nil {
-			return nil, pathError(tool, p.Path, err)
-		}
-		entries, err := d.ReadDir(-1)
-		d.Close()
+		entries, err := root.ReadDir(g.os())
 		if err != nil {
 			return nil, pathError(tool, p.Path, err)
 		}

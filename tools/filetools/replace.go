@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -80,12 +81,16 @@ func (t *Tools) ReplaceInFile(ctx context.Context, p ReplaceInFileParams) (*Repl
 	var n int
 	var body string
 	if re != nil {
-		n = len(re.FindAllStringIndex(tf.body, -1))
-		body = re.ReplaceAllString(tf.body, tf.input(p.Replace))
+		if body, n, err = t.expand(ctx, re, tf.body, tf.input(p.Replace), g.given); err != nil {
+			return nil, err
+		}
 	} else {
-		find := tf.input(p.Find)
+		find, repl := tf.input(p.Find), tf.input(p.Replace)
 		n = strings.Count(tf.body, find)
-		body = strings.ReplaceAll(tf.body, find, tf.input(p.Replace))
+		if size := int64(len(tf.body)) + int64(n)*(int64(len(repl))-int64(len(find))); size > t.cfg.MaxFileSize {
+			return nil, t.tooBig(g.given, size)
+		}
+		body = strings.ReplaceAll(tf.body, find, repl)
 	}
 	body = tf.keepEnd(body)
 	res := &ReplaceInFileResult{Path: g.display(), Replacements: n, Preview: p.PreviewOnly, TotalLines: countLines(body)}
@@ -99,7 +104,8 @@ func (t *Tools) ReplaceInFile(ctx context.Context, p ReplaceInFileParams) (*Repl
 		return res, nil
 	}
 	data := tf.encode(body)
-	res.Diff = unifiedDiff(g.display(), tf.body, body, false, false)
+	diff := unifiedDiff(g.display(), tf.body, body, false, false)
+	res.Diff = boundDiff(diff)
 	occ := plural(n, "occurrence", "occurrences")
 	switch {
 	case string(data) == string(old):
@@ -110,12 +116,131 @@ func (t *Tools) ReplaceInFile(ctx context.Context, p ReplaceInFileParams) (*Repl
 		return res, nil
 	}
 	summary := fmt.Sprintf("replace %d %s of %s in %s", n, occ, what, g.display())
-	if err := t.commit(ctx, root, tool, g, old, data, summary, res.Diff); err != nil {
+	note, err := t.commit(ctx, root, tool, g, old, data, summary, diff)
+	if err != nil {
 		return nil, err
 	}
 	res.Applied = true
-	res.Message = fmt.Sprintf("Replaced %d %s of %s in %s (now %d lines).", n, occ, what, g.display(), res.TotalLines)
+	res.Message = fmt.Sprintf("Replaced %d %s of %s in %s (now %d lines).", n, occ, what, g.display(), res.TotalLines) + note
 	return res, nil
+}
+
+// expand replaces every match of re in body with the template repl,
+// counting the output's bytes before each expansion is built: past the
+// largest file the tools write (Config.MaxFileSize) it stops with an
+// error, so a short template repeating a long group ($1 a thousand
+// times over a megabyte) costs no more than the limit. ctx is checked
+// every 1,024 matches.
+func (t *Tools) expand(ctx context.Context, re *regexp.Regexp, body, repl, given string) (string, int, error) {
+	parts := parseTemplate(re, repl)
+	var (
+		out  []byte
+		last int
+		n    int
+		size = int64(len(body))
+	)
+	for _, m := range re.FindAllStringSubmatchIndex(body, -1) {
+		if n%1024 == 0 && ctx.Err() != nil {
+			return "", 0, fmt.Errorf("%s: %w", ReplaceInFileName, ctx.Err())
+		}
+		size += parts.size(m) - int64(m[1]-m[0])
+		if size > t.cfg.MaxFileSize {
+			return "", 0, t.tooBig(given, size)
+		}
+		out = append(out, body[last:m[0]]...)
+		out = re.ExpandString(out, repl, body, m)
+		last = m[1]
+		n++
+	}
+	out = append(out, body[last:]...)
+	return string(out), n, nil
+}
+
+// tooBig refuses a replacement whose result would pass the write limit.
+func (t *Tools) tooBig(given string, size int64) *Error {
+	return &Error{Tool: ReplaceInFileName, Path: given,
+		Msg:  fmt.Sprintf("the replacement would make the file over %s (the limit is %s); nothing was written", byteSize(size), byteSize(t.cfg.MaxFileSize)),
+		Hint: "Replace fewer occurrences, or with a shorter replacement"}
+}
+
+// template is a replacement template split as regexp.Expand reads it:
+// literal bytes, and references to groups (-1: a name no group has).
+type template struct {
+	literal int64
+	groups  []int
+}
+
+// parseTemplate splits repl by regexp.Expand's rules: $$ is a dollar,
+// $name and ${name} a group by number or name, the name the longest run
+// of letters, digits and underscores; a malformed $ is literal.
+func parseTemplate(re *regexp.Regexp, repl string) template {
+	var tp template
+	for len(repl) > 0 {
+		i := strings.IndexByte(repl, '$')
+		if i < 0 {
+			tp.literal += int64(len(repl))
+			break
+		}
+		tp.literal += int64(i)
+		repl = repl[i:]
+		if len(repl) > 1 && repl[1] == '$' {
+			tp.literal++
+			repl = repl[2:]
+			continue
+		}
+		name, rest, ok := templateName(repl)
+		if !ok {
+			tp.literal++
+			repl = repl[1:]
+			continue
+		}
+		repl = rest
+		g := -1
+		if num, err := strconv.Atoi(name); err == nil {
+			if num < re.NumSubexp()+1 {
+				g = num
+			}
+		} else {
+			g = re.SubexpIndex(name)
+		}
+		tp.groups = append(tp.groups, g)
+	}
+	return tp
+}
+
+// templateName reads the name after a $ at the start of s.
+func templateName(s string) (name, rest string, ok bool) {
+	s = s[1:]
+	brace := strings.HasPrefix(s, "{")
+	if brace {
+		s = s[1:]
+	}
+	i := 0
+	for i < len(s) && (s[i] == '_' || s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z' || s[i] >= '0' && s[i] <= '9') {
+		i++
+	}
+	if i == 0 {
+		return "", "", false
+	}
+	name, s = s[:i], s[i:]
+	if brace {
+		if !strings.HasPrefix(s, "}") {
+			return "", "", false
+		}
+		s = s[1:]
+	}
+	return name, s, true
+}
+
+// size is how many bytes the template expands to for the match m.
+func (tp template) size(m []int) int64 {
+	n := tp.literal
+	for _, g := range tp.groups {
+		if g >= 0 && 2*g+1 < len(m) && m[2*g] >= 0 {
+			n += int64(m[2*g+1] - m[2*g])
+		}
+	}
+	return n
 }
 
 // checkTemplate refuses a regex replacement written in another tool's

@@ -41,7 +41,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+	"github.com/loupe-dev/loupe/internal/safefs"
+
 	"time"
 
 	"github.com/loupe-dev/loupe/core/search"
@@ -184,8 +185,8 @@ func New(cfg Config) (*Tools, error) {
 func (t *Tools) Root() string { return t.ws.Root() }
 
 // openRoot opens the workspace for one call's reads and writes.
-func (t *Tools) openRoot(tool string) (*os.Root, error) {
-	r, err := os.OpenRoot(t.ws.Root())
+func (t *Tools) openRoot(tool string) (*safefs.Root, error) {
+	r, err := safefs.Open(t.ws.Root())
 	if err != nil {
 		return nil, &Error{Tool: tool, Msg: "cannot open the workspace", Err: err}
 	}

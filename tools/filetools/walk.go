@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/loupe-dev/loupe/internal/safefs"
 	"path"
 	"slices"
 	"strings"
@@ -35,6 +36,7 @@ type walked struct {
 	large      []string      // over maxSize
 	deep       []string      // directories below the depth limit, not entered
 	unreadable []string
+	special    []string // fifos, sockets and devices, never opened
 }
 
 // walk lists the files under spec.base with the walking tools' rules:
@@ -100,6 +102,10 @@ func (t *Tools) walk(ctx context.Context, spec walkSpec) (*walked, error) {
 		case search.SkipMissing:
 			return nil, pathError(spec.tool, spec.base.given, fmt.Errorf("%s: %w", s.Path, s.Err))
 		default:
+			if errors.Is(s.Err, safefs.ErrNotRegular) {
+				w.special = append(w.special, s.Path)
+				continue
+			}
 			w.unreadable = append(w.unreadable, s.Path)
 		}
 	}
@@ -131,6 +137,9 @@ func (w *walked) warnings(maxDepth int, maxSize int64) []string {
 	}
 	if len(w.large) > 0 {
 		out = append(out, fmt.Sprintf("%d %s over %s skipped (%s)", len(w.large), plural(len(w.large), "file was", "files were"), byteSize(maxSize), examples(w.large)))
+	}
+	if len(w.special) > 0 {
+		out = append(out, fmt.Sprintf("%d %s skipped: not regular files (fifos, sockets or devices), never opened (%s)", len(w.special), plural(len(w.special), "path was", "paths were"), examples(w.special)))
 	}
 	if len(w.unreadable) > 0 {
 		out = append(out, fmt.Sprintf("%d %s could not be read (%s)", len(w.unreadable), plural(len(w.unreadable), "path", "paths"), examples(w.unreadable)))

@@ -5,8 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/loupe-dev/loupe/internal/safefs"
 	"io/fs"
-	"os"
+
 	"path"
 	"path/filepath"
 	"strings"
@@ -21,7 +22,7 @@ import (
 const newFilePerm = 0o644
 
 // loadText reads an existing text file for editing.
-func (t *Tools) loadText(root *os.Root, tool string, g target) ([]byte, textFile, error) {
+func (t *Tools) loadText(root *safefs.Root, tool string, g target) ([]byte, textFile, error) {
 	data, _, err := readFile(root, tool, g, t.cfg.MaxFileSize)
 	if err != nil {
 		return nil, textFile{}, err
@@ -33,30 +34,57 @@ func (t *Tools) loadText(root *os.Root, tool string, g target) ([]byte, textFile
 }
 
 // commit asks for approval and replaces the file g, read as old, with
-// data. A file that changed meanwhile (while the approver decided) is
-// left alone.
-func (t *Tools) commit(ctx context.Context, root *os.Root, tool string, g target, old, data []byte, summary, diff string) error {
+// data. A file that changed meanwhile (while the approver decided, or
+// while it was written) is left alone; what another process appended to
+// it is kept at its end, and note says so (else it is "").
+func (t *Tools) commit(ctx context.Context, root *safefs.Root, tool string, g target, old, data []byte, summary, diff string) (note string, err error) {
 	if err := t.approve(ctx, toolspec.Request{Tool: tool, Permission: toolspec.WriteFiles, Path: g.display(), Summary: summary, Diff: diff}); err != nil {
-		return err
+		return "", err
 	}
-	now, _, err := readFile(root, tool, g, t.cfg.MaxFileSize)
+	rep, err := rewrite.ReplaceFileIn(root, g.os(), old, data)
 	if err != nil {
-		return err
+		return "", writeError(tool, g.given, err)
 	}
-	if !bytes.Equal(now, old) {
-		return &Error{Tool: tool, Path: g.given, Msg: "the file changed while the change waited for approval; nothing was written",
-			Hint: "Read the file again and redo the change on its current content"}
+	return replacedNote(rep).note(), nil
+}
+
+// replacedNote says what else happened to a file replaced while another
+// process wrote to it.
+type replacedNote rewrite.Replaced
+
+func (r replacedNote) note() string {
+	var parts []string
+	if r.Carried > 0 {
+		parts = append(parts, fmt.Sprintf("another process appended %s to the file while it was written; they were kept at its end, unedited", byteSize(r.Carried)))
 	}
-	if err := rewrite.ReplaceFileIn(root, g.os(), data); err != nil {
-		return writeError(tool, g.given, err)
+	if r.StillOpen {
+		parts = append(parts, "another process still has the old file open for writing: what it writes from now on does not reach the file")
 	}
-	return nil
+	if r.Lost {
+		parts = append(parts, "another process changed the file while it was written; that change is not in it: read the file and redo it")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " Note: " + strings.Join(parts, "; ") + "."
 }
 
 // writeError turns a failed write into an *Error.
 func writeError(tool, given string, err error) error {
-	if escapes(err) {
+	switch {
+	case escapes(err):
 		return outsideError(tool, given)
+	case errors.Is(err, safefs.ErrNotRegular):
+		return notRegular(tool, given, nil)
+	case errors.Is(err, rewrite.ErrChanged):
+		return &Error{Tool: tool, Path: given, Msg: "the file changed while the change waited for approval or was written; nothing was written", Err: rewrite.ErrChanged,
+			Hint: "Read the file again and redo the change on its current content"}
+	case errors.Is(err, rewrite.ErrHardLinked):
+		return &Error{Tool: tool, Path: given, Msg: "the file has other hard links; nothing was written (replacing it would split it from them, writing in place could be torn by a crash)", Err: unwrapPath(err),
+			Hint: "Write a copy under a new name, or break the link yourself (copy the file over itself) if the copies may part"}
+	case errors.Is(err, rewrite.ErrOwner):
+		return &Error{Tool: tool, Path: given, Msg: "the file belongs to another user and group, which the new file could not be given; nothing was written", Err: unwrapPath(err),
+			Hint: "Edit the file as its owner (or as root)"}
 	}
 	return &Error{Tool: tool, Path: given, Msg: "write failed, the file is unchanged", Err: unwrapPath(err)}
 }
@@ -183,11 +211,12 @@ func (t *Tools) update(ctx context.Context, tool, given, content string) (*Updat
 	}
 	diff := unifiedDiff(g.display(), tf.body, body, false, false)
 	summary := fmt.Sprintf("replace the content of %s (%d → %d lines)", g.display(), countLines(tf.body), res.Lines)
-	if err := t.commit(ctx, root, tool, g, old, data, summary, diff); err != nil {
+	note, err := t.commit(ctx, root, tool, g, old, data, summary, diff)
+	if err != nil {
 		return nil, err
 	}
 	res.Changed = true
-	res.Message = fmt.Sprintf("Updated %s (now %d %s).", g.display(), res.Lines, plural(res.Lines, "line", "lines"))
+	res.Message = fmt.Sprintf("Updated %s (now %d %s).", g.display(), res.Lines, plural(res.Lines, "line", "lines")) + note
 	return res, nil
 }
 
@@ -246,12 +275,13 @@ func (t *Tools) AppendFile(ctx context.Context, p AppendFileParams) (*AppendFile
 	data := tf.encode(body)
 	diff := unifiedDiff(g.display(), tf.body, body, false, false)
 	summary := fmt.Sprintf("append %d %s to %s", len(added), plural(len(added), "line", "lines"), g.display())
-	if err := t.commit(ctx, root, tool, g, old, data, summary, diff); err != nil {
+	note, err := t.commit(ctx, root, tool, g, old, data, summary, diff)
+	if err != nil {
 		return nil, err
 	}
 	n := countLines(body)
 	return &AppendFileResult{Path: g.display(), AddedLines: len(added), TotalLines: n,
-		Message: fmt.Sprintf("Appended %d %s to %s (now %d lines).", len(added), plural(len(added), "line", "lines"), g.display(), n)}, nil
+		Message: fmt.Sprintf("Appended %d %s to %s (now %d lines).", len(added), plural(len(added), "line", "lines"), g.display(), n) + note}, nil
 }
 
 // DeleteFileParams are delete_file's parameters.
@@ -292,7 +322,7 @@ func (t *Tools) DeleteFile(ctx context.Context, p DeleteFileParams) (*DeleteFile
 		}
 		var e *Error
 		if errors.As(err, &e) {
-			e.Path = p.Path
+			e.Path = shownPath(p.Path)
 		}
 		return nil, err
 	}
@@ -321,7 +351,7 @@ func (t *Tools) DeleteFile(ctx context.Context, p DeleteFileParams) (*DeleteFile
 			summary = fmt.Sprintf("delete %s (%d %s)", g.display(), n, plural(n, "line", "lines"))
 		}
 	default:
-		return nil, &Error{Tool: tool, Path: p.Path, Msg: "not a regular file, not deleted"}
+		return nil, &Error{Tool: tool, Path: p.Path, Msg: notRegular(tool, p.Path, fi).Msg + ", not deleted"}
 	}
 	if err := t.approve(ctx, toolspec.Request{Tool: tool, Permission: toolspec.DeleteFiles, Path: g.display(), Summary: summary, Diff: diff}); err != nil {
 		return nil, err
@@ -329,6 +359,9 @@ func (t *Tools) DeleteFile(ctx context.Context, p DeleteFileParams) (*DeleteFile
 	if err := root.Remove(g.os()); err != nil {
 		if escapes(err) {
 			return nil, outsideError(tool, p.Path)
+		}
+		if errors.Is(err, safefs.ErrIsDir) {
+			return nil, &Error{Tool: tool, Path: p.Path, Msg: "is a directory, not deleted", Hint: "delete_file deletes single files; delete the files in it one by one if they must go"}
 		}
 		return nil, &Error{Tool: tool, Path: p.Path, Msg: "delete failed", Err: unwrapPath(err)}
 	}
