@@ -46,6 +46,9 @@ func when(rule string) flagDef { return flagDef{rule: rule} }
 // extractorDefs are the extractors of each language, by language name,
 // in the order they are tried.
 var extractorDefs = map[string][]def{
-	"go":     goDefs,
-	"python": pythonDefs,
+	"go":         goDefs,
+	"python":     pythonDefs,
+	"javascript": javascriptDefs,
+	"typescript": typescriptDefs("ts"),
+	"tsx":        typescriptDefs("tsx"),
 }
