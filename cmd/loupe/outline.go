@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -100,6 +101,7 @@ func runOutline(ctx context.Context, e *env, args []string) int {
 	}
 	sopts.Cache = walk.cache(e)
 	defer closeTreeCache(sopts.Cache)
+	origins := newPathOrigins(fs.args)
 	st, err := search.Run(ctx, sopts, search.Job[*outline.File]{
 		Want: func(f search.File) (bool, error) { return lang != nil || outline.Has(f.Lang), nil },
 		Visit: func(ctx context.Context, f search.File, t *tree.Tree) (*outline.File, int64, error) {
@@ -110,7 +112,7 @@ func runOutline(ctx context.Context, e *env, args []string) int {
 			if dirInput && len(its) == 0 {
 				return nil, 0, nil
 			}
-			return &outline.File{Path: f.Path, Language: f.Lang.Display(), Items: its}, int64(len(its)) * 256, nil
+			return &outline.File{Path: origins.spell(f), Language: f.Lang.Display(), Items: its}, int64(len(its)) * 256, nil
 		},
 		Deliver: func(_ search.File, f *outline.File) error {
 			if f == nil {
@@ -229,4 +231,48 @@ func (o *outliner) stdin(ctx context.Context, e *env, lang *language.Language, p
 		return e.errorf("%v", err)
 	}
 	return exitMatch
+}
+
+// pathOrigins spells a file's path as ast-grep's outline prints it: the
+// path argument it was found under joined with the path below it, as
+// written ("./" kept: `outline .` prints ./a.go), where run drops the
+// leading "./".
+type pathOrigins struct {
+	args, abs []string
+}
+
+func newPathOrigins(args []string) *pathOrigins {
+	if len(args) == 0 {
+		args = []string{"."}
+	}
+	o := &pathOrigins{}
+	for _, a := range args {
+		abs, err := filepath.Abs(a)
+		if err != nil {
+			continue
+		}
+		o.args, o.abs = append(o.args, a), append(o.abs, abs)
+	}
+	return o
+}
+
+func (o *pathOrigins) spell(f search.File) string {
+	for i, abs := range o.abs {
+		if f.Abs == abs {
+			return o.args[i]
+		}
+		rel, ok := strings.CutPrefix(f.Abs, abs+string(filepath.Separator))
+		if abs == string(filepath.Separator) {
+			rel, ok = strings.CutPrefix(f.Abs, abs)
+		}
+		if !ok {
+			continue
+		}
+		a := o.args[i]
+		if !strings.HasSuffix(a, "/") {
+			a += "/"
+		}
+		return a + filepath.ToSlash(rel)
+	}
+	return f.Path
 }

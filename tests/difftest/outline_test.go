@@ -30,6 +30,24 @@ type outlineCorpus struct{ corpus, lang string }
 var outlineCorpora = []outlineCorpus{
 	{"go-std", "go"},
 	{"py-std", "python"},
+	{"ts-lib", "typescript"},
+	{"ts-lib", "javascript"},
+	{"rxjs", "typescript"},
+	{"rxjs", "javascript"},
+	{"local", "tsx"},
+}
+
+// The rxjs package (its TypeScript sources and their ES5 build) is a
+// corpus of this suite: classes, interfaces, overloads, enums and
+// namespaces the TypeScript library files have few of.
+func init() {
+	corpora["rxjs"] = corpus{
+		root: func(ctx context.Context, _ string) (string, error) { return NpmPackage(ctx, "rxjs", "7.8.2") },
+		bounded: map[string][]string{
+			"typescript": {"src/internal/*.ts", "src/internal/operators/[a-f]*.ts", "src/internal/scheduler"},
+			"javascript": {"dist/esm5/internal/*.js", "dist/esm5/internal/observable"},
+		},
+	}
 }
 
 // outlineModes are the flag sets each corpus is outlined with; "dir"
