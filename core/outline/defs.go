@@ -49,6 +49,7 @@ var extractorDefs = map[string][]def{
 	"go":         goDefs,
 	"python":     pythonDefs,
 	"javascript": javascriptDefs,
+	"rust":       rustDefs,
 	"typescript": typescriptDefs("ts"),
 	"tsx":        typescriptDefs("tsx"),
 }
