@@ -49,6 +49,8 @@ var extractorDefs = map[string][]def{
 	"go":         goDefs,
 	"python":     pythonDefs,
 	"javascript": javascriptDefs,
+	"java":       javaDefs,
+	"c":          cDefs,
 	"rust":       rustDefs,
 	"typescript": typescriptDefs("ts"),
 	"tsx":        typescriptDefs("tsx"),
