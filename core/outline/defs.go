@@ -49,6 +49,8 @@ var extractorDefs = map[string][]def{
 	"go":         goDefs,
 	"python":     pythonDefs,
 	"javascript": javascriptDefs,
+	"ruby":       rubyDefs,
+	"php":        phpDefs,
 	"java":       javaDefs,
 	"c":          cDefs,
 	"rust":       rustDefs,
