@@ -49,6 +49,7 @@ var extractorDefs = map[string][]def{
 	"go":         goDefs,
 	"python":     pythonDefs,
 	"javascript": javascriptDefs,
+	"kotlin":     kotlinDefs,
 	"csharp":     csharpDefs,
 	"cpp":        cppDefs,
 	"ruby":       rubyDefs,
