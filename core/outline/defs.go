@@ -49,6 +49,7 @@ var extractorDefs = map[string][]def{
 	"go":         goDefs,
 	"python":     pythonDefs,
 	"javascript": javascriptDefs,
+	"swift":      swiftDefs,
 	"kotlin":     kotlinDefs,
 	"csharp":     csharpDefs,
 	"cpp":        cppDefs,
