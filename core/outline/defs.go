@@ -9,6 +9,9 @@ type def struct {
 	symbol  string
 	rule    string
 	name    string
+	// nameField, when set, names the entry by the trimmed text of the
+	// matched node's child in that field instead of by name.
+	nameField string
 	// sig is the signature template; "" uses the first non-blank line
 	// of the matched node, trimmed.
 	sig string
@@ -49,6 +52,7 @@ var extractorDefs = map[string][]def{
 	"go":         goDefs,
 	"python":     pythonDefs,
 	"javascript": javascriptDefs,
+	"markdown":   markdownDefs,
 	"swift":      swiftDefs,
 	"kotlin":     kotlinDefs,
 	"csharp":     csharpDefs,

@@ -333,10 +333,14 @@ func (x *Extractor) collect(n tree.Node, scope []*compiled, env *match.Env, out 
 }
 
 func (x *Extractor) entry(c *compiled, role string, n tree.Node, env *match.Env, withSig bool) Entry {
+	name := string(c.name.Expand(env))
+	if f := c.def.nameField; f != "" {
+		name = strings.TrimSpace(n.ChildByField(f).Text())
+	}
 	e := Entry{
 		Role:       role,
 		SymbolType: c.def.symbol,
-		Name:       string(c.name.Expand(env)),
+		Name:       name,
 		Range:      wire.NodeRange(n),
 		ASTKind:    n.Kind(),
 	}
