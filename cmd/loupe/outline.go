@@ -103,7 +103,7 @@ func runOutline(ctx context.Context, e *env, args []string) int {
 	defer closeTreeCache(sopts.Cache)
 	origins := newPathOrigins(fs.args)
 	st, err := search.Run(ctx, sopts, search.Job[*outline.File]{
-		Want: func(f search.File) (bool, error) { return lang != nil || outline.Has(f.Lang), nil },
+		Want: func(f search.File) (bool, error) { return lang != nil || f.Named || outline.Has(f.Lang), nil },
 		Visit: func(ctx context.Context, f search.File, t *tree.Tree) (*outline.File, int64, error) {
 			its, err := o.extract(ctx, f.Lang, t)
 			if err != nil {

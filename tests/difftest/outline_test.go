@@ -35,6 +35,15 @@ var outlineCorpora = []outlineCorpus{
 	{"rxjs", "typescript"},
 	{"rxjs", "javascript"},
 	{"local", "tsx"},
+	{"local", "rust"},
+	{"local", "java"},
+	{"local", "kotlin"},
+	{"local", "swift"},
+	{"local", "csharp"},
+	{"local", "cpp"},
+	{"local", "c"},
+	{"local", "ruby"},
+	{"local", "php"},
 }
 
 // The rxjs package (its TypeScript sources and their ES5 build) is a
@@ -82,7 +91,7 @@ func TestOutline(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Run(oc.lang, func(t *testing.T) {
+		t.Run(oc.corpus+"/"+oc.lang, func(t *testing.T) {
 			root, files := corpusFiles(ctx, t, oc.corpus, lang, full)
 			dirs := corpora[oc.corpus].bounded[lang.Name()]
 			if full || len(dirs) == 0 {
@@ -118,7 +127,7 @@ func TestOutline(t *testing.T) {
 					agree++
 				})
 			}
-			t.Logf("outline %s: %d of %d modes agree with ast-grep over %d files (%d file outlines compared)", oc.lang, agree, total, len(files), fileCount)
+			t.Logf("outline %s %s: %d of %d modes agree with ast-grep over %d files (%d file outlines compared)", oc.corpus, oc.lang, agree, total, len(files), fileCount)
 		})
 	}
 }
