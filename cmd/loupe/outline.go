@@ -56,9 +56,6 @@ func runOutline(ctx context.Context, e *env, args []string) int {
 		fmt.Fprint(e.stdout, b.String())
 		return exitMatch
 	}
-	if colour.value == "always" || colour.value == "ansi" {
-		return e.errorf("--color %s: outline prints without colour in loupe", colour.value)
-	}
 	var lang *language.Language
 	if langF.set {
 		l, err := language.Lookup(langF.value)
@@ -92,6 +89,11 @@ func runOutline(ctx context.Context, e *env, args []string) int {
 	}
 	o := &outliner{opts: opts, byLang: map[*language.Language]*outlineLang{}}
 	p := outline.NewPrinter(e.stdout, style, v)
+	p.SetStyle(outline.Style{
+		Colour:           useColour(colour.value, e),
+		EmphasizeImports: opts.Imports != outline.Yes,
+		EmphasizeExports: opts.Exported != outline.Yes,
+	})
 	if walk.stdin.set {
 		return o.stdin(ctx, e, lang, p)
 	}

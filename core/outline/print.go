@@ -48,7 +48,22 @@ type Printer struct {
 	json  string
 	view  View
 	first bool
+	style Style
 }
+
+// Style is how text is coloured: not at all by default. With Colour,
+// paths are underlined, line numbers dimmed, names coloured by symbol
+// type, non-public members dimmed, and items that are imports italic
+// and exported ones bold unless the output lists only those.
+type Style struct {
+	Colour bool
+	// EmphasizeImports and EmphasizeExports mark imports and exported
+	// items (off when --items selects only them).
+	EmphasizeImports, EmphasizeExports bool
+}
+
+// SetStyle sets how text is coloured.
+func (p *Printer) SetStyle(s Style) { p.style = s }
 
 // NewPrinter returns a printer to w; json is "" for text, else the JSON
 // style.
@@ -116,7 +131,7 @@ func (p *Printer) text(b *strings.Builder, f *File) {
 	if !p.first {
 		b.WriteByte('\n')
 	}
-	b.WriteString(f.Path)
+	b.WriteString(p.paint(sgr{underline: true}, f.Path))
 	b.WriteByte('\n')
 	if len(f.Items) == 0 {
 		b.WriteString("nothing found\n")
@@ -127,41 +142,129 @@ func (p *Printer) text(b *strings.Builder, f *File) {
 	case Names:
 		var g groups
 		for i := range f.Items {
-			g.add(f.Items[i].SymbolType, f.Items[i].Name)
+			it := &f.Items[i]
+			g.add(it.SymbolType, it.Name, it.IsImport, it.IsExported, true)
 		}
-		g.write(b, "")
+		g.write(b, "", p, false)
 	case Signatures:
 		for i := range f.Items {
-			itemLine(b, &f.Items[i], width)
+			p.itemLine(b, &f.Items[i], width)
 		}
 	case Digest:
 		pad := strings.Repeat(" ", width+4)
 		for i := range f.Items {
 			it := &f.Items[i]
-			itemLine(b, it, width)
+			p.itemLine(b, it, width)
 			var g groups
 			for _, public := range []bool{true, false} {
 				for _, m := range it.Members {
 					if m.IsPublic == public {
-						g.add(m.SymbolType, m.Name)
+						g.add(m.SymbolType, m.Name, false, false, m.IsPublic)
 					}
 				}
 			}
-			g.write(b, pad)
+			g.write(b, pad, p, true)
 		}
 	case Expanded:
 		for i := range f.Items {
 			it := &f.Items[i]
-			itemLine(b, it, width)
+			p.itemLine(b, it, width)
 			for j := range it.Members {
-				fmt.Fprintf(b, "%*d:   %s\n", width, it.Members[j].Range.Start.Line+1, sigOrName(&it.Members[j].Entry))
+				m := &it.Members[j]
+				name := symbolStyle(m.SymbolType)
+				var around *sgr
+				if !m.IsPublic {
+					name.dim = true
+					around = &sgr{dim: true}
+				}
+				fmt.Fprintf(b, "%s:   %s\n", p.paint(sgr{dim: true}, fmt.Sprintf("%*d", width, m.Range.Start.Line+1)), p.signature(&m.Entry, name, around))
 			}
 		}
 	}
 }
 
-func itemLine(b *strings.Builder, it *Item, width int) {
-	fmt.Fprintf(b, "%*d: %s\n", width, it.Range.Start.Line+1, sigOrName(&it.Entry))
+func (p *Printer) itemLine(b *strings.Builder, it *Item, width int) {
+	name := symbolStyle(it.SymbolType)
+	name.italic = p.style.EmphasizeImports && it.IsImport
+	name.bold = p.style.EmphasizeExports && it.IsExported
+	fmt.Fprintf(b, "%s: %s\n", p.paint(sgr{dim: true}, fmt.Sprintf("%*d", width, it.Range.Start.Line+1)), p.signature(&it.Entry, name, nil))
+}
+
+// signature is an entry's signature (its name when it has none), the
+// first occurrence of the name painted name, the rest around (nil: plain).
+func (p *Printer) signature(e *Entry, name sgr, around *sgr) string {
+	s := sigOrName(e)
+	if !p.style.Colour {
+		return s
+	}
+	paintAround := func(t string) string {
+		if around == nil {
+			return t
+		}
+		return p.paint(*around, t)
+	}
+	i := strings.Index(s, e.Name)
+	if i < 0 {
+		return paintAround(s)
+	}
+	end := i + len(e.Name)
+	return paintAround(s[:i]) + name.paint(s[i:end]) + paintAround(s[end:])
+}
+
+// sgr is a text style as ANSI escape sequences write it.
+type sgr struct {
+	bold, dim, italic, underline bool
+	fg                           string // the foreground colour's parameters, "" for none
+}
+
+func (g sgr) paint(s string) string {
+	var codes []string
+	for _, c := range []struct {
+		on   bool
+		code string
+	}{{g.bold, "1"}, {g.dim, "2"}, {g.italic, "3"}, {g.underline, "4"}} {
+		if c.on {
+			codes = append(codes, c.code)
+		}
+	}
+	if g.fg != "" {
+		codes = append(codes, g.fg)
+	}
+	if len(codes) == 0 {
+		return s
+	}
+	return "\x1b[" + strings.Join(codes, ";") + "m" + s + "\x1b[0m"
+}
+
+// paint paints s in g when the printer colours.
+func (p *Printer) paint(g sgr, s string) string {
+	if !p.style.Colour {
+		return s
+	}
+	return g.paint(s)
+}
+
+// symbolStyle is the colour of a symbol type's names.
+func symbolStyle(symbol string) sgr {
+	switch symbol {
+	case "file", "module", "namespace", "package":
+		return sgr{fg: "36"}
+	case "class", "struct", "object":
+		return sgr{fg: "34"}
+	case "enum", "enumMember":
+		return sgr{fg: "35"}
+	case "interface", "typeParameter":
+		return sgr{fg: "31"}
+	case "function", "method", "constructor":
+		return sgr{fg: "32"}
+	case "property", "field", "key":
+		return sgr{fg: "33"}
+	case "variable", "constant":
+		return sgr{fg: "38;5;214"}
+	case "event", "operator":
+		return sgr{fg: "38;5;39"}
+	}
+	return sgr{fg: "38;5;208"}
 }
 
 func sigOrName(e *Entry) string {
@@ -190,41 +293,63 @@ type groups struct {
 }
 
 type group struct {
-	names  []string
-	counts map[string]int
+	names []string
+	flags map[string]*nameFlags
 }
 
-func (g *groups) add(symbol, name string) {
+// nameFlags are a grouped name's count and flags, or-ed over its repeats.
+type nameFlags struct {
+	count                      int
+	imported, exported, public bool
+}
+
+func (g *groups) add(symbol, name string, imported, exported, public bool) {
 	if g.by == nil {
 		g.by = map[string]*group{}
 	}
 	gr := g.by[symbol]
 	if gr == nil {
-		gr = &group{counts: map[string]int{}}
+		gr = &group{flags: map[string]*nameFlags{}}
 		g.by[symbol] = gr
 	}
-	if gr.counts[name] == 0 {
+	f := gr.flags[name]
+	if f == nil {
+		f = &nameFlags{}
+		gr.flags[name] = f
 		gr.names = append(gr.names, name)
 	}
-	gr.counts[name]++
+	f.count++
+	f.imported = f.imported || imported
+	f.exported = f.exported || exported
+	f.public = f.public || public
 }
 
-func (g *groups) write(b *strings.Builder, pad string) {
+// write prints the groups, each on a line after pad; members says the
+// names are members (dimmed when not public) rather than items.
+func (g *groups) write(b *strings.Builder, pad string, p *Printer, members bool) {
 	for _, s := range SymbolTypes {
 		gr := g.by[s]
 		if gr == nil {
 			continue
 		}
 		b.WriteString(pad)
-		b.WriteString(s)
+		b.WriteString(p.paint(symbolStyle(s), s))
 		b.WriteString(": ")
 		for i, n := range gr.names {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(n)
-			if c := gr.counts[n]; c > 1 {
-				fmt.Fprintf(b, " ×%d", c)
+			f := gr.flags[n]
+			var st sgr
+			if members {
+				st.dim = !f.public
+			} else {
+				st.italic = p.style.EmphasizeImports && f.imported
+				st.bold = p.style.EmphasizeExports && f.exported
+			}
+			b.WriteString(p.paint(st, n))
+			if f.count > 1 {
+				fmt.Fprintf(b, " ×%d", f.count)
 			}
 		}
 		b.WriteByte('\n')
