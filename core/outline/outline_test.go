@@ -152,6 +152,17 @@ func TestPrinter(t *testing.T) {
 			t.Errorf("json %q view %d:\ngot  %q\nwant %q", c.json, c.view, b.String(), c.want)
 		}
 	}
+	var cb strings.Builder
+	cp := NewPrinter(&cb, "", Expanded)
+	cp.SetStyle(Style{Colour: true, EmphasizeImports: true, EmphasizeExports: true})
+	cf := &File{Path: "a.go", Items: []Item{{Entry: Entry{SymbolType: "struct", Name: "T", Signature: "type T struct {"}, IsExported: true,
+		Members: []Member{{Entry: Entry{SymbolType: "field", Name: "x", Signature: "x int"}}}}}}
+	if err := cp.File(cf); err != nil {
+		t.Fatal(err)
+	}
+	if want := "\x1b[4ma.go\x1b[0m\n\x1b[2m1\x1b[0m: type \x1b[1;34mT\x1b[0m struct {\n\x1b[2m1\x1b[0m:   \x1b[2m\x1b[0m\x1b[2;33mx\x1b[0m\x1b[2m int\x1b[0m\n"; cb.String() != want {
+		t.Errorf("colour:\ngot  %q\nwant %q", cb.String(), want)
+	}
 	var b strings.Builder
 	p := NewPrinter(&b, "", Digest)
 	if err := p.Finish(); err != nil || b.String() != "nothing found\n" {

@@ -51,7 +51,8 @@ type Printer struct {
 	style Style
 }
 
-// Style is how text is coloured: not at all by default. With Colour,
+// Style is how text is coloured (an empty part of a painted
+// signature is still wrapped in its escapes, as ast-grep prints it): not at all by default. With Colour,
 // paths are underlined, line numbers dimmed, names coloured by symbol
 // type, non-public members dimmed, and items that are imports italic
 // and exported ones bold unless the output lists only those.

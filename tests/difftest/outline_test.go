@@ -77,7 +77,10 @@ var outlineModes = [][]string{
 	{"--json=compact", "--items", "all", "--view", "expanded"},
 	{"--json=stream", "--items", "all", "--view", "digest"},
 	{"--json=stream", "--view", "names", "--items", "exports"},
+	{"--color", "always", "--view", "expanded", "--items", "all"},
+	{"--color", "always", "--items", "exports", "--view", "digest"},
 	{"dir"},
+	{"dir", "--color", "always"},
 	{"dir", "--json=stream", "--view", "expanded"},
 }
 
