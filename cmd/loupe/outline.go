@@ -42,6 +42,8 @@ func runOutline(ctx context.Context, e *env, args []string) int {
 	matchF := fs.String(0, "match", "REGEX", "Keep only top-level items whose name or signature matches REGEX")
 	pubMembers := fs.Bool(0, "pub-members", "Show only public members in member views")
 	view := fs.String(0, "view", "VIEW", "Text view: auto (default: digest for files and stdin, names for directories), names, signatures, digest, expanded").choose(outlineViews...)
+	ruleFiles := fs.List(0, "outline-rules", "FILE", "Load more outline extractors from an outline rule file (repeatable)")
+	noDefault := fs.Bool(0, "no-default-outline-rules", "Do not load the built-in outline extractors")
 	walk := addWalkFlags(fs, "Outline code read from standard input (needs --lang)")
 	help := fs.Bool('h', "help", "Print help")
 	if err := fs.Parse(args); err != nil {
@@ -83,11 +85,24 @@ func runOutline(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return e.errorf("%v", err)
 	}
+	set := outline.Default()
+	if noDefault.set {
+		set = outline.Empty()
+	}
+	for _, f := range ruleFiles.values {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			return e.errorf("Cannot read outline rules %s: %v", f, err)
+		}
+		if err := set.Add(src); err != nil {
+			return e.errorf("Cannot parse outline rules %s: %v", f, err)
+		}
+	}
 	style := ""
 	if jsonF.set {
 		style = jsonF.value
 	}
-	o := &outliner{opts: opts, byLang: map[*language.Language]*outlineLang{}}
+	o := &outliner{set: set, opts: opts, byLang: map[*language.Language]*outlineLang{}}
 	p := outline.NewPrinter(e.stdout, style, v)
 	p.SetStyle(outline.Style{
 		Colour:           useColour(colour.value, e),
@@ -97,6 +112,12 @@ func runOutline(ctx context.Context, e *env, args []string) int {
 	if walk.stdin.set {
 		return o.stdin(ctx, e, lang, p)
 	}
+	if lang == nil && len(set.Languages()) == 0 {
+		if err := p.Finish(); err != nil {
+			return e.errorf("%v", err)
+		}
+		return exitMatch
+	}
 	sopts, err := walk.options(fs.args, lang)
 	if err != nil {
 		return e.errorf("%v", err)
@@ -105,7 +126,7 @@ func runOutline(ctx context.Context, e *env, args []string) int {
 	defer closeTreeCache(sopts.Cache)
 	origins := newPathOrigins(fs.args)
 	st, err := search.Run(ctx, sopts, search.Job[*outline.File]{
-		Want: func(f search.File) (bool, error) { return lang != nil || f.Named || outline.Has(f.Lang), nil },
+		Want: func(f search.File) (bool, error) { return lang != nil || f.Named || set.Has(f.Lang), nil },
 		Visit: func(ctx context.Context, f search.File, t *tree.Tree) (*outline.File, int64, error) {
 			its, err := o.extract(ctx, f.Lang, t)
 			if err != nil {
@@ -185,6 +206,7 @@ func outlineOptions(items, view, types string, matchF *flagSpec, pub, dirInput b
 // outliner compiles the extractors of each language once, on first use;
 // it is safe for concurrent use.
 type outliner struct {
+	set    *outline.RuleSet
 	opts   outline.Options
 	mu     sync.Mutex
 	byLang map[*language.Language]*outlineLang
@@ -206,7 +228,7 @@ func (o *outliner) extract(ctx context.Context, lang *language.Language, t *tree
 		o.byLang[lang] = c
 	}
 	o.mu.Unlock()
-	c.once.Do(func() { c.x, c.err = outline.Compile(ctx, lang, o.opts) })
+	c.once.Do(func() { c.x, c.err = o.set.Compile(ctx, lang, o.opts) })
 	if c.err != nil || c.x == nil {
 		return nil, c.err
 	}

@@ -8,7 +8,10 @@ type def struct {
 	parents []string // a member's item extractor ids
 	symbol  string
 	rule    string
-	name    string
+	// core is the rule core as a decoded document (a rule file's), used
+	// instead of rule when set.
+	core map[string]any
+	name string
 	// nameField, when set, names the entry by the trimmed text of the
 	// matched node's child in that field instead of by name.
 	nameField string
@@ -25,10 +28,14 @@ type def struct {
 // flagDef is a flag's value: a rule (YAML, evaluated on the matched node
 // with its bindings) or a literal.
 type flagDef struct {
-	rule  string
-	set   bool // value is given
-	value bool
+	rule    string
+	ruleMap map[string]any // a rule file's rule, decoded
+	set     bool           // value is given
+	value   bool
 }
+
+// isRule reports whether the flag is given by a rule.
+func (f flagDef) isRule() bool { return f.rule != "" || f.ruleMap != nil }
 
 // literal returns the flag's literal value, dflt when none is given.
 func (f flagDef) literal(dflt bool) bool {

@@ -120,21 +120,9 @@ type Options struct {
 	MemberSignatures bool
 }
 
-// Languages returns the names of the languages with extractors, sorted.
-func Languages() []string {
-	out := make([]string, 0, len(extractorDefs))
-	for l := range extractorDefs {
-		out = append(out, l)
-	}
-	slices.Sort(out)
-	return out
-}
-
-// Has reports whether lang has extractors.
-func Has(lang *language.Language) bool {
-	_, ok := extractorDefs[lang.Name()]
-	return ok
-}
+// Languages returns the names of the languages with built-in
+// extractors, sorted.
+func Languages() []string { return Default().Languages() }
 
 // Extractor is the compiled outline extractors of one language for one
 // Options. It is safe for concurrent use.
@@ -169,11 +157,17 @@ func (p predicate) eval(n tree.Node, env *match.Env) bool {
 	return ok
 }
 
-// Compile compiles the extractors of lang for opts; it returns nil when
-// lang has none.
+// Compile compiles the built-in extractors of lang for opts; it returns
+// nil when lang has none.
 func Compile(ctx context.Context, lang *language.Language, opts Options) (*Extractor, error) {
-	defs, ok := extractorDefs[lang.Name()]
-	if !ok {
+	return Default().Compile(ctx, lang, opts)
+}
+
+// Compile compiles the set's extractors of lang for opts; it returns nil
+// when lang has none.
+func (r *RuleSet) Compile(ctx context.Context, lang *language.Language, opts Options) (*Extractor, error) {
+	defs := r.defs[lang.Name()]
+	if len(defs) == 0 {
 		return nil, nil
 	}
 	if opts.Match != nil {
@@ -204,17 +198,23 @@ func Compile(ctx context.Context, lang *language.Language, opts Options) (*Extra
 // matching: a flag given by a rule may go either way.
 func (x *Extractor) retain(d *def) bool {
 	if d.member {
-		return x.opts.Members && (d.public.rule != "" || x.opts.Public.keep(d.public.literal(true)))
+		return x.opts.Members && (d.public.isRule() || x.opts.Public.keep(d.public.literal(true)))
 	}
 	if x.opts.Types != nil && !slices.Contains(x.opts.Types, d.symbol) {
 		return false
 	}
-	return (d.imp.rule != "" || x.opts.Imports.keep(d.imp.literal(false))) &&
-		(d.exp.rule != "" || x.opts.Exported.keep(d.exp.literal(true)))
+	return (d.imp.isRule() || x.opts.Imports.keep(d.imp.literal(false))) &&
+		(d.exp.isRule() || x.opts.Exported.keep(d.exp.literal(true)))
 }
 
 func compile(ctx context.Context, lang *language.Language, d *def, opts Options) (*compiled, error) {
-	core, err := rule.ParseCoreYAML(ctx, lang, []byte(d.rule), nil)
+	var core *rule.Core
+	var err error
+	if d.core != nil {
+		core, err = rule.ParseCore(ctx, lang, d.core, nil)
+	} else {
+		core, err = rule.ParseCoreYAML(ctx, lang, []byte(d.rule), nil)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -223,6 +223,13 @@ func compile(ctx context.Context, lang *language.Language, d *def, opts Options)
 		c.sig = rewrite.Compile(d.sig, d.transformed)
 	}
 	pred := func(f flagDef, dflt bool) (predicate, error) {
+		if f.ruleMap != nil {
+			pc, err := rule.ParseRule(ctx, lang, f.ruleMap, nil)
+			if err != nil {
+				return predicate{}, err
+			}
+			return predicate{core: pc}, nil
+		}
 		if f.rule == "" {
 			return predicate{value: f.literal(dflt)}, nil
 		}

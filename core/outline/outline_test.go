@@ -169,3 +169,24 @@ func TestPrinter(t *testing.T) {
 		t.Errorf("no file: %q, %v", b.String(), err)
 	}
 }
+
+func TestRuleFiles(t *testing.T) {
+	cases := []struct{ src, err string }{
+		{"id: a\nlanguage: go\nrole: item\nsymbolType: function\nrule: {kind: function_declaration}\nname: x\n", ""},
+		{"id: a\nlanguage: go\nrole: item\nsymbolType: func\nrule: {kind: function_declaration}\nname: x\n", `unknown symbolType "func"`},
+		{"id: a\nlanguage: nosuch\nrole: item\nsymbolType: function\nrule: {kind: x}\nname: x\n", "unsupported language"},
+		{"id: a\nlanguage: go\nrole: thing\nsymbolType: function\nrule: {kind: x}\nname: x\n", "role must be item or member"},
+		{"id: m\nlanguage: go\nrole: member\nparentRuleIds: [nope]\nsymbolType: field\nrule: {kind: x}\nname: x\n", `references "nope"`},
+		{"id: a\nlanguage: go\nrole: item\nsymbolType: function\nrule: {kind: x}\nname: x\nextra: 1\n", `unknown key "extra"`},
+		{"id: a\nlanguage: go\nrole: item\nsymbolType: function\nrule: {kind: x}\nname: x\nisExported: maybe\n", "must be a boolean or a rule"},
+	}
+	for _, c := range cases {
+		err := Empty().Add([]byte(c.src))
+		switch {
+		case c.err == "" && err != nil:
+			t.Errorf("%q: %v", c.src, err)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%q: error %v, want %q", c.src, err, c.err)
+		}
+	}
+}
