@@ -159,7 +159,7 @@ func measure(t *testing.T, project, version, srcDir string) {
 		sample = 0
 	}
 	req, _ := json.Marshal(map[string]any{"root": dir, "dir": srcDir, "seed": seed, "sample": sample})
-	cmd := exec.Command(node, filepath.Join(root, "internal", "analysiseval", "truth.mjs"), tsDir)
+	cmd := exec.Command(node, filepath.Join(root, "tests", "analysiseval", "truth.mjs"), tsDir)
 	cmd.Stdin = bytes.NewReader(req)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -56,7 +56,7 @@ func TestCustomLanguage(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "project")
-	if err := os.CopyFS(dir, os.DirFS(filepath.Join(root, "internal", "difftest", "testdata", "custom", "toml"))); err != nil {
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join(root, "tests", "difftest", "testdata", "custom", "toml"))); err != nil {
 		t.Fatal(err)
 	}
 
