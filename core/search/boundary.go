@@ -1,6 +1,7 @@
 package search
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -68,7 +69,13 @@ var ErrPathTooLong = errors.New("path is too long")
 // path over MaxPathBytes is refused (ErrPathTooLong); resolution looks
 // at each component once (and at most maxLinkHops links).
 func (w Workspace) Resolve(p string) (abs, rel string, err error) {
-	abs, rel, missing, err := w.ResolveNew(p)
+	return w.ResolveContext(context.Background(), p)
+}
+
+// ResolveContext is Resolve, stopping with ctx's error when ctx ends
+// (checked every few components).
+func (w Workspace) ResolveContext(ctx context.Context, p string) (abs, rel string, err error) {
+	abs, rel, missing, err := w.ResolveNewContext(ctx, p)
 	if err != nil {
 		return "", "", err
 	}
@@ -84,6 +91,12 @@ func (w Workspace) Resolve(p string) (abs, rel string, err error) {
 // below it that do not exist (none when the path exists). A dangling
 // link's own name counts as existing.
 func (w Workspace) ResolveNew(p string) (abs, rel string, missing []string, err error) {
+	return w.ResolveNewContext(context.Background(), p)
+}
+
+// ResolveNewContext is ResolveNew, stopping with ctx's error when ctx
+// ends (checked every few components).
+func (w Workspace) ResolveNewContext(ctx context.Context, p string) (abs, rel string, missing []string, err error) {
 	if len(p) > MaxPathBytes {
 		return "", "", nil, fmt.Errorf("path of %d bytes: %w (the limit is %d bytes)", len(p), ErrPathTooLong, MaxPathBytes)
 	}
@@ -100,7 +113,10 @@ func (w Workspace) ResolveNew(p string) (abs, rel string, missing []string, err 
 	if !within(w.given, joined) && !within(w.root, joined) {
 		return "", "", nil, outside
 	}
-	real, missing, deepest, err := walkExisting(joined)
+	real, missing, deepest, err := walkExisting(ctx, joined)
+	if ctx.Err() != nil {
+		return "", "", nil, fmt.Errorf("resolving a path: %w", ctx.Err())
+	}
 	if err != nil {
 		// The error alone: its path may be a link's target, outside.
 		return "", "", nil, fmt.Errorf("path %q: %w", p, unwrapPathErr(err))
@@ -125,7 +141,7 @@ func (w Workspace) ResolveNew(p string) (abs, rel string, missing []string, err 
 // existing when what it points to does not), missing the rest of path's
 // components, and deepest the deepest directory reached (inside a link's
 // target when that is where the walk stopped).
-func walkExisting(path string) (real string, missing []string, deepest string, err error) {
+func walkExisting(ctx context.Context, path string) (real string, missing []string, deepest string, err error) {
 	type comp struct {
 		name string
 		orig int // index among path's own components, -1 in a link's target
@@ -151,7 +167,10 @@ func walkExisting(path string) (real string, missing []string, deepest string, e
 	before := make([]string, len(own)) // dest as each own component began
 	lastOwn := -1
 	hops := 0
-	for i := 0; i < len(comps); i++ {
+	for i, steps := 0, 0; i < len(comps); i, steps = i+1, steps+1 {
+		if steps%64 == 63 && ctx.Err() != nil {
+			return "", nil, "", ctx.Err()
+		}
 		c := comps[i]
 		if c.orig >= 0 {
 			before[c.orig] = dest

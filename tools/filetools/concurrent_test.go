@@ -227,4 +227,10 @@ func TestPathBound(t *testing.T) {
 	if r, err := tl.ReadFile(ctx, ReadFileParams{Path: deep}); err != nil || r.Content != "deep\n" {
 		t.Errorf("reading it back: %v %v", r, err)
 	}
+	// A cancelled call stops between components.
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := tl.ReadFile(cancelled, ReadFileParams{Path: deep}); !errors.Is(err, context.Canceled) {
+		t.Errorf("a cancelled read of a deep path: %v, want context.Canceled", err)
+	}
 }

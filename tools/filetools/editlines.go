@@ -74,7 +74,7 @@ func (t *Tools) EditLines(ctx context.Context, p EditLinesParams) (*EditLinesRes
 	default:
 		return nil, &Error{Tool: tool, Path: p.Path, Msg: fmt.Sprintf("unknown operation %q", p.Operation), Hint: "operation is insert, delete or replace"}
 	}
-	g, err := t.resolve(tool, p.Path, false)
+	g, err := t.resolve(ctx, tool, p.Path, false)
 	if err != nil {
 		return nil, err
 	}

@@ -51,7 +51,7 @@ func (t *Tools) Glob(ctx context.Context, p GlobParams) (*GlobResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := t.resolve(tool, p.Path, true)
+	dir, err := t.resolve(ctx, tool, p.Path, true)
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +61,7 @@ func (t *Tools) Glob(ctx context.Context, p GlobParams) (*GlobResult, error) {
 	litDir, _ := doublestar.SplitPattern(p.Pattern)
 	start := dir
 	if litDir != "." {
-		start, err = t.resolve(tool, path.Join(dir.display(), litDir), true)
+		start, err = t.resolve(ctx, tool, path.Join(dir.display(), litDir), true)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				res.Message = fmt.Sprintf("No files match %q: the directory %s does not exist.", p.Pattern, path.Join(dir.display(), litDir))

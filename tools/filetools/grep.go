@@ -110,7 +110,7 @@ func (t *Tools) Grep(ctx context.Context, p GrepParams) (*GrepResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	base, err := t.resolve(tool, p.Path, true)
+	base, err := t.resolve(ctx, tool, p.Path, true)
 	if err != nil {
 		return nil, err
 	}

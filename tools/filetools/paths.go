@@ -1,6 +1,7 @@
 package filetools
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"github.com/loupe-dev/loupe/internal/safefs"
@@ -48,6 +49,8 @@ func outsideError(tool, given string) *Error {
 // pathError turns a file-system error about given into an *Error.
 func pathError(tool, given string, err error) *Error {
 	switch {
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		return &Error{Tool: tool, Path: shownPath(given), Msg: "stopped while resolving the path: the call was cancelled or ran out of time", Err: err}
 	case errors.Is(err, search.ErrOutsideWorkspace) || escapes(err):
 		return outsideError(tool, given)
 	case errors.Is(err, search.ErrPathTooLong):
@@ -93,11 +96,11 @@ func unwrapPath(err error) error {
 
 // resolve checks an existing path: inside the workspace, its symlinks
 // resolved. An empty path is the root when allowRoot, else an error.
-func (t *Tools) resolve(tool, given string, allowRoot bool) (target, error) {
+func (t *Tools) resolve(ctx context.Context, tool, given string, allowRoot bool) (target, error) {
 	if given == "" && !allowRoot {
 		return target{}, &Error{Tool: tool, Msg: "path is required", Hint: "Give a file path relative to the workspace root"}
 	}
-	_, rel, err := t.ws.Resolve(given)
+	_, rel, err := t.ws.ResolveContext(ctx, given)
 	if err != nil {
 		return target{}, pathError(tool, given, err)
 	}
@@ -111,11 +114,11 @@ func (t *Tools) resolve(tool, given string, allowRoot bool) (target, error) {
 // ancestor is resolved (and must be a directory inside the workspace),
 // the missing components are appended. exists says whether the path
 // itself exists; then rel is resolved as by resolve.
-func (t *Tools) resolveNew(tool, given string) (g target, exists bool, err error) {
+func (t *Tools) resolveNew(ctx context.Context, tool, given string) (g target, exists bool, err error) {
 	if given == "" {
 		return target{}, false, &Error{Tool: tool, Msg: "path is required", Hint: "Give a file path relative to the workspace root"}
 	}
-	_, rel, missing, err := t.ws.ResolveNew(given)
+	_, rel, missing, err := t.ws.ResolveNewContext(ctx, given)
 	if err != nil {
 		return target{}, false, pathError(tool, given, err)
 	}

@@ -45,7 +45,7 @@ type ReadFileResult struct {
 // ReadFile returns a file's lines, whole or a range.
 func (t *Tools) ReadFile(ctx context.Context, p ReadFileParams) (*ReadFileResult, error) {
 	const tool = ReadFileName
-	g, err := t.resolve(tool, p.Path, false)
+	g, err := t.resolve(ctx, tool, p.Path, false)
 	if err != nil {
 		return nil, err
 	}
@@ -182,7 +182,7 @@ func (t *Tools) ListDirectory(ctx context.Context, p ListDirectoryParams) (*List
 	if err != nil {
 		return nil, err
 	}
-	g, err := t.resolve(tool, p.Path, true)
+	g, err := t.resolve(ctx, tool, p.Path, true)
 	if err != nil {
 		return nil, err
 	}

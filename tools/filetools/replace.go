@@ -65,7 +65,7 @@ func (t *Tools) ReplaceInFile(ctx context.Context, p ReplaceInFileParams) (*Repl
 			return nil, err
 		}
 	}
-	g, err := t.resolve(tool, p.Path, false)
+	g, err := t.resolve(ctx, tool, p.Path, false)
 	if err != nil {
 		return nil, err
 	}

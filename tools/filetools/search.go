@@ -76,7 +76,7 @@ func (t *Tools) Search(ctx context.Context, p SearchParams) (*SearchResult, erro
 	if err != nil {
 		return nil, err
 	}
-	base, err := t.resolve(tool, p.Path, true)
+	base, err := t.resolve(ctx, tool, p.Path, true)
 	if err != nil {
 		return nil, err
 	}

@@ -117,7 +117,7 @@ func (r *CreateFileResult) Text() string { return r.Message + "\n" }
 // CreateFile creates a file, refusing to replace one unless Overwrite.
 func (t *Tools) CreateFile(ctx context.Context, p CreateFileParams) (*CreateFileResult, error) {
 	const tool = CreateFileName
-	g, exists, err := t.resolveNew(tool, p.Path)
+	g, exists, err := t.resolveNew(ctx, tool, p.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -189,7 +189,7 @@ func (t *Tools) UpdateFile(ctx context.Context, p UpdateFileParams) (*UpdateFile
 
 // update is update_file, and create_file with overwrite.
 func (t *Tools) update(ctx context.Context, tool, given, content string) (*UpdateFileResult, error) {
-	g, err := t.resolve(tool, given, false)
+	g, err := t.resolve(ctx, tool, given, false)
 	if err != nil {
 		return nil, missingHint(err, "Use create_file to create a new file")
 	}
@@ -256,7 +256,7 @@ func (t *Tools) AppendFile(ctx context.Context, p AppendFileParams) (*AppendFile
 	if p.Content == "" {
 		return nil, &Error{Tool: tool, Path: p.Path, Msg: "content is empty, nothing to append"}
 	}
-	g, err := t.resolve(tool, p.Path, false)
+	g, err := t.resolve(ctx, tool, p.Path, false)
 	if err != nil {
 		return nil, missingHint(err, "Use create_file to create a new file")
 	}
@@ -315,7 +315,7 @@ func (t *Tools) DeleteFile(ctx context.Context, p DeleteFileParams) (*DeleteFile
 	}
 	// The directory is resolved, the last component is not: a link is
 	// removed itself.
-	dir, err := t.resolve(tool, filepath.Dir(filepath.Clean(p.Path)), true)
+	dir, err := t.resolve(ctx, tool, filepath.Dir(filepath.Clean(p.Path)), true)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, pathError(tool, p.Path, fs.ErrNotExist)
