@@ -94,7 +94,7 @@ test('the pool really splits: each worker searches a share of the files, Go merg
   }
   const single = await one.execute(queries[0]);
   const merged = JSON.parse(runtime.merge('ast_grep', queries[0], replies));
-  assert.deepEqual(merged, { text: single.llmContent, result: single.metadata });
+  assert.deepEqual(merged, { text: single.llmContent, result: single.metadata, structured: single.structured });
   // In-memory files: each worker mounts them itself.
   const mem = await openPool({ workspaceRoot: '' }, files);
   const fromMemory = JSON.parse(runtime.merge('ast_grep', queries[0], await mem.shards('ast_grep', queries[0]))).result;
