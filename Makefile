@@ -7,7 +7,7 @@ export LOUPE_CACHE := $(CACHE)
 # goes under .cache too, not into the user's cache folder.
 export LOUPE_TREE_CACHE_DIR ?= $(CACHE)/trees
 
-.PHONY: demo build test test-deps vet race parity difftest-full difftest-collections difftest-custom-projects adversarial fuzz grammars grammars-check bench js js-deps js-build test-js playground playground-serve
+.PHONY: demo build dist cross test test-deps vet race parity difftest-full difftest-collections difftest-custom-projects adversarial fuzz grammars grammars-check bench js js-deps js-build test-js playground playground-serve
 
 # has SUITE: true when the Debian packages of one optional suite are
 # installed (scripts/test-deps.sh installs them as root, and otherwise
@@ -29,6 +29,27 @@ VERSION := $(shell git describe --tags --dirty 2>/dev/null)
 build:
 	CGO_ENABLED=0 $(GO) build -ldflags "-X main.version=$(VERSION)" -o bin/loupe ./cmd/loupe
 
+# The platforms loupe is released for: make dist builds each, make cross
+# (part of make test) checks each still builds.
+DIST_TARGETS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64 freebsd/amd64
+
+# The release files in dist/: per target an archive
+# loupe_VERSION_OS_ARCH.tar.gz (.zip for windows) with the binary, LICENSE
+# and README.md; the npm package's tarball; SHA256SUMS. The same commit
+# gives the same bytes (see scripts/dist.sh).
+dist: js-deps
+	GO="$(GO)" LOUPE_VERSION="$(VERSION)" scripts/dist.sh $(DIST_TARGETS)
+
+# loupe built for every release target (cgo off; nothing written), and vet
+# as windows and darwin, so no platform breaks unnoticed.
+cross:
+	@for t in $(DIST_TARGETS); do \
+	  echo "CGO_ENABLED=0 GOOS=$${t%/*} GOARCH=$${t#*/} $(GO) build -o /dev/null ./cmd/loupe"; \
+	  CGO_ENABLED=0 GOOS=$${t%/*} GOARCH=$${t#*/} $(GO) build -o /dev/null ./cmd/loupe || exit 1; \
+	done
+	CGO_ENABLED=0 GOOS=windows $(GO) vet ./...
+	CGO_ENABLED=0 GOOS=darwin $(GO) vet ./...
+
 # vet also checks, as GOOS=js, the packages the npm package's module is
 # built from (their tests included).
 vet:
@@ -41,7 +62,7 @@ vet:
 # Everything, on a fresh machine too: test-deps first installs what is
 # missing (or, when not root, prints one line per suite that is skipped).
 # The npm package's tests drive bin/loupe's MCP server too.
-test: test-deps vet build js
+test: test-deps vet cross build js
 	@if $(HAS) grammars-check; then $(MAKE) grammars-check; fi
 	$(GO) test -count=1 ./...
 	@if $(HAS) cgo; then $(MAKE) race parity; fi
