@@ -26,6 +26,11 @@ func WriteFile(path string, data []byte) error {
 	if !fi.Mode().IsRegular() {
 		return fmt.Errorf("update %s: not a regular file", path)
 	}
+	// Renaming a new file over one with other hard links would split it
+	// from them; refused, as the tools refuse it.
+	if links(fi) > 1 {
+		return fmt.Errorf("update %s: %w; nothing was written", path, ErrHardLinked)
+	}
 	if err := writable(func(flag int) (*os.File, error) { return os.OpenFile(path, flag, 0) }, path); err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package rewrite
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -47,4 +48,41 @@ func TestWriteFile(t *testing.T) {
 	if err := WriteFile(filepath.Join(dir, "missing.ts"), nil); err == nil {
 		t.Error("a missing file must be an error")
 	}
+}
+
+// A file with other hard links is not replaced: renaming over it would
+// split it from them.
+func TestWriteFileHardLinked(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.ts"), filepath.Join(dir, "b.ts")
+	if err := os.WriteFile(a, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(a, b); err != nil {
+		t.Skipf("no hard links here: %v", err)
+	}
+	if links(mustStat(t, a)) < 2 {
+		t.Skip("this system does not count hard links")
+	}
+	err := WriteFile(a, []byte("new"))
+	if !errors.Is(err, ErrHardLinked) {
+		t.Fatalf("WriteFile of a hard-linked file: %v", err)
+	}
+	for _, p := range []string{a, b} {
+		if got, _ := os.ReadFile(p); string(got) != "old" {
+			t.Errorf("%s: %q", p, got)
+		}
+	}
+	if !os.SameFile(mustStat(t, a), mustStat(t, b)) {
+		t.Error("the link was split")
+	}
+}
+
+func mustStat(t *testing.T, p string) os.FileInfo {
+	t.Helper()
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi
 }
