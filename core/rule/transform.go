@@ -299,14 +299,19 @@ func (c *compiler) transformString(v *value, path string) (*transform, error) {
 	return c.transform(obj, path)
 }
 
-// yamlScalar parses a shorthand argument value as YAML, as ast-grep does.
+// yamlScalar parses a shorthand argument value as YAML, as ast-grep does
+// (with YAML 1.2's escapes, see YAMLDocuments).
 func yamlScalar(s string) (*value, error) {
-	var n yaml.Node
-	if err := yaml.Unmarshal([]byte(s), &n); err != nil {
+	docs, err := YAMLDocuments([]byte(s))
+	if err != nil {
 		return nil, err
 	}
+	n := &yaml.Node{}
+	if len(docs) > 0 {
+		n = docs[0]
+	}
 	budget := 1 << 10
-	return fromYAML(&n, 0, &budget, "")
+	return fromYAML(n, 0, &budget, "")
 }
 
 // apply computes the transformed variable into env. It reports false
