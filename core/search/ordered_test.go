@@ -100,6 +100,13 @@ func TestOrdered(t *testing.T) {
 // in work, the others run ahead of it up to the whole Held budget; once
 // it is done and delivery is what they wait for, to a quarter of it.
 func TestOrderedHeldWhileWorking(t *testing.T) {
+	if raceDetector {
+		// Delivery sets the pace here by sleeping 100 µs an item; under
+		// the race detector the workers can fall behind that pace and the
+		// bound is measured against a lagging count (a clean-clone run saw
+		// 100 bytes for 40).
+		t.Skip("paced by a sleep: not meaningful under the race detector")
+	}
 	const cost, budget = 10, 80
 	var held, maxHeld atomic.Int64
 	far := make(chan struct{}) // closed when work has run the budget ahead
