@@ -196,20 +196,20 @@ func (a cliAnswer) diff(got cliAnswer) string {
 	}
 	if !slices.Equal(a.lines, got.lines) {
 		fmt.Fprintf(&b, "matches: ast-grep %d, loupe %d\n", len(a.lines), len(got.lines))
-		shown := 0
-		for _, l := range a.lines {
-			if _, found := slices.BinarySearch(got.lines, l); !found && shown < 4 {
-				fmt.Fprintf(&b, "only ast-grep: %.400s\n", l)
-				shown++
-			}
-		}
-		shown = 0
-		for _, l := range got.lines {
-			if _, found := slices.BinarySearch(a.lines, l); !found && shown < 4 {
-				fmt.Fprintf(&b, "only loupe:    %.400s\n", l)
-				shown++
-			}
-		}
+		writeOnly(&b, "only ast-grep: ", a.lines, got.lines, 4, 400)
+		writeOnly(&b, "only loupe:    ", got.lines, a.lines, 4, 400)
 	}
 	return b.String()
+}
+
+// writeOnly writes, each after label, the first most lines of these (both
+// sorted) that others lacks, clipped to width bytes.
+func writeOnly(b *strings.Builder, label string, these, others []string, most, width int) {
+	shown := 0
+	for _, l := range these {
+		if _, found := slices.BinarySearch(others, l); !found && shown < most {
+			fmt.Fprintf(b, "%s%.*s\n", label, width, l)
+			shown++
+		}
+	}
 }

@@ -199,20 +199,8 @@ func outlineDiff(ref, got outlineAnswer) string {
 	}
 	if !slices.Equal(ref.files, got.files) {
 		fmt.Fprintf(&b, "files: ast-grep %d, loupe %d\n", len(ref.files), len(got.files))
-		shown := 0
-		for _, f := range ref.files {
-			if _, ok := slices.BinarySearch(got.files, f); !ok && shown < 3 {
-				fmt.Fprintf(&b, "only ast-grep: %.600s\n", f)
-				shown++
-			}
-		}
-		shown = 0
-		for _, f := range got.files {
-			if _, ok := slices.BinarySearch(ref.files, f); !ok && shown < 3 {
-				fmt.Fprintf(&b, "only loupe:    %.600s\n", f)
-				shown++
-			}
-		}
+		writeOnly(&b, "only ast-grep: ", ref.files, got.files, 3, 600)
+		writeOnly(&b, "only loupe:    ", got.files, ref.files, 3, 600)
 	}
 	return b.String()
 }
