@@ -28,6 +28,12 @@ type OrderedLimits struct {
 // defaultHeld is OrderedLimits.Held's default.
 const defaultHeld = 32 << 20
 
+// orderedIdle, when set (by tests only), is called with Ordered's lock
+// held each time its goroutine number worker stops to wait, with how many
+// items were delivered then, and when it leaves, with delivered = -1: the
+// moments a test can tell that work cannot run further ahead.
+var orderedIdle func(worker, delivered int)
+
 // Ordered calls work for the items 0..n-1 on several goroutines, taking
 // them in order, and deliver, from the calling goroutine, with each
 // result in item order, whatever the scheduling. work returns its result
@@ -90,17 +96,23 @@ func Ordered[T any](ctx context.Context, n int, lim OrderedLimits, work func(ctx
 	defer stopWatch()
 
 	active = min(threads, n)
-	for range active {
+	for worker := range active {
 		go func() {
 			defer func() {
 				mu.Lock()
 				active--
+				if orderedIdle != nil {
+					orderedIdle(worker, -1)
+				}
 				cond.Broadcast()
 				mu.Unlock()
 			}()
 			for {
 				mu.Lock()
 				for !stopped && next < n && (next >= delivered+ahead || held > limit()) {
+					if orderedIdle != nil {
+						orderedIdle(worker, delivered)
+					}
 					cond.Wait()
 				}
 				// ctx is checked here too: its watcher below runs

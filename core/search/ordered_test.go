@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -99,52 +100,77 @@ func TestOrdered(t *testing.T) {
 // TestOrderedHeldWhileWorking: while the first undelivered item is still
 // in work, the others run ahead of it up to the whole Held budget; once
 // it is done and delivery is what they wait for, to a quarter of it.
+//
+// Nothing here is paced by time: each delivery waits until every goroutine
+// has stopped to wait after seeing it (orderedIdle), so the work has run
+// as far ahead as Ordered lets it, whatever the machine's speed.
 func TestOrderedHeldWhileWorking(t *testing.T) {
-	if raceDetector {
-		// Delivery sets the pace here by sleeping 100 µs an item; under
-		// the race detector the workers can fall behind that pace and the
-		// bound is measured against a lagging count (a clean-clone run saw
-		// 100 bytes for 40).
-		t.Skip("paced by a sleep: not meaningful under the race detector")
+	const threads, cost, budget, n = 2, 10, 80, 200
+	var (
+		mu    sync.Mutex
+		cond  = sync.NewCond(&mu)
+		held  int64 // cost of the results work returned and deliver has not had
+		taken int   // items work was given
+		far   bool  // work ran the budget ahead while item 0 was in work
+		stuck bool  // a goroutine stopped to wait before that
+		// seen[w] is the delivered count goroutine w last stopped to wait
+		// at (n once it left).
+		seen = []int{-1, -1}
+	)
+	orderedIdle = func(worker, delivered int) {
+		mu.Lock()
+		defer mu.Unlock()
+		if delivered < 0 {
+			delivered = n
+		} else if !far {
+			stuck = true
+		}
+		seen[worker] = delivered
+		cond.Broadcast()
 	}
-	const cost, budget = 10, 80
-	var held, maxHeld atomic.Int64
-	far := make(chan struct{}) // closed when work has run the budget ahead
+	defer func() { orderedIdle = nil }()
+
 	work := func(ctx context.Context, i int) (int, int64) {
+		mu.Lock()
+		defer mu.Unlock()
 		if i == 0 {
-			select {
-			case <-far:
-			case <-time.After(10 * time.Second): // only when the others stopped short
-				t.Errorf("the others stopped %d bytes ahead of the first item in work, want %d", held.Load(), budget)
+			for !far && !stuck {
+				cond.Wait()
 			}
-			return 0, cost
+			if !far {
+				t.Errorf("while the first item was in work, the others stopped %d bytes ahead of it, want %d", held, budget)
+			}
 		}
-		if h := held.Add(cost); h > maxHeld.Load() {
-			maxHeld.Store(h)
-		}
-		if i == budget/cost {
-			close(far)
+		taken++
+		held += cost
+		if held >= budget && !far {
+			far = true
+			cond.Broadcast()
 		}
 		return i, cost
 	}
-	var rest atomic.Int64 // the most held once the first item was done
+	drained := false // held fell to a quarter of the budget while items were left
 	deliver := func(i, v int) bool {
-		if i > 0 {
-			held.Add(-cost)
+		mu.Lock()
+		defer mu.Unlock()
+		held -= cost
+		for min(seen[0], seen[1]) < i {
+			cond.Wait()
 		}
-		if i == budget/cost+2 {
-			maxHeld.Store(held.Load())
+		switch {
+		case taken == n:
+			// The last items: nothing is left to run ahead with.
+		case held <= budget/4+2*cost:
+			drained = true
+		case drained:
+			t.Errorf("delivering item %d with the first undelivered one done, finished results held %d bytes, want at most %d", i, held, budget/4+2*cost)
 		}
-		if i > budget/cost+2 {
-			rest.Store(max(rest.Load(), maxHeld.Load()))
-		}
-		time.Sleep(100 * time.Microsecond) // delivery sets the pace
 		return true
 	}
-	if n := Ordered(context.Background(), 200, OrderedLimits{Threads: 2, Ahead: 1000, Held: budget}, work, deliver); n != 200 {
-		t.Fatalf("delivered %d of 200", n)
+	if got := Ordered(context.Background(), n, OrderedLimits{Threads: threads, Ahead: 1000, Held: budget}, work, deliver); got != n {
+		t.Fatalf("delivered %d of %d", got, n)
 	}
-	if r := rest.Load(); r > budget/4+2*cost {
-		t.Errorf("with the first item done, finished results held %d bytes, want at most %d", r, budget/4+2*cost)
+	if !drained {
+		t.Errorf("with the first item done and items left, finished results never fell to a quarter of the budget")
 	}
 }
