@@ -100,8 +100,8 @@ var globTool = declare(decl[filetools.GlobParams, *filetools.GlobResult, globOut
 	Open: openFiles((*filetools.Tools).Glob),
 	Structured: func(r *filetools.GlobResult) globOutput {
 		out := globOutput{TotalFiles: r.TotalFiles, Truncated: r.Truncated, Message: clipN(r.Message, maxNote),
-			Suggestion: clipN(r.Suggestion, maxNote), Warnings: clipAll(r.Warnings), Files: []string{}}
-		out.Files, out.Omitted = bound(out, r.Files)
+			Suggestion: clipN(r.Suggestion, maxNote), Warnings: clipAll(r.Warnings), Files: []string{}, NextOffset: r.NextOffset}
+		out.Files, out.Omitted, out.NextOffset = boundPage(out, r.Files, r.Offset, r.NextOffset)
 		return out
 	},
 	Warnings: func(r *filetools.GlobResult) []string { return named(filetools.GlobName, r.Warnings) },
@@ -126,8 +126,8 @@ var searchTool = declare(decl[filetools.SearchParams, *filetools.SearchResult, s
 	Open: openFiles((*filetools.Tools).Search),
 	Structured: func(r *filetools.SearchResult) searchOutput {
 		out := searchOutput{TotalMatches: r.TotalMatches, Truncated: r.Truncated, Message: clipN(r.Message, maxNote),
-			Suggestion: clipN(r.Suggestion, maxNote), Warnings: clipAll(r.Warnings), Results: []filetools.SearchHit{}}
-		out.Results, out.Omitted = bound(out, r.Results)
+			Suggestion: clipN(r.Suggestion, maxNote), Warnings: clipAll(r.Warnings), Results: []filetools.SearchHit{}, NextOffset: r.NextOffset}
+		out.Results, out.Omitted, out.NextOffset = boundPage(out, r.Results, r.Offset, r.NextOffset)
 		return out
 	},
 	Warnings: func(r *filetools.SearchResult) []string { return named(filetools.SearchName, r.Warnings) },
@@ -150,8 +150,8 @@ var listDirectoryTool = declare(decl[filetools.ListDirectoryParams, *filetools.L
 	Open: openFiles((*filetools.Tools).ListDirectory),
 	Structured: func(r *filetools.ListDirectoryResult) listOutput {
 		out := listOutput{Path: r.Path, TotalEntries: r.TotalEntries, Truncated: r.Truncated, Message: clipN(r.Message, maxNote),
-			Warnings: clipAll(r.Warnings), Entries: []filetools.Entry{}}
-		out.Entries, out.Omitted = bound(out, r.Entries)
+			Warnings: clipAll(r.Warnings), Entries: []filetools.Entry{}, NextOffset: r.NextOffset}
+		out.Entries, out.Omitted, out.NextOffset = boundPage(out, r.Entries, r.Offset, r.NextOffset)
 		return out
 	},
 	Warnings: func(r *filetools.ListDirectoryResult) []string { return named(filetools.ListDirectoryName, r.Warnings) },
@@ -325,8 +325,9 @@ type grepOutput struct {
 	TotalMatches     int        `json:"total_matches" desc:"Every matching line, including those cut by max_results."`
 	FilesWithMatches int        `json:"files_with_matches"`
 	FilesSearched    int        `json:"files_searched"`
-	Truncated        bool       `json:"truncated" desc:"Matching lines were left out for max_results."`
-	Omitted          int        `json:"omitted,omitempty" desc:"Matches returned but left out of this structured form by its size bound."`
+	Truncated        bool       `json:"truncated" desc:"Matching lines were left out of this page."`
+	Omitted          int        `json:"omitted,omitempty" desc:"Matches of the text's page left out of this structured form by its size bound."`
+	NextOffset       int        `json:"next_offset,omitempty" desc:"The offset of the match after the last one listed here, when there are more."`
 	Message          string     `json:"message"`
 	Suggestion       string     `json:"suggestion,omitempty" desc:"How to refine a truncated or empty search."`
 	Warnings         []string   `json:"warnings,omitempty" desc:"What was passed over: large, binary or abandoned files, directories below the depth limit."`
@@ -347,8 +348,8 @@ func compactGrep(r *filetools.GrepResult) grepOutput {
 	}
 	out := grepOutput{TotalMatches: r.TotalMatches, FilesWithMatches: r.FilesWithMatches, FilesSearched: r.FilesSearched,
 		Truncated: r.Truncated, Message: clipN(r.Message, maxNote), Suggestion: clipN(r.Suggestion, maxNote),
-		Warnings: clipAll(r.Warnings), Matches: []grepLine{}}
-	out.Matches, out.Omitted = bound(out, lines)
+		Warnings: clipAll(r.Warnings), Matches: []grepLine{}, NextOffset: r.NextOffset}
+	out.Matches, out.Omitted, out.NextOffset = boundPage(out, lines, r.Offset, r.NextOffset)
 	return out
 }
 
@@ -356,8 +357,9 @@ func compactGrep(r *filetools.GrepResult) grepOutput {
 type globOutput struct {
 	Files      []string `json:"files" desc:"Matching files relative to the workspace root, sorted, as many as fit the size bound."`
 	TotalFiles int      `json:"total_files" desc:"Every matching file, including those cut by max_results."`
-	Truncated  bool     `json:"truncated" desc:"Files were left out for max_results."`
-	Omitted    int      `json:"omitted,omitempty" desc:"Files returned but left out of this structured form by its size bound."`
+	Truncated  bool     `json:"truncated" desc:"Files were left out of this page."`
+	Omitted    int      `json:"omitted,omitempty" desc:"Files of the text's page left out of this structured form by its size bound."`
+	NextOffset int      `json:"next_offset,omitempty" desc:"The offset of the file after the last one listed here, when there are more."`
 	Message    string   `json:"message"`
 	Suggestion string   `json:"suggestion,omitempty"`
 	Warnings   []string `json:"warnings,omitempty"`
@@ -367,8 +369,9 @@ type globOutput struct {
 type searchOutput struct {
 	Results      []filetools.SearchHit `json:"results" desc:"Matching files, most relevant first, as many as fit the size bound."`
 	TotalMatches int                   `json:"total_matches" desc:"Every matching file, including those cut by max_results."`
-	Truncated    bool                  `json:"truncated" desc:"Files were left out for max_results."`
-	Omitted      int                   `json:"omitted,omitempty" desc:"Files returned but left out of this structured form by its size bound."`
+	Truncated    bool                  `json:"truncated" desc:"Files were left out of this page."`
+	Omitted      int                   `json:"omitted,omitempty" desc:"Files of the text's page left out of this structured form by its size bound."`
+	NextOffset   int                   `json:"next_offset,omitempty" desc:"The offset of the file after the last one listed here, when there are more."`
 	Message      string                `json:"message"`
 	Suggestion   string                `json:"suggestion,omitempty"`
 	Warnings     []string              `json:"warnings,omitempty"`
@@ -379,8 +382,9 @@ type listOutput struct {
 	Path         string            `json:"path" desc:"The directory, relative to the workspace root."`
 	Entries      []filetools.Entry `json:"entries" desc:"Entries sorted by name, as many as fit the size bound."`
 	TotalEntries int               `json:"total_entries"`
-	Truncated    bool              `json:"truncated" desc:"Entries were left out for max_results."`
-	Omitted      int               `json:"omitted,omitempty" desc:"Entries returned but left out of this structured form by its size bound."`
+	Truncated    bool              `json:"truncated" desc:"Entries were left out of this page."`
+	Omitted      int               `json:"omitted,omitempty" desc:"Entries of the text's page left out of this structured form by its size bound."`
+	NextOffset   int               `json:"next_offset,omitempty" desc:"The offset of the entry after the last one listed here, when there are more."`
 	Message      string            `json:"message"`
 	Warnings     []string          `json:"warnings,omitempty"`
 }

@@ -124,6 +124,8 @@ export type GrepParams = {
   literal?: boolean;
   /** Most matching lines returned (default 50; values over 500 are lowered to 500). total_matches counts them all. */
   max_results?: number;
+  /** Skip this many items: the offset a capped answer gives. */
+  offset?: number;
   /** File or directory to search, relative to the workspace root (default: the whole workspace). */
   path?: string;
   /** Go RE2 regular expression matched against each line, e.g. 'func\s+New\w*\(' or 'TODO|FIXME'; no lookaround or backreferences. literal=true searches for the text as written. */
@@ -146,13 +148,15 @@ export type GrepResult = {
     text: string;
   }[];
   message: string;
-  /** Matches returned but left out of this structured form by its size bound. */
+  /** The offset of the match after the last one listed here, when there are more. */
+  next_offset?: number;
+  /** Matches of the text's page left out of this structured form by its size bound. */
   omitted?: number;
   /** How to refine a truncated or empty search. */
   suggestion?: string;
   /** Every matching line, including those cut by max_results. */
   total_matches: number;
-  /** Matching lines were left out for max_results. */
+  /** Matching lines were left out of this page. */
   truncated: boolean;
   /** What was passed over: large, binary or abandoned files, directories below the depth limit. */
   warnings?: string[];
@@ -164,6 +168,8 @@ export type GlobParams = {
   exclude?: string[];
   /** Most files returned (default 100; values over 500 are lowered to 500). total_files counts them all. */
   max_results?: number;
+  /** Skip this many items: the offset a capped answer gives. */
+  offset?: number;
   /** Directory the pattern is relative to, itself relative to the workspace root (default: the root). */
   path?: string;
   /** Glob matched against paths relative to path: '**\/*.tsx', 'src/**\/*.test.ts', '*.{js,ts}'. * and ? stay within one directory, ** spans directories. */
@@ -175,12 +181,14 @@ export type GlobResult = {
   /** Matching files relative to the workspace root, sorted, as many as fit the size bound. */
   files: string[];
   message: string;
-  /** Files returned but left out of this structured form by its size bound. */
+  /** The offset of the file after the last one listed here, when there are more. */
+  next_offset?: number;
+  /** Files of the text's page left out of this structured form by its size bound. */
   omitted?: number;
   suggestion?: string;
   /** Every matching file, including those cut by max_results. */
   total_files: number;
-  /** Files were left out for max_results. */
+  /** Files were left out of this page. */
   truncated: boolean;
   warnings?: string[];
 };
@@ -193,6 +201,8 @@ export type SearchParams = {
   file_type?: string;
   /** Most files returned (default 50; values over 500 are lowered to 500). total_matches counts them all. */
   max_results?: number;
+  /** Skip this many items: the offset a capped answer gives. */
+  offset?: number;
   /** Directory to search, relative to the workspace root (default: the root). */
   path?: string;
   /** File name or part of one to look for, e.g. 'registry', 'tool_registry.rs', 'config.yaml', 'src/tools'. Case is ignored. */
@@ -202,7 +212,9 @@ export type SearchParams = {
 /** The structured result of search (ToolResult.structured). */
 export type SearchResult = {
   message: string;
-  /** Files returned but left out of this structured form by its size bound. */
+  /** The offset of the file after the last one listed here, when there are more. */
+  next_offset?: number;
+  /** Files of the text's page left out of this structured form by its size bound. */
   omitted?: number;
   /** Matching files, most relevant first, as many as fit the size bound. */
   results: {
@@ -212,7 +224,7 @@ export type SearchResult = {
   suggestion?: string;
   /** Every matching file, including those cut by max_results. */
   total_matches: number;
-  /** Files were left out for max_results. */
+  /** Files were left out of this page. */
   truncated: boolean;
   warnings?: string[];
 };
@@ -221,6 +233,8 @@ export type SearchResult = {
 export type ListDirectoryParams = {
   /** Most entries returned (default 200; values over 500 are lowered to 500). */
   max_results?: number;
+  /** Skip this many items: the offset a capped answer gives. */
+  offset?: number;
   /** Directory to list, relative to the workspace root (default: the root). */
   path?: string;
   /** List every file below the directory (paths relative to it), honouring .gitignore and the default exclusions, instead of its direct entries. */
@@ -236,12 +250,14 @@ export type ListDirectoryResult = {
     type: string;
   }[];
   message: string;
-  /** Entries returned but left out of this structured form by its size bound. */
+  /** The offset of the entry after the last one listed here, when there are more. */
+  next_offset?: number;
+  /** Entries of the text's page left out of this structured form by its size bound. */
   omitted?: number;
   /** The directory, relative to the workspace root. */
   path: string;
   total_entries: number;
-  /** Entries were left out for max_results. */
+  /** Entries were left out of this page. */
   truncated: boolean;
   warnings?: string[];
 };
