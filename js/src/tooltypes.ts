@@ -8,6 +8,8 @@ export type AstGrepParams = {
   language?: string;
   /** Most matches returned (default 100, at most 1000); totalMatches counts them all. */
   maxResults?: number;
+  /** Skip this many items: the offset a capped answer gives. */
+  offset?: number;
   /** File or directory to search (default: the workspace root). */
   path?: string;
   /** ast-grep pattern: code with metavariables ($NAME one node, $$$NAME zero or more). Exactly one of pattern or rule. */
@@ -38,7 +40,9 @@ export type AstGrepResult = {
     /** The match's first line, clipped. */
     text: string;
   }[];
-  /** Matches returned by the search but left out of this structured form by its size bound. */
+  /** The offset of the match after the last one listed here, when there are more. */
+  next_offset?: number;
+  /** Matches of the text's page left out of this structured form by its size bound. */
   omitted?: number;
   /** Why the search is truncated (maxResults, maxBytes, timeout, cancelled: astgrep's Reason constants). */
   reason?: string;
@@ -60,6 +64,8 @@ export type StructuralAnalysisParams = {
   maxNodes?: number;
   /** callers, callees, definitions, hierarchy and references take symbol; dependencies and exports take target. */
   mode: "callers" | "callees" | "definitions" | "hierarchy" | "references" | "dependencies" | "exports";
+  /** Skip this many items: the offset a capped answer gives. */
+  offset?: number;
   /** File or directory to search (default: the workspace root); narrowing it makes name matches more precise. */
   path?: string;
   /** dependencies: also list the files that import target. */
@@ -74,7 +80,7 @@ export type StructuralAnalysisParams = {
 export type StructuralAnalysisResult = {
   filesAnalyzed: number;
   filesInScope: number;
-  /** The answer, as many items as fit the size bound (omitted counts the rest; the text shows them all). */
+  /** The page's items, as many as fit the size bound. */
   items: ({
     /** How a caller, callee, supertype, subtype or reference was tied to the symbol: resolved (through an import, re-export, same-file, same-package or class scope, this/self, a declared type), name-only (the name matches; syntax cannot tell which definition it means), heuristic (a method call on a receiver whose name contains the symbol's words). */
     confidence?: "resolved" | "name-only" | "heuristic";
@@ -95,8 +101,10 @@ export type StructuralAnalysisResult = {
   })[];
   language: string;
   mode: string;
+  /** The offset of the item after the last one listed here, when there are more. */
+  next_offset?: number;
   notes?: string[];
-  /** Items left out of this structured form by its size bound. */
+  /** Items of the text's page left out of this structured form by its size bound. */
   omitted?: number;
   /** The time limit or a cancellation stopped the call. */
   partial: boolean;
@@ -108,6 +116,8 @@ export type StructuralAnalysisResult = {
   skippedFiles: number;
   symbol?: string;
   target?: string;
+  /** The items of the whole answer, on every page. */
+  totalItems: number;
   /** A limit (maxNodes, the time limit) or a cancellation cut the answer. */
   truncated: boolean;
 };

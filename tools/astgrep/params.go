@@ -7,6 +7,7 @@ package astgrep
 import (
 	"time"
 
+	"github.com/loupe-dev/loupe/tools/paging"
 	"github.com/loupe-dev/loupe/tools/schema"
 )
 
@@ -18,6 +19,7 @@ type Params struct {
 	Path       string   `json:"path,omitempty" desc:"File or directory to search (default: the workspace root)."`
 	Globs      []string `json:"globs,omitempty" desc:"Include globs ('src/**', '*.ts') and excludes prefixed with '!' ('!*.test.ts')."`
 	MaxResults int      `json:"maxResults,omitempty" desc:"Most matches returned (default 100, at most 1000); totalMatches counts them all." min:"1" max:"1000" default:"100"`
+	paging.Params
 }
 
 // Schema returns the JSON Schema of Params.

@@ -110,7 +110,7 @@ func (t *Tools) Glob(ctx context.Context, p GlobParams) (*GlobResult, error) {
 	slices.Sort(matched)
 	res.TotalFiles = len(matched)
 	rest := matched[min(p.Offset, len(matched)):]
-	res.Files = append(res.Files, rest[:paging.Fit(rest, limit, paging.MaxTextBytes, lineSize)]...)
+	res.Files = append(res.Files, rest[:paging.Fit(rest, limit, paging.ItemBytes, lineSize)]...)
 	pg := paging.Page{Offset: p.Offset, Count: len(res.Files), Total: res.TotalFiles}
 	res.Offset, res.NextOffset = p.Offset, pg.Next()
 	res.Truncated = res.TotalFiles > len(res.Files)

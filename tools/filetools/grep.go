@@ -192,7 +192,7 @@ func (t *Tools) Grep(ctx context.Context, p GrepParams) (*GrepResult, error) {
 	if len(badEncoding) > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("%d %s not UTF-8 text, skipped (%s)", len(badEncoding), plural(len(badEncoding), "file is", "files are"), examples(badEncoding)))
 	}
-	res.Matches = res.Matches[:paging.Fit(res.Matches, limit, paging.MaxTextBytes, GrepMatch.size)]
+	res.Matches = res.Matches[:paging.Fit(res.Matches, limit, paging.ItemBytes, GrepMatch.size)]
 	pg := paging.Page{Offset: p.Offset, Count: len(res.Matches), Total: res.TotalMatches}
 	res.Offset, res.NextOffset = p.Offset, pg.Next()
 	res.Truncated = res.TotalMatches > len(res.Matches)

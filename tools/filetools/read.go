@@ -248,7 +248,7 @@ func (t *Tools) ListDirectory(ctx context.Context, p ListDirectoryParams) (*List
 	}
 	res.TotalEntries = len(all)
 	rest := all[min(p.Offset, len(all)):]
-	res.Entries = append(res.Entries, rest[:paging.Fit(rest, limit, paging.MaxTextBytes, func(e Entry) int { return len(e.Name) + 16 })]...)
+	res.Entries = append(res.Entries, rest[:paging.Fit(rest, limit, paging.ItemBytes, func(e Entry) int { return len(e.Name) + 16 })]...)
 	pg := paging.Page{Offset: p.Offset, Count: len(res.Entries), Total: res.TotalEntries}
 	res.Offset, res.NextOffset = p.Offset, pg.Next()
 	res.Truncated = res.TotalEntries > len(res.Entries)

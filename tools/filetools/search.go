@@ -121,7 +121,7 @@ func (t *Tools) Search(ctx context.Context, p SearchParams) (*SearchResult, erro
 	})
 	res := &SearchResult{Query: query, Results: []SearchHit{}, MaxResults: limit, TotalMatches: len(found)}
 	rest := found[min(p.Offset, len(found)):]
-	for _, r := range rest[:paging.Fit(rest, limit, paging.MaxTextBytes, func(r ranked) int { return len(r.hit.Path) + len(r.hit.Match) + 5 })] {
+	for _, r := range rest[:paging.Fit(rest, limit, paging.ItemBytes, func(r ranked) int { return len(r.hit.Path) + len(r.hit.Match) + 5 })] {
 		res.Results = append(res.Results, r.hit)
 	}
 	pg := paging.Page{Offset: p.Offset, Count: len(res.Results), Total: res.TotalMatches}

@@ -16,6 +16,11 @@ import (
 // holds one item, so paging makes progress.
 const MaxTextBytes = 24 << 10
 
+// ItemBytes is what the items of a page may take of MaxTextBytes; the
+// rest is for what the text says around them (a heading, counts, hints,
+// warnings, how to ask for the next page).
+const ItemBytes = MaxTextBytes - 2<<10
+
 // Params is the paging parameter every list tool embeds.
 type Params struct {
 	Offset int `json:"offset,omitempty" min:"0" desc:"Skip this many items: the offset a capped answer gives."`
