@@ -59,9 +59,9 @@ var grepTool = declare(decl[filetools.GrepParams, *filetools.GrepResult, grepOut
 	Name:    filetools.GrepName,
 	Title:   "Search file contents",
 	Summary: "Search file contents with a regular expression and get matching lines with context.",
-	Description: "Search file contents with a regular expression (Go RE2 syntax: no lookaround or backreferences), line by line, across the workspace or under a path. " +
-		"Returns matching lines with file, line number and surrounding context, at most max_results (default 50, up to 500) with the total count. " +
-		"Honours .gitignore, skips binary files, files over 1 MiB, dependency and build directories (node_modules, dist, target, ...) and directories more than 10 levels deep, with warnings.",
+	Description: "Search file contents with a regular expression (Go RE2: no lookaround or backreferences), line by line. " +
+		"Returns matching lines with file, line number and context, at most max_results (default 50) with the total count. " +
+		"Skips .gitignore'd, binary and 1 MiB+ files, dependency and build directories (node_modules, dist, target, ...) and directories over 10 levels deep, with warnings.",
 	Guide: "Use grep to find where something is used or defined by its text: a function name, an error message, a config key, TODO comments. " +
 		"Important options: file_type narrows to extensions or a language ('ts', 'rs,toml', 'python'); case_sensitive=false ignores case; " +
 		"literal=true searches text with regex characters as written; context_lines sets the lines shown around each match; path limits the search to a directory or file. " +
@@ -83,9 +83,9 @@ var globTool = declare(decl[filetools.GlobParams, *filetools.GlobResult, globOut
 	Name:    filetools.GlobName,
 	Title:   "Find files by pattern",
 	Summary: "List files whose paths match a glob pattern such as **/*.tsx.",
-	Description: "List files whose paths match a glob pattern (** spans directories, * and ? stay within one, {a,b} alternatives, [a-z] classes), sorted alphabetically. " +
-		"Leaves out .gitignore'd files and dependency and build directories (node_modules, dist, build, target, .git, caches) plus any exclude entries. " +
-		"Returns at most max_results (default 100, up to 500) with the total count.",
+	Description: "List files whose paths match a glob pattern (** spans directories, * and ? stay within one, {a,b}, [a-z]), sorted alphabetically, " +
+		"leaving out .gitignore'd files, dependency and build directories (node_modules, dist, build, target, .git, caches) and exclude entries. " +
+		"At most max_results (default 100) with the total count.",
 	Guide: "Use glob to list files of a kind or in a place: all TypeScript React components, test files under src, configuration files. " +
 		"Patterns are relative to path (default the workspace root): '*.json' matches only at the top, '**/*.json' at any depth. " +
 		"exclude adds names or paths to leave out ('fixtures', '*.min.js'); a pattern or path that starts inside a default exclusion (node_modules/react/**) searches it.",
@@ -112,7 +112,7 @@ var searchTool = declare(decl[filetools.SearchParams, *filetools.SearchResult, s
 	Title:   "Find files by name",
 	Summary: "Find files by (part of) their name, most relevant first.",
 	Description: "Find files by name, ranked by relevance: exact name first, then names starting with the query, names containing it, paths containing it, and fuzzy matches (its letters in order). " +
-		"Case is ignored. Filters: file_type, exclude_dirs, path. Returns at most max_results (default 50, up to 500) with the total count.",
+		"Case is ignored. At most max_results (default 50) with the total count.",
 	Guide: "Use search when you know (part of) a file's name but not where it is: 'registry', 'Dockerfile', 'user_service'. " +
 		"file_type keeps one kind of file ('rs', 'ts,tsx'); exclude_dirs skips directories such as 'tests' or 'examples'. " +
 		"To search file contents use grep; to match a path pattern use glob.",

@@ -4,17 +4,17 @@
 export type AstGrepParams = {
   /** Include globs ('src/**', '*.ts') and excludes prefixed with '!' ('!*.test.ts'). */
   globs?: string[];
-  /** Language of the code: typescript, tsx, javascript, python, go, rust, java, c, cpp, csharp, kotlin, ruby, php, swift, ... Required unless path is one file with a known extension; typescript does not search .tsx files. */
+  /** typescript, tsx, javascript, python, go, rust, java, c, cpp, csharp, ... Required unless path is one file; typescript skips .tsx files. */
   language?: string;
-  /** Most matches returned (default 100, at most 1000); totalMatches counts them all. */
+  /** Most matches a page holds. */
   maxResults?: number;
-  /** Skip this many items: the offset a capped answer gives. */
+  /** Item to start from: the offset a capped answer gives. */
   offset?: number;
   /** File or directory to search (default: the workspace root). */
   path?: string;
-  /** ast-grep pattern: code with metavariables ($NAME one node, $$$NAME zero or more). Exactly one of pattern or rule. */
+  /** Code with metavariables ($NAME, $$$NAME). Exactly one of pattern or rule. */
   pattern?: string;
-  /** ast-grep rule, as an object or a YAML string: the rule itself, e.g. {kind: method_definition, has: {field: name, regex: '^get'}}, or a rule file body with rule, constraints, utils, transform. Exactly one of pattern or rule. */
+  /** ast-grep rule, an object or YAML: {kind: method_definition, has: {field: name, regex: '^get'}}, or a rule file body (rule, constraints, utils, transform). Exactly one of pattern or rule. */
   rule?: Record<string, unknown> | string;
 };
 
@@ -64,7 +64,7 @@ export type StructuralAnalysisParams = {
   maxNodes?: number;
   /** callers, callees, definitions, hierarchy and references take symbol; dependencies and exports take target. */
   mode: "callers" | "callees" | "definitions" | "hierarchy" | "references" | "dependencies" | "exports";
-  /** Skip this many items: the offset a capped answer gives. */
+  /** Item to start from: the offset a capped answer gives. */
   offset?: number;
   /** File or directory to search (default: the workspace root); narrowing it makes name matches more precise. */
   path?: string;
@@ -126,19 +126,19 @@ export type StructuralAnalysisResult = {
 export type GrepParams = {
   /** false matches regardless of case. */
   case_sensitive?: boolean;
-  /** Lines of context shown before and after each match (0 to 10). */
+  /** Lines shown before and after each match. */
   context_lines?: number;
-  /** Only search files with these extensions or of this language: 'rs', 'ts', 'ts,tsx', 'py', 'python'. */
+  /** Extensions or a language: 'rs', 'ts,tsx', 'python'. */
   file_type?: string;
   /** Treat pattern as plain text, not a regular expression. */
   literal?: boolean;
-  /** Most matching lines returned (default 50; values over 500 are lowered to 500). total_matches counts them all. */
+  /** Most matches a page holds (over 500: 500). */
   max_results?: number;
-  /** Skip this many items: the offset a capped answer gives. */
+  /** Item to start from: the offset a capped answer gives. */
   offset?: number;
-  /** File or directory to search, relative to the workspace root (default: the whole workspace). */
+  /** File or directory to search (default: the workspace). */
   path?: string;
-  /** Go RE2 regular expression matched against each line, e.g. 'func\s+New\w*\(' or 'TODO|FIXME'; no lookaround or backreferences. literal=true searches for the text as written. */
+  /** Go RE2 regular expression matched against each line, e.g. 'func\s+New\w*\(' or 'TODO|FIXME'. */
   pattern: string;
 };
 
@@ -174,15 +174,15 @@ export type GrepResult = {
 
 /** The parameters of glob. */
 export type GlobParams = {
-  /** More to leave out besides the default exclusions (node_modules, dist, .git, caches, ...) and .gitignore: names at any depth ('vendor', '*.min.js') or paths from the workspace root ('src/generated'). */
+  /** More to leave out: names at any depth ('vendor', '*.min.js') or paths from the root ('src/generated'). */
   exclude?: string[];
-  /** Most files returned (default 100; values over 500 are lowered to 500). total_files counts them all. */
+  /** Most files a page holds (over 500: 500). */
   max_results?: number;
-  /** Skip this many items: the offset a capped answer gives. */
+  /** Item to start from: the offset a capped answer gives. */
   offset?: number;
-  /** Directory the pattern is relative to, itself relative to the workspace root (default: the root). */
+  /** Directory the pattern starts from (default: the workspace root). */
   path?: string;
-  /** Glob matched against paths relative to path: '**\/*.tsx', 'src/**\/*.test.ts', '*.{js,ts}'. * and ? stay within one directory, ** spans directories. */
+  /** Glob relative to path: '**\/*.tsx', 'src/**\/*.test.ts', '*.{js,ts}'. */
   pattern: string;
 };
 
@@ -205,17 +205,17 @@ export type GlobResult = {
 
 /** The parameters of search. */
 export type SearchParams = {
-  /** Directories to skip besides the default exclusions and .gitignore: names at any depth ('vendor') or paths from the workspace root ('src/generated'). */
+  /** Directories to skip: names at any depth ('vendor') or paths from the root ('src/generated'). */
   exclude_dirs?: string[];
-  /** Only files with these extensions or of this language: 'rs', 'ts', 'ts,tsx', 'python'. */
+  /** Extensions or a language: 'rs', 'ts,tsx', 'python'. */
   file_type?: string;
-  /** Most files returned (default 50; values over 500 are lowered to 500). total_matches counts them all. */
+  /** Most files a page holds (over 500: 500). */
   max_results?: number;
-  /** Skip this many items: the offset a capped answer gives. */
+  /** Item to start from: the offset a capped answer gives. */
   offset?: number;
-  /** Directory to search, relative to the workspace root (default: the root). */
+  /** Directory to search (default: the workspace root). */
   path?: string;
-  /** File name or part of one to look for, e.g. 'registry', 'tool_registry.rs', 'config.yaml', 'src/tools'. Case is ignored. */
+  /** File name or part of one: 'registry', 'config.yaml', 'src/tools'. */
   query: string;
 };
 
@@ -241,13 +241,13 @@ export type SearchResult = {
 
 /** The parameters of list_directory. */
 export type ListDirectoryParams = {
-  /** Most entries returned (default 200; values over 500 are lowered to 500). */
+  /** Most entries a page holds (over 500: 500). */
   max_results?: number;
-  /** Skip this many items: the offset a capped answer gives. */
+  /** Item to start from: the offset a capped answer gives. */
   offset?: number;
-  /** Directory to list, relative to the workspace root (default: the root). */
+  /** Directory to list (default: the workspace root). */
   path?: string;
-  /** List every file below the directory (paths relative to it), honouring .gitignore and the default exclusions, instead of its direct entries. */
+  /** Every file below the directory instead of its entries. */
   recursive?: boolean;
 };
 

@@ -16,10 +16,10 @@ import (
 
 // GlobParams are glob's parameters.
 type GlobParams struct {
-	Pattern    string   `json:"pattern" desc:"Glob matched against paths relative to path: '**/*.tsx', 'src/**/*.test.ts', '*.{js,ts}'. * and ? stay within one directory, ** spans directories."`
-	Path       string   `json:"path,omitempty" desc:"Directory the pattern is relative to, itself relative to the workspace root (default: the root)."`
-	Exclude    []string `json:"exclude,omitempty" desc:"More to leave out besides the default exclusions (node_modules, dist, .git, caches, ...) and .gitignore: names at any depth ('vendor', '*.min.js') or paths from the workspace root ('src/generated')."`
-	MaxResults int      `json:"max_results,omitempty" desc:"Most files returned (default 100; values over 500 are lowered to 500). total_files counts them all." min:"1" default:"100"`
+	Pattern    string   `json:"pattern" desc:"Glob relative to path: '**/*.tsx', 'src/**/*.test.ts', '*.{js,ts}'."`
+	Path       string   `json:"path,omitempty" desc:"Directory the pattern starts from (default: the workspace root)."`
+	Exclude    []string `json:"exclude,omitempty" desc:"More to leave out: names at any depth ('vendor', '*.min.js') or paths from the root ('src/generated')."`
+	MaxResults int      `json:"max_results,omitempty" desc:"Most files a page holds (over 500: 500)." min:"1" default:"100"`
 	paging.Params
 }
 

@@ -17,13 +17,13 @@ import (
 
 // GrepParams are grep's parameters.
 type GrepParams struct {
-	Pattern       string `json:"pattern" desc:"Go RE2 regular expression matched against each line, e.g. 'func\\s+New\\w*\\(' or 'TODO|FIXME'; no lookaround or backreferences. literal=true searches for the text as written."`
-	Path          string `json:"path,omitempty" desc:"File or directory to search, relative to the workspace root (default: the whole workspace)."`
+	Pattern       string `json:"pattern" desc:"Go RE2 regular expression matched against each line, e.g. 'func\\s+New\\w*\\(' or 'TODO|FIXME'."`
+	Path          string `json:"path,omitempty" desc:"File or directory to search (default: the workspace)."`
 	CaseSensitive *bool  `json:"case_sensitive,omitempty" desc:"false matches regardless of case." default:"true"`
 	Literal       bool   `json:"literal,omitempty" desc:"Treat pattern as plain text, not a regular expression."`
-	FileType      string `json:"file_type,omitempty" desc:"Only search files with these extensions or of this language: 'rs', 'ts', 'ts,tsx', 'py', 'python'."`
-	ContextLines  *int   `json:"context_lines,omitempty" desc:"Lines of context shown before and after each match (0 to 10)." min:"0" max:"10" default:"2"`
-	MaxResults    int    `json:"max_results,omitempty" desc:"Most matching lines returned (default 50; values over 500 are lowered to 500). total_matches counts them all." min:"1" default:"50"`
+	FileType      string `json:"file_type,omitempty" desc:"Extensions or a language: 'rs', 'ts,tsx', 'python'."`
+	ContextLines  *int   `json:"context_lines,omitempty" desc:"Lines shown before and after each match." min:"0" max:"10" default:"2"`
+	MaxResults    int    `json:"max_results,omitempty" desc:"Most matches a page holds (over 500: 500)." min:"1" default:"50"`
 	paging.Params
 }
 

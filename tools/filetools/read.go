@@ -140,9 +140,9 @@ func (r *ReadFileResult) Text() string {
 
 // ListDirectoryParams are list_directory's parameters.
 type ListDirectoryParams struct {
-	Path       string `json:"path,omitempty" desc:"Directory to list, relative to the workspace root (default: the root)."`
-	Recursive  bool   `json:"recursive,omitempty" desc:"List every file below the directory (paths relative to it), honouring .gitignore and the default exclusions, instead of its direct entries."`
-	MaxResults int    `json:"max_results,omitempty" desc:"Most entries returned (default 200; values over 500 are lowered to 500)." min:"1" default:"200"`
+	Path       string `json:"path,omitempty" desc:"Directory to list (default: the workspace root)."`
+	Recursive  bool   `json:"recursive,omitempty" desc:"Every file below the directory instead of its entries."`
+	MaxResults int    `json:"max_results,omitempty" desc:"Most entries a page holds (over 500: 500)." min:"1" default:"200"`
 	paging.Params
 }
 

@@ -15,11 +15,11 @@ import (
 
 // SearchParams are search's parameters.
 type SearchParams struct {
-	Query       string   `json:"query" desc:"File name or part of one to look for, e.g. 'registry', 'tool_registry.rs', 'config.yaml', 'src/tools'. Case is ignored."`
-	Path        string   `json:"path,omitempty" desc:"Directory to search, relative to the workspace root (default: the root)."`
-	FileType    string   `json:"file_type,omitempty" desc:"Only files with these extensions or of this language: 'rs', 'ts', 'ts,tsx', 'python'."`
-	ExcludeDirs []string `json:"exclude_dirs,omitempty" desc:"Directories to skip besides the default exclusions and .gitignore: names at any depth ('vendor') or paths from the workspace root ('src/generated')."`
-	MaxResults  int      `json:"max_results,omitempty" desc:"Most files returned (default 50; values over 500 are lowered to 500). total_matches counts them all." min:"1" default:"50"`
+	Query       string   `json:"query" desc:"File name or part of one: 'registry', 'config.yaml', 'src/tools'."`
+	Path        string   `json:"path,omitempty" desc:"Directory to search (default: the workspace root)."`
+	FileType    string   `json:"file_type,omitempty" desc:"Extensions or a language: 'rs', 'ts,tsx', 'python'."`
+	ExcludeDirs []string `json:"exclude_dirs,omitempty" desc:"Directories to skip: names at any depth ('vendor') or paths from the root ('src/generated')."`
+	MaxResults  int      `json:"max_results,omitempty" desc:"Most files a page holds (over 500: 500)." min:"1" default:"50"`
 	paging.Params
 }
 

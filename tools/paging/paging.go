@@ -23,7 +23,7 @@ const ItemBytes = MaxTextBytes - 2<<10
 
 // Params is the paging parameter every list tool embeds.
 type Params struct {
-	Offset int `json:"offset,omitempty" min:"0" desc:"Skip this many items: the offset a capped answer gives."`
+	Offset int `json:"offset,omitempty" min:"0" desc:"Item to start from: the offset a capped answer gives."`
 }
 
 // Check refuses a negative offset.
