@@ -127,10 +127,12 @@ func (t *Tools) Glob(ctx context.Context, p GlobParams) (*GlobResult, error) {
 			"Ignored files (.gitignore) and the default exclusions (node_modules, dist, build, target, caches, ...) are left out unless path or the pattern starts inside them."
 	case res.Truncated:
 		res.Message = fmt.Sprintf("Showing %s of %d files matching %q.", shown(pg), res.TotalFiles, p.Pattern)
-		res.Suggestion = fmt.Sprintf("%d files not shown. Narrow the pattern (a directory prefix such as 'src/**/*.ts', a more specific name) or add exclude entries; most matches are under %s.",
-			res.TotalFiles-len(res.Files), topDirs(matched))
-		if limit < MaxResultsCap {
-			res.Suggestion += fmt.Sprintf(" max_results can be raised up to %d.", MaxResultsCap)
+		if pg.Next() > 0 {
+			res.Suggestion = fmt.Sprintf("%d files not shown. Narrow the pattern (a directory prefix such as 'src/**/*.ts', a more specific name) or add exclude entries; most matches are under %s.",
+				pg.Total-pg.Offset-pg.Count, topDirs(matched))
+			if limit < MaxResultsCap {
+				res.Suggestion += fmt.Sprintf(" max_results can be raised up to %d.", MaxResultsCap)
+			}
 		}
 	default:
 		res.Message = fmt.Sprintf("Found %d %s matching %q.", res.TotalFiles, plural(res.TotalFiles, "file", "files"), p.Pattern)

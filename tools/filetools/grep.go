@@ -204,10 +204,12 @@ func (t *Tools) Grep(ctx context.Context, p GrepParams) (*GrepResult, error) {
 		res.Suggestion = grepEmptySuggestion(p, types, len(w.files), len(files))
 	case res.Truncated:
 		res.Message = fmt.Sprintf("Showing %s of %d matches (in %d files) for /%s/.", shown(pg), res.TotalMatches, res.FilesWithMatches, p.Pattern)
-		res.Suggestion = fmt.Sprintf("%d matches not shown. Refine the search: a more specific pattern, a narrower path or a file_type. Most matches are in %s.",
-			res.TotalMatches-len(res.Matches), topCounts(perFile))
-		if limit < MaxResultsCap {
-			res.Suggestion += fmt.Sprintf(" max_results can be raised up to %d.", MaxResultsCap)
+		if pg.Next() > 0 {
+			res.Suggestion = fmt.Sprintf("%d matches not shown. Refine the search: a more specific pattern, a narrower path or a file_type. Most matches are in %s.",
+				pg.Total-pg.Offset-pg.Count, topCounts(perFile))
+			if limit < MaxResultsCap {
+				res.Suggestion += fmt.Sprintf(" max_results can be raised up to %d.", MaxResultsCap)
+			}
 		}
 	default:
 		res.Message = fmt.Sprintf("Found %d %s in %d %s for /%s/ (%d files searched).", res.TotalMatches, plural(res.TotalMatches, "match", "matches"),

@@ -144,9 +144,11 @@ func (t *Tools) Search(ctx context.Context, p SearchParams) (*SearchResult, erro
 		}
 	case res.Truncated:
 		res.Message = fmt.Sprintf("Showing the %s most relevant of %d files matching %q.", shown(pg), res.TotalMatches, query)
-		res.Suggestion = fmt.Sprintf("%d files not shown. Refine the query (a longer part of the name, with its extension), set file_type, path or exclude_dirs.", res.TotalMatches-len(res.Results))
-		if limit < MaxResultsCap {
-			res.Suggestion += fmt.Sprintf(" max_results can be raised up to %d.", MaxResultsCap)
+		if pg.Next() > 0 {
+			res.Suggestion = fmt.Sprintf("%d files not shown. Refine the query (a longer part of the name, with its extension), set file_type, path or exclude_dirs.", pg.Total-pg.Offset-pg.Count)
+			if limit < MaxResultsCap {
+				res.Suggestion += fmt.Sprintf(" max_results can be raised up to %d.", MaxResultsCap)
+			}
 		}
 	default:
 		res.Message = fmt.Sprintf("Found %d %s matching %q, most relevant first.", res.TotalMatches, plural(res.TotalMatches, "file", "files"), query)
