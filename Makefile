@@ -155,6 +155,7 @@ bench: build js
 	node js/bench/abort.mjs
 	node js/bench/custom.mjs
 	node js/bench/budget.mjs
+	node js/bench/agentloop.mjs
 
 # structural_analysis measured against the TypeScript compiler (its
 # LanguageService's call hierarchy, references and definitions) on every
