@@ -17,7 +17,7 @@ import (
 // Termination guidance shared by the file tools of a kind.
 const (
 	searchTermination = "Set terminate=false when the results need further processing (reading the files found, editing them, another narrower search); " +
-		"set terminate=true only when the results themselves answer the user and you are presenting them. When a result is truncated, refine the search rather than raising max_results."
+		"set terminate=true only when the results themselves answer the user and you are presenting them. When a result is truncated, refine the search rather than raising max_results, or page on with the offset it gives when every item is needed."
 	readTermination = "Set terminate=false when the content feeds further work (an edit, a search, an answer still to compose); " +
 		"set terminate=true when showing the content is the answer to the user."
 	editTermination = "When unsure of the effect, call with preview_only=true first and check the diff, then call again without it. " +
