@@ -34,17 +34,18 @@ func params(p analysis.Params) analysisParams { return analysisParams{Params: p}
 type analysisPage struct {
 	*analysis.Result
 	// Offset is the index of the page's first item among all the items.
-	Offset int `json:"offset,omitempty"`
+	Offset int
 	// NextOffset is the offset of the next page, 0 on the last.
-	NextOffset int `json:"next_offset,omitempty"`
+	NextOffset int
 	// TotalItems counts the items of the whole answer.
-	TotalItems int `json:"totalItems"`
+	TotalItems int
 	// items are the page's items, texts whole.
 	items []analysisItem
 	whole bool // the page is the whole answer
 }
 
-// MarshalJSON writes the answer's fields and the page's side by side.
+// MarshalJSON writes the answer's fields and the page's side by side
+// (offset, next_offset, totalItems).
 func (p *analysisPage) MarshalJSON() ([]byte, error) {
 	type page struct {
 		Offset     int `json:"offset,omitempty"`
@@ -120,10 +121,15 @@ func (p *analysisPage) Text() string {
 // analysis's own text does.
 var itemArrows = map[string]string{"caller": "← ", "callee": "→ ", "supertype": "→ ", "subtype": "← ", "import": "→ ", "importer": "← "}
 
+// maxItemLine is the most characters of a name or a source line a page's
+// text shows of an item.
+const maxItemLine = 400
+
 // itemText is one item of a page's text: its kind's arrow, name, place,
 // detail and confidence, indented by its depth, then the line that shows
-// it.
+// it (each clipped to maxItemLine characters).
 func itemText(it analysisItem) string {
+	it.Name, it.Text = clipN(it.Name, maxItemLine), clipN(it.Text, maxItemLine)
 	var b strings.Builder
 	indent := strings.Repeat("  ", max(it.Depth, 1))
 	b.WriteString(indent + itemArrows[it.Kind])
