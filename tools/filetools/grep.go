@@ -227,15 +227,17 @@ func shown(pg paging.Page) string {
 	return fmt.Sprintf("%d-%d", pg.Offset+1, pg.Offset+pg.Count)
 }
 
-// size is the bytes of text m adds to a page (its line and context lines
-// with their numbers), counted as if no context were shared.
+// size is at least the bytes of text m adds to a page: its line and
+// context lines with their numbers, a "--" separator and its file's
+// heading, counted as if it shared neither context nor heading.
 func (m GrepMatch) size() int {
-	n := len(m.Text) + 12
+	const line = 16 // "  12345: " and the line break, with room to spare
+	n := len(m.File) + 3 + 5 + len(m.Text) + line
 	for _, c := range m.Before {
-		n += len(c.Text) + 12
+		n += len(c.Text) + line
 	}
 	for _, c := range m.After {
-		n += len(c.Text) + 12
+		n += len(c.Text) + line
 	}
 	return n
 }
