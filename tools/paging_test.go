@@ -390,3 +390,39 @@ func TestPagingOffsets(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalysisPages: an answer longer than a page lists its items one a
+// line, page after page, and the answer cut to each page (Output.Result)
+// holds that page's items and their path in the call tree.
+func TestAnalysisPages(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("export function target() {}\n")
+	for i := range 400 {
+		fmt.Fprintf(&src, "export function caller_with_a_long_enough_name_%03d() { return target(); }\n", i)
+	}
+	ts := toolsByName(t, Config{Workspace: writeFiles(t, map[string]string{"a.ts": src.String()})})
+	call := func(offset int) *Output {
+		out, err := ts["structural_analysis"].Call(context.Background(),
+			json.RawMessage(fmt.Sprintf(`{"mode":"callers","language":"typescript","symbol":"target","maxNodes":1000,"offset":%d}`, offset)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	first := call(0)
+	p := first.Result.(*analysisPage)
+	if p.TotalItems != 400 || p.NextOffset == 0 || p.NextOffset != len(p.items) || len(p.Callers) != len(p.items) {
+		t.Fatalf("first page: %d items of %d, next offset %d, %d callers in the result", len(p.items), p.TotalItems, p.NextOffset, len(p.Callers))
+	}
+	want := fmt.Sprintf("callers target: items 1-%d of 400\n  ← caller_with_a_long_enough_name_000  a.ts:2\n      export function caller_with_a_long_enough_name_000() { return target(); }\n", p.NextOffset)
+	if !strings.HasPrefix(first.Text, want) {
+		t.Errorf("first page:\n%.300s\nwant it to start\n%s", first.Text, want)
+	}
+	second := call(p.NextOffset)
+	if want := fmt.Sprintf("callers target: items %d-", p.NextOffset+1); !strings.HasPrefix(second.Text, want) {
+		t.Errorf("second page:\n%.200s\nwant it to start %q", second.Text, want)
+	}
+	if s := second.Result.(*analysisPage); s.Callers[0].Name != fmt.Sprintf("caller_with_a_long_enough_name_%03d", p.NextOffset) {
+		t.Errorf("second page's result starts with %s", s.Callers[0].Name)
+	}
+}
