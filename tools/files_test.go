@@ -260,7 +260,7 @@ func TestFileToolStructuredBound(t *testing.T) {
 	root := writeFiles(t, files)
 	ts := toolsByName(t, Config{Workspace: root, Approver: toolspec.AllowAll})
 	cases := []struct{ tool, params, omitted string }{
-		{"grep", `{"pattern":"hit","max_results":500}`, `"omitted":`},
+		{"grep", `{"pattern":"hit","max_results":500}`, `"next_offset":`},
 		{"glob", `{"pattern":"**/*.txt","max_results":500}`, `"next_offset":`},
 		{"search", `{"query":"with","max_results":500}`, `"next_offset":`},
 		{"list_directory", `{"path":"d","max_results":500}`, `"next_offset":`},
