@@ -426,3 +426,32 @@ func TestAnalysisPages(t *testing.T) {
 		t.Errorf("second page's result starts with %s", s.Callers[0].Name)
 	}
 }
+
+// TestBoundPage: when the structured size bound leaves items of a page
+// out, the structured form's next page starts at the first of them;
+// otherwise it is the text's.
+func TestBoundPage(t *testing.T) {
+	long := strings.Repeat("x", 1000)
+	many := make([]string, 100) // 100 KB: more than MaxStructuredBytes
+	for i := range many {
+		many[i] = long
+	}
+	cases := []struct {
+		items          []string
+		offset, next   int
+		kept, omitted  int
+		wantNextOffset int
+	}{
+		{[]string{"a", "b"}, 40, 42, 2, 0, 42},
+		{[]string{"a", "b"}, 40, 0, 2, 0, 0},
+		{many, 200, 300, 32, 68, 232},
+		{many, 200, 0, 32, 68, 232},
+	}
+	for _, c := range cases {
+		kept, omitted, next := boundPage(struct{}{}, c.items, c.offset, c.next)
+		if len(kept) != c.kept || omitted != c.omitted || next != c.wantNextOffset {
+			t.Errorf("%d items from %d, text's next %d: kept %d, omitted %d, next %d; want %d, %d, %d",
+				len(c.items), c.offset, c.next, len(kept), omitted, next, c.kept, c.omitted, c.wantNextOffset)
+		}
+	}
+}
