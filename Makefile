@@ -90,6 +90,12 @@ difftest-full:
 	LOUPE_DIFFTEST_FULL=1 $(GO) test -count=1 -timeout 3h ./tests/difftest/
 	LOUPE_PARITY_FULL=1 CGO_ENABLED=1 $(GO) test -count=1 -timeout 1h -tags parity ./tests/parity/
 
+# The list tools paged to the last item on all of GOROOT/src and larger
+# analysis answers, instead of the bounded subsets `make test` runs.
+.PHONY: paging-full
+paging-full:
+	LOUPE_PAGING_FULL=1 $(GO) test -count=1 -timeout 1h -run TestPagingCorpora -v ./tools/
+
 # Rule collections written by others (sgconfig.yml projects with rules,
 # tests and snapshots), checked out by hand and named in
 # LOUPE_RULE_COLLECTIONS (colon-separated): loupe test and scan against
@@ -149,6 +155,7 @@ bench: build js
 	node js/bench/abort.mjs
 	node js/bench/custom.mjs
 	node js/bench/budget.mjs
+	node js/bench/agentloop.mjs
 
 # structural_analysis measured against the TypeScript compiler (its
 # LanguageService's call hierarchy, references and definitions) on every

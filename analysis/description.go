@@ -8,11 +8,11 @@ const Name = "structural_analysis"
 // ast_grep, and its main limitations, in as few tokens as that takes; the
 // rest is in Details. A test keeps its language list equal to
 // SupportedLanguages.
-const Description = `Multi-hop, AST-based code analysis: call graphs, type hierarchies, symbol references and module dependencies, from many syntax-tree queries in one call. Use it for relationship questions (who calls this and who calls those, what does it call, what extends this class, where is this symbol used, what imports this file); use ast_grep instead for a single structural pattern search (one shape, one query, metavariable captures), and grep for plain text.
+const Description = `Multi-hop, AST-based code analysis in one call: call graphs, type hierarchies, symbol references, module dependencies. Use it for relationship questions (who calls this and who calls those, what extends this class, where is this symbol used, what imports this file); use ast_grep for a single structural pattern search, grep for plain text.
 
-Modes: callers and callees (symbol, depth 1-5), definitions (symbol), hierarchy (symbol, depth), references (symbol: calls, instantiations, type annotations, extends/implements, imports, re-exports, and a heuristic category of method calls on instances), dependencies (target; reverse: true adds its importers), exports (target). Qualify symbol to pick one of several same-named definitions: Class.method, module.func, pkg.Func.
+Modes: callers, callees (symbol, depth 1-5), definitions (symbol), hierarchy (symbol, depth), references (symbol; one category is heuristic), dependencies (target; reverse adds importers), exports (target). Qualify symbol (Class.method, pkg.Func) to pick one definition.
 
-Each result is labelled resolved (its name was followed through imports, scopes, this/self or a written type to the symbol's definition) or name-only (the name matches, but syntax cannot tell which definition it means); resolved results come first. It is name-based, not type-resolved: no cross-interface dispatch, no type alias resolution, no generic inference; hierarchy sees extends/implements clauses only. maxNodes (default 50) bounds the answer, and truncated: true says it was hit; a call stops after 60 s with partial: true. Paths are relative to the workspace root, lines 1-based. Languages: ` + descriptionLanguages + `.`
+Results are labelled resolved (followed through imports, scope or a written type) or name-only. It is name-based, not type-resolved: no cross-interface dispatch, no type alias resolution, no generic inference. maxNodes (default 50) bounds the answer (truncated: true when hit); a call stops after 60 s with partial: true. Languages: ` + descriptionLanguages + `.`
 
 // Details is what the description leaves out: each mode's parameters and
 // findings, how results are labelled, and every limitation. Faces show it
@@ -38,7 +38,7 @@ Limitations — this is syntax, not semantics: names are followed through import
 - Import resolution follows relative paths, packages and modules inside the workspace; path aliases and external packages stay unresolved.
 - Per language: typescript also covers .tsx files; c has no hierarchy mode; Go's hierarchy is struct and interface embedding (implicit interface satisfaction is not syntax); a C# base list does not tell a base class from an interface (relation "base"); Ruby calls written without parentheses or arguments look like variables and are not seen.
 
-Results: file paths relative to the workspace root, 1-based lines. A call stops after 60 s or when cancelled and returns what it found, with partial: true and the reason. Languages: ` + descriptionLanguages + `.`
+Results: file paths relative to the workspace root, 1-based lines; a long answer comes in pages of items (trees in pre-order), the text ending with "N more of M: call again with offset=K". A call stops after 60 s or when cancelled and returns what it found, with partial: true and the reason. Languages: ` + descriptionLanguages + `.`
 
 // descriptionLanguages lists the supported languages in the description.
 const descriptionLanguages = "c, cpp, csharp, go, java, javascript, kotlin, php, python, ruby, rust, tsx, typescript"

@@ -2,14 +2,159 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/loupe-dev/loupe/analysis"
+	"github.com/loupe-dev/loupe/tools/paging"
 	"github.com/loupe-dev/loupe/tools/toolspec"
 )
 
-var structuralAnalysis = declare(decl[analysis.Params, *analysis.Result, analysisOutput]{
+// offsetParams is paging.Params under a name of its own, so that it can
+// be embedded beside analysis.Params.
+type offsetParams = paging.Params
+
+// analysisParams are structural_analysis's parameters: analysis's, and
+// the offset of a page of the answer's items.
+type analysisParams struct {
+	analysis.Params
+	offsetParams
+}
+
+// params is an example call's parameters, on the first page.
+func params(p analysis.Params) analysisParams { return analysisParams{Params: p} }
+
+// analysisPage is structural_analysis's answer: one page of the items of
+// analysis's answer (its trees in pre-order, then its lists, as the
+// structured output lists them), at most paging.MaxTextBytes of text. On
+// a page that is not the whole answer, Result is the answer cut to the
+// page's items (with their ancestors in a tree, so each keeps its path)
+// and the text lists the items one a line.
+type analysisPage struct {
+	*analysis.Result
+	// Offset is the index of the page's first item among all the items.
+	Offset int
+	// NextOffset is the offset of the next page, 0 on the last.
+	NextOffset int
+	// TotalItems counts the items of the whole answer.
+	TotalItems int
+	// items are the page's items, texts whole.
+	items []analysisItem
+	whole bool // the page is the whole answer
+}
+
+// MarshalJSON writes the answer's fields and the page's side by side
+// (offset, next_offset, totalItems).
+func (p *analysisPage) MarshalJSON() ([]byte, error) {
+	type page struct {
+		Offset     int `json:"offset,omitempty"`
+		NextOffset int `json:"next_offset,omitempty"`
+		TotalItems int `json:"totalItems"`
+	}
+	a, err := json.Marshal(p.Result)
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(page{p.Offset, p.NextOffset, p.TotalItems})
+	if err != nil {
+		return nil, err
+	}
+	if len(a) <= 2 {
+		return b, nil
+	}
+	return append(append(a[:len(a)-1:len(a)-1], ','), b[1:]...), nil
+}
+
+// pageAnalysis cuts r's items to the page at offset.
+func pageAnalysis(r *analysis.Result, offset int) *analysisPage {
+	all := flatten(r)
+	rest := all[min(offset, len(all)):]
+	n := paging.Fit(rest, len(rest), paging.ItemBytes, func(it analysisItem) int { return len(itemText(it)) })
+	pg := &analysisPage{Result: r, Offset: offset, TotalItems: len(all), items: rest[:n]}
+	pg.NextOffset = paging.Page{Offset: offset, Count: n, Total: len(all)}.Next()
+	if offset == 0 && pg.NextOffset == 0 && len(r.Text()) <= paging.MaxTextBytes {
+		pg.whole = true
+		return pg
+	}
+	pg.Result = prune(r, offset, offset+n)
+	return pg
+}
+
+// Text is analysis's text for an answer that is one page; a page of a
+// longer one lists its items one a line, then says how to ask for the
+// rest.
+func (p *analysisPage) Text() string {
+	if p.whole {
+		return p.Result.Text()
+	}
+	var b strings.Builder
+	what := p.Symbol
+	if what == "" {
+		what = p.Target
+	}
+	pg := paging.Page{Offset: p.Offset, Count: len(p.items), Total: p.TotalItems}
+	if msg := pg.PastEnd(); msg != "" {
+		fmt.Fprintf(&b, "%s %s: no items shown: %s.\n", p.Mode, what, msg)
+		return b.String()
+	}
+	fmt.Fprintf(&b, "%s %s: items %d-%d of %d\n", p.Mode, what, p.Offset+1, p.Offset+len(p.items), p.TotalItems)
+	for _, it := range p.items {
+		b.WriteString(itemText(it))
+	}
+	switch {
+	case p.Partial:
+		fmt.Fprintf(&b, "[partial: stopped by %s; results found so far are shown]\n", p.Reason)
+	case p.Truncated:
+		b.WriteString("[truncated: maxNodes reached; raise maxNodes or narrow path for more]\n")
+	}
+	for _, n := range p.Notes {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
+	if m := pg.More(); m != "" {
+		b.WriteString(m + "\n")
+	}
+	return b.String()
+}
+
+// itemArrows are the arrows the text marks items of a kind with, as
+// analysis's own text does.
+var itemArrows = map[string]string{"caller": "← ", "callee": "→ ", "supertype": "→ ", "subtype": "← ", "import": "→ ", "importer": "← "}
+
+// maxItemLine is the most characters of a name or a source line a page's
+// text shows of an item.
+const maxItemLine = 400
+
+// itemText is one item of a page's text: its kind's arrow, name, place,
+// detail and confidence, indented by its depth, then the line that shows
+// it (each clipped to maxItemLine characters).
+func itemText(it analysisItem) string {
+	it.Name, it.Text = clipN(it.Name, maxItemLine), clipN(it.Text, maxItemLine)
+	var b strings.Builder
+	indent := strings.Repeat("  ", max(it.Depth, 1))
+	b.WriteString(indent + itemArrows[it.Kind])
+	if it.Name != "" {
+		b.WriteString(it.Name + "  ")
+	}
+	if it.File != "" {
+		fmt.Fprintf(&b, "%s:%d", it.File, it.Line)
+	} else if it.Kind == "supertype" || it.Kind == "subtype" {
+		b.WriteString("not defined in scope")
+	}
+	if it.Detail != "" {
+		fmt.Fprintf(&b, "  (%s)", it.Detail)
+	}
+	if it.Confidence != "" && it.Confidence != analysis.Resolved {
+		fmt.Fprintf(&b, "  [%s]", it.Confidence)
+	}
+	b.WriteByte('\n')
+	if it.Text != "" {
+		fmt.Fprintf(&b, "%s    %s\n", indent, it.Text)
+	}
+	return b.String()
+}
+
+var structuralAnalysis = declare(decl[analysisParams, *analysisPage, analysisOutput]{
 	Name:        analysis.Name,
 	Title:       "Structural code analysis",
 	Summary:     "Answers multi-hop questions about code from syntax trees (who calls a function and who calls those, what it calls, where a symbol is defined, what extends a type, where a symbol is used, what a file imports or exports), matching names as written, not resolving types.",
@@ -19,21 +164,30 @@ var structuralAnalysis = declare(decl[analysis.Params, *analysis.Result, analysi
 	Category:    toolspec.CodeAnalysis,
 	Permissions: toolspec.ReadFiles,
 	Termination: "Set terminate=false when the answer leads to further steps (reading the callers, following a definition, an edit); set terminate=true when the call tree, definitions or references are themselves the answer to present to the user.",
-	Examples: []example[analysis.Params]{
-		{"Who calls createToolRegistry, and who calls those", analysis.Params{Mode: analysis.ModeCallers, Language: "typescript", Symbol: "createToolRegistry", Depth: 2}},
-		{"Where a class is defined", analysis.Params{Mode: analysis.ModeDefinitions, Language: "python", Symbol: "Session"}},
-		{"What a type extends and what extends it", analysis.Params{Mode: analysis.ModeHierarchy, Language: "java", Symbol: "BaseHandler", Depth: 3}},
-		{"A file's imports and the files importing it", analysis.Params{Mode: analysis.ModeDependencies, Language: "typescript", Target: "src/registry.ts", Reverse: true}},
+	Examples: []example[analysisParams]{
+		{"Who calls createToolRegistry, and who calls those", params(analysis.Params{Mode: analysis.ModeCallers, Language: "typescript", Symbol: "createToolRegistry", Depth: 2})},
+		{"Where a class is defined", params(analysis.Params{Mode: analysis.ModeDefinitions, Language: "python", Symbol: "Session"})},
+		{"What a type extends and what extends it", params(analysis.Params{Mode: analysis.ModeHierarchy, Language: "java", Symbol: "BaseHandler", Depth: 3})},
+		{"A file's imports and the files importing it", params(analysis.Params{Mode: analysis.ModeDependencies, Language: "typescript", Target: "src/registry.ts", Reverse: true})},
 	},
-	Open: func(cfg Config) (func(context.Context, analysis.Params) (*analysis.Result, error), error) {
+	Open: func(cfg Config) (func(context.Context, analysisParams) (*analysisPage, error), error) {
 		t, err := analysis.New(analysis.Config{Workspace: cfg.Workspace, Timeout: cfg.AnalysisTimeout, MaxFileSize: cfg.MaxFileSize})
 		if err != nil {
 			return nil, err
 		}
-		return t.Run, nil
+		return func(ctx context.Context, p analysisParams) (*analysisPage, error) {
+			if err := paging.Check(p.Offset); err != nil {
+				return nil, fmt.Errorf("structural_analysis: %w", err)
+			}
+			r, err := t.Run(ctx, p.Params)
+			if err != nil {
+				return nil, err
+			}
+			return pageAnalysis(r, p.Offset), nil
+		}, nil
 	},
 	Structured: compactAnalysis,
-	Warnings: func(r *analysis.Result) []string {
+	Warnings: func(r *analysisPage) []string {
 		var w []string
 		switch {
 		case r.SkippedFiles == 1:
@@ -63,8 +217,10 @@ type analysisOutput struct {
 	FilesInScope  int            `json:"filesInScope"`
 	FilesAnalyzed int            `json:"filesAnalyzed"`
 	SkippedFiles  int            `json:"skippedFiles"`
-	Items         []analysisItem `json:"items" desc:"The answer, as many items as fit the size bound (omitted counts the rest; the text shows them all)."`
-	Omitted       int            `json:"omitted,omitempty" desc:"Items left out of this structured form by its size bound."`
+	Items         []analysisItem `json:"items" desc:"The page's items, as many as fit the size bound."`
+	Omitted       int            `json:"omitted,omitempty" desc:"Items of the text's page left out of this structured form by its size bound."`
+	TotalItems    int            `json:"totalItems" desc:"The items of the whole answer, on every page."`
+	NextOffset    int            `json:"next_offset,omitempty" desc:"The offset of the item after the last one listed here, when there are more."`
 	References    map[string]int `json:"references,omitempty" desc:"references mode: the count of each reference category (items may list fewer, see maxNodes), and under resolved and nameOnly the totals of references resolved and matched by name alone (the heuristic category counts in neither)."`
 	Notes         []string       `json:"notes,omitempty"`
 }
@@ -84,16 +240,34 @@ type analysisItem struct {
 	Confidence string `json:"confidence,omitempty" enum:"resolved,name-only,heuristic" desc:"How a caller, callee, supertype, subtype or reference was tied to the symbol: resolved (through an import, re-export, same-file, same-package or class scope, this/self, a declared type), name-only (the name matches; syntax cannot tell which definition it means), heuristic (a method call on a receiver whose name contains the symbol's words)."`
 }
 
-func compactAnalysis(r *analysis.Result) analysisOutput {
+func compactAnalysis(p *analysisPage) analysisOutput {
+	r := p.Result
 	out := analysisOutput{Mode: r.Mode, Language: r.Language, Symbol: clip(r.Symbol), Target: clip(r.Target), Path: clip(r.Path),
 		Truncated: r.Truncated, Partial: r.Partial, Reason: r.Reason,
 		FilesInScope: r.FilesInScope, FilesAnalyzed: r.FilesAnalyzed, SkippedFiles: r.SkippedFiles,
-		Notes: clipAll(r.Notes)}
-	items := []analysisItem{}
-	add := func(it analysisItem) {
-		it.Name, it.Text = clip(it.Name), clip(it.Text)
-		items = append(items, it)
+		Notes: clipAll(r.Notes), TotalItems: p.TotalItems, NextOffset: p.NextOffset}
+	if r.References != nil {
+		refs := r.References
+		out.References = map[string]int{"resolved": refs.Resolved, "nameOnly": refs.NameOnly}
+		for _, c := range refs.Categories {
+			out.References[c.ID] = c.Count
+		}
 	}
+	items := make([]analysisItem, len(p.items))
+	for i, it := range p.items {
+		it.Name, it.Text = clip(it.Name), clip(it.Text)
+		items[i] = it
+	}
+	out.Items = []analysisItem{}
+	out.Items, out.Omitted, out.NextOffset = boundPage(out, items, p.Offset, p.NextOffset)
+	return out
+}
+
+// flatten lists the items of r: its trees in pre-order (each node with
+// its depth), then its lists, in the order analysis's text shows them.
+func flatten(r *analysis.Result) []analysisItem {
+	items := []analysisItem{}
+	add := func(it analysisItem) { items = append(items, it) }
 	var calls func(kind string, ns []analysis.CallNode, depth int)
 	calls = func(kind string, ns []analysis.CallNode, depth int) {
 		for _, n := range ns {
@@ -140,9 +314,7 @@ func compactAnalysis(r *analysis.Result) analysisOutput {
 		}
 	case analysis.ModeReferences:
 		if refs := r.References; refs != nil {
-			out.References = map[string]int{"resolved": refs.Resolved, "nameOnly": refs.NameOnly}
 			for _, c := range refs.Categories {
-				out.References[c.ID] = c.Count
 				for _, it := range c.Items {
 					add(analysisItem{Kind: "reference", Detail: c.ID, File: it.File, Line: it.Line, Text: it.Text, Confidence: it.Confidence})
 				}
@@ -174,9 +346,114 @@ func compactAnalysis(r *analysis.Result) analysisOutput {
 			add(analysisItem{Kind: "export", Name: qualify(e.Container, e.Name), Detail: detail, File: e.File, Line: e.Line, Text: text})
 		}
 	}
-	out.Items = []analysisItem{}
-	out.Items, out.Omitted = bound(out, items)
-	return out
+	return items
+}
+
+// prune returns a copy of r holding only its items lo to hi-1 (in
+// flatten's order) and, in a tree, their ancestors.
+func prune(r *analysis.Result, lo, hi int) *analysis.Result {
+	c := *r
+	next := 0
+	in := func() bool { i := next; next++; return i >= lo && i < hi }
+	var calls func(ns []analysis.CallNode) []analysis.CallNode
+	calls = func(ns []analysis.CallNode) []analysis.CallNode {
+		var out []analysis.CallNode
+		for _, n := range ns {
+			keep := in()
+			if kids := calls(n.Children); keep || len(kids) > 0 {
+				n.Children = kids
+				out = append(out, n)
+			}
+		}
+		return out
+	}
+	var types func(ns []analysis.TypeNode) []analysis.TypeNode
+	types = func(ns []analysis.TypeNode) []analysis.TypeNode {
+		var out []analysis.TypeNode
+		for _, n := range ns {
+			keep := in()
+			if kids := types(n.Children); keep || len(kids) > 0 {
+				n.Children = kids
+				out = append(out, n)
+			}
+		}
+		return out
+	}
+	definitions := func(ds []analysis.Definition) []analysis.Definition {
+		var out []analysis.Definition
+		for _, d := range ds {
+			if in() {
+				out = append(out, d)
+			}
+		}
+		return out
+	}
+	switch r.Mode {
+	case analysis.ModeCallers:
+		c.Callers = calls(r.Callers)
+	case analysis.ModeCallees:
+		c.Callees = nil
+		for _, root := range r.Callees {
+			keep := in()
+			if kids := calls(root.Children); keep || len(kids) > 0 {
+				root.Children = kids
+				c.Callees = append(c.Callees, root)
+			}
+		}
+	case analysis.ModeDefinitions:
+		c.Definitions = definitions(r.Definitions)
+	case analysis.ModeHierarchy:
+		if h := r.Hierarchy; h != nil {
+			c.Hierarchy = &analysis.Hierarchy{Definitions: definitions(h.Definitions)}
+			c.Hierarchy.Supertypes = types(h.Supertypes)
+			c.Hierarchy.Subtypes = types(h.Subtypes)
+		}
+	case analysis.ModeReferences:
+		if refs := r.References; refs != nil {
+			cr := *refs
+			cr.Categories = nil
+			for _, cat := range refs.Categories {
+				var kept []analysis.Ref
+				for _, it := range cat.Items {
+					if in() {
+						kept = append(kept, it)
+					}
+				}
+				cat.Items = kept
+				cr.Categories = append(cr.Categories, cat)
+			}
+			c.References = &cr
+		}
+	case analysis.ModeDependencies:
+		c.Dependencies = nil
+		for _, fd := range r.Dependencies {
+			var kept []analysis.Import
+			for _, imp := range fd.Imports {
+				if in() {
+					kept = append(kept, imp)
+				}
+			}
+			if len(kept) > 0 {
+				c.Dependencies = append(c.Dependencies, analysis.FileDeps{File: fd.File, Imports: kept})
+			}
+		}
+		if r.ImportedBy != nil {
+			c.ImportedBy = []analysis.Importer{}
+			for _, im := range r.ImportedBy {
+				if in() {
+					c.ImportedBy = append(c.ImportedBy, im)
+				}
+			}
+		}
+	case analysis.ModeExports:
+		c.Exports = nil
+		for _, e := range r.Exports {
+			if in() {
+				c.Exports = append(c.Exports, e)
+			}
+		}
+	}
+	return &c
 }
 
 func qualify(container, name string) string {

@@ -49,7 +49,7 @@ var astGrep = declare(decl[astgrep.Params, *astgrep.Result, astGrepOutput]{
 		return w
 	},
 	Merge: func(p astgrep.Params, shards []*astgrep.Result) *astgrep.Result {
-		return astgrep.Merge(shards, p.MaxResults)
+		return astgrep.Merge(shards, p.MaxResults, p.Offset)
 	},
 })
 
@@ -61,7 +61,8 @@ type astGrepOutput struct {
 	TotalMatches  int            `json:"totalMatches" desc:"Every match found, including those cut by maxResults."`
 	Truncated     bool           `json:"truncated" desc:"The search stopped early: see reason."`
 	Reason        string         `json:"reason,omitempty" desc:"Why the search is truncated (maxResults, maxBytes, timeout, cancelled: astgrep's Reason constants)."`
-	Omitted       int            `json:"omitted,omitempty" desc:"Matches returned by the search but left out of this structured form by its size bound."`
+	Omitted       int            `json:"omitted,omitempty" desc:"Matches of the text's page left out of this structured form by its size bound."`
+	NextOffset    int            `json:"next_offset,omitempty" desc:"The offset of the match after the last one listed here, when there are more."`
 	FilesSearched int            `json:"filesSearched"`
 	SkippedFiles  int            `json:"skippedFiles" desc:"Files not searched (binary, too large, unreadable)."`
 	Hints         []string       `json:"hints,omitempty" desc:"Why nothing matched, where that can be told, or that a rewritten query found the matches."`
@@ -95,9 +96,9 @@ func compactAstGrep(r *astgrep.Result) astGrepOutput {
 		}
 		ms[i] = c
 	}
-	out := astGrepOutput{TotalMatches: r.TotalMatches, Truncated: r.Truncated, Reason: r.Reason,
+	out := astGrepOutput{TotalMatches: r.TotalMatches, Truncated: r.Truncated, Reason: r.Reason, NextOffset: r.NextOffset,
 		FilesSearched: r.FilesSearched, SkippedFiles: r.SkippedFiles, Hints: clipAll(r.Hints)}
 	out.Matches = []compactMatch{}
-	out.Matches, out.Omitted = bound(out, ms)
+	out.Matches, out.Omitted, out.NextOffset = boundPage(out, ms, r.Offset, r.NextOffset)
 	return out
 }

@@ -17,7 +17,7 @@ import (
 // Termination guidance shared by the file tools of a kind.
 const (
 	searchTermination = "Set terminate=false when the results need further processing (reading the files found, editing them, another narrower search); " +
-		"set terminate=true only when the results themselves answer the user and you are presenting them. When a result is truncated, refine the search rather than raising max_results."
+		"set terminate=true only when the results themselves answer the user and you are presenting them. When a result is truncated, refine the search rather than raising max_results, or page on with the offset it gives when every item is needed."
 	readTermination = "Set terminate=false when the content feeds further work (an edit, a search, an answer still to compose); " +
 		"set terminate=true when showing the content is the answer to the user."
 	editTermination = "When unsure of the effect, call with preview_only=true first and check the diff, then call again without it. " +
@@ -59,9 +59,9 @@ var grepTool = declare(decl[filetools.GrepParams, *filetools.GrepResult, grepOut
 	Name:    filetools.GrepName,
 	Title:   "Search file contents",
 	Summary: "Search file contents with a regular expression and get matching lines with context.",
-	Description: "Search file contents with a regular expression (Go RE2 syntax: no lookaround or backreferences), line by line, across the workspace or under a path. " +
-		"Returns matching lines with file, line number and surrounding context, at most max_results (default 50, up to 500) with the total count. " +
-		"Honours .gitignore, skips binary files, files over 1 MiB, dependency and build directories (node_modules, dist, target, ...) and directories more than 10 levels deep, with warnings.",
+	Description: "Search file contents with a regular expression (Go RE2: no lookaround or backreferences), line by line. " +
+		"Returns matching lines with file, line number and context, at most max_results (default 50) with the total count. " +
+		"Skips .gitignore'd, binary and 1 MiB+ files, dependency and build directories (node_modules, dist, target, ...) and directories over 10 levels deep, with warnings.",
 	Guide: "Use grep to find where something is used or defined by its text: a function name, an error message, a config key, TODO comments. " +
 		"Important options: file_type narrows to extensions or a language ('ts', 'rs,toml', 'python'); case_sensitive=false ignores case; " +
 		"literal=true searches text with regex characters as written; context_lines sets the lines shown around each match; path limits the search to a directory or file. " +
@@ -83,9 +83,9 @@ var globTool = declare(decl[filetools.GlobParams, *filetools.GlobResult, globOut
 	Name:    filetools.GlobName,
 	Title:   "Find files by pattern",
 	Summary: "List files whose paths match a glob pattern such as **/*.tsx.",
-	Description: "List files whose paths match a glob pattern (** spans directories, * and ? stay within one, {a,b} alternatives, [a-z] classes), sorted alphabetically. " +
-		"Leaves out .gitignore'd files and dependency and build directories (node_modules, dist, build, target, .git, caches) plus any exclude entries. " +
-		"Returns at most max_results (default 100, up to 500) with the total count.",
+	Description: "List files whose paths match a glob pattern (** spans directories, * and ? stay within one, {a,b}, [a-z]), sorted alphabetically, " +
+		"leaving out .gitignore'd files, dependency and build directories (node_modules, dist, build, target, .git, caches) and exclude entries. " +
+		"At most max_results (default 100) with the total count.",
 	Guide: "Use glob to list files of a kind or in a place: all TypeScript React components, test files under src, configuration files. " +
 		"Patterns are relative to path (default the workspace root): '*.json' matches only at the top, '**/*.json' at any depth. " +
 		"exclude adds names or paths to leave out ('fixtures', '*.min.js'); a pattern or path that starts inside a default exclusion (node_modules/react/**) searches it.",
@@ -100,8 +100,8 @@ var globTool = declare(decl[filetools.GlobParams, *filetools.GlobResult, globOut
 	Open: openFiles((*filetools.Tools).Glob),
 	Structured: func(r *filetools.GlobResult) globOutput {
 		out := globOutput{TotalFiles: r.TotalFiles, Truncated: r.Truncated, Message: clipN(r.Message, maxNote),
-			Suggestion: clipN(r.Suggestion, maxNote), Warnings: clipAll(r.Warnings), Files: []string{}}
-		out.Files, out.Omitted = bound(out, r.Files)
+			Suggestion: clipN(r.Suggestion, maxNote), Warnings: clipAll(r.Warnings), Files: []string{}, NextOffset: r.NextOffset}
+		out.Files, out.Omitted, out.NextOffset = boundPage(out, r.Files, r.Offset, r.NextOffset)
 		return out
 	},
 	Warnings: func(r *filetools.GlobResult) []string { return named(filetools.GlobName, r.Warnings) },
@@ -112,7 +112,7 @@ var searchTool = declare(decl[filetools.SearchParams, *filetools.SearchResult, s
 	Title:   "Find files by name",
 	Summary: "Find files by (part of) their name, most relevant first.",
 	Description: "Find files by name, ranked by relevance: exact name first, then names starting with the query, names containing it, paths containing it, and fuzzy matches (its letters in order). " +
-		"Case is ignored. Filters: file_type, exclude_dirs, path. Returns at most max_results (default 50, up to 500) with the total count.",
+		"Case is ignored. At most max_results (default 50) with the total count.",
 	Guide: "Use search when you know (part of) a file's name but not where it is: 'registry', 'Dockerfile', 'user_service'. " +
 		"file_type keeps one kind of file ('rs', 'ts,tsx'); exclude_dirs skips directories such as 'tests' or 'examples'. " +
 		"To search file contents use grep; to match a path pattern use glob.",
@@ -126,8 +126,8 @@ var searchTool = declare(decl[filetools.SearchParams, *filetools.SearchResult, s
 	Open: openFiles((*filetools.Tools).Search),
 	Structured: func(r *filetools.SearchResult) searchOutput {
 		out := searchOutput{TotalMatches: r.TotalMatches, Truncated: r.Truncated, Message: clipN(r.Message, maxNote),
-			Suggestion: clipN(r.Suggestion, maxNote), Warnings: clipAll(r.Warnings), Results: []filetools.SearchHit{}}
-		out.Results, out.Omitted = bound(out, r.Results)
+			Suggestion: clipN(r.Suggestion, maxNote), Warnings: clipAll(r.Warnings), Results: []filetools.SearchHit{}, NextOffset: r.NextOffset}
+		out.Results, out.Omitted, out.NextOffset = boundPage(out, r.Results, r.Offset, r.NextOffset)
 		return out
 	},
 	Warnings: func(r *filetools.SearchResult) []string { return named(filetools.SearchName, r.Warnings) },
@@ -150,8 +150,8 @@ var listDirectoryTool = declare(decl[filetools.ListDirectoryParams, *filetools.L
 	Open: openFiles((*filetools.Tools).ListDirectory),
 	Structured: func(r *filetools.ListDirectoryResult) listOutput {
 		out := listOutput{Path: r.Path, TotalEntries: r.TotalEntries, Truncated: r.Truncated, Message: clipN(r.Message, maxNote),
-			Warnings: clipAll(r.Warnings), Entries: []filetools.Entry{}}
-		out.Entries, out.Omitted = bound(out, r.Entries)
+			Warnings: clipAll(r.Warnings), Entries: []filetools.Entry{}, NextOffset: r.NextOffset}
+		out.Entries, out.Omitted, out.NextOffset = boundPage(out, r.Entries, r.Offset, r.NextOffset)
 		return out
 	},
 	Warnings: func(r *filetools.ListDirectoryResult) []string { return named(filetools.ListDirectoryName, r.Warnings) },
@@ -325,8 +325,9 @@ type grepOutput struct {
 	TotalMatches     int        `json:"total_matches" desc:"Every matching line, including those cut by max_results."`
 	FilesWithMatches int        `json:"files_with_matches"`
 	FilesSearched    int        `json:"files_searched"`
-	Truncated        bool       `json:"truncated" desc:"Matching lines were left out for max_results."`
-	Omitted          int        `json:"omitted,omitempty" desc:"Matches returned but left out of this structured form by its size bound."`
+	Truncated        bool       `json:"truncated" desc:"Matching lines were left out of this page."`
+	Omitted          int        `json:"omitted,omitempty" desc:"Matches of the text's page left out of this structured form by its size bound."`
+	NextOffset       int        `json:"next_offset,omitempty" desc:"The offset of the match after the last one listed here, when there are more."`
 	Message          string     `json:"message"`
 	Suggestion       string     `json:"suggestion,omitempty" desc:"How to refine a truncated or empty search."`
 	Warnings         []string   `json:"warnings,omitempty" desc:"What was passed over: large, binary or abandoned files, directories below the depth limit."`
@@ -347,8 +348,8 @@ func compactGrep(r *filetools.GrepResult) grepOutput {
 	}
 	out := grepOutput{TotalMatches: r.TotalMatches, FilesWithMatches: r.FilesWithMatches, FilesSearched: r.FilesSearched,
 		Truncated: r.Truncated, Message: clipN(r.Message, maxNote), Suggestion: clipN(r.Suggestion, maxNote),
-		Warnings: clipAll(r.Warnings), Matches: []grepLine{}}
-	out.Matches, out.Omitted = bound(out, lines)
+		Warnings: clipAll(r.Warnings), Matches: []grepLine{}, NextOffset: r.NextOffset}
+	out.Matches, out.Omitted, out.NextOffset = boundPage(out, lines, r.Offset, r.NextOffset)
 	return out
 }
 
@@ -356,8 +357,9 @@ func compactGrep(r *filetools.GrepResult) grepOutput {
 type globOutput struct {
 	Files      []string `json:"files" desc:"Matching files relative to the workspace root, sorted, as many as fit the size bound."`
 	TotalFiles int      `json:"total_files" desc:"Every matching file, including those cut by max_results."`
-	Truncated  bool     `json:"truncated" desc:"Files were left out for max_results."`
-	Omitted    int      `json:"omitted,omitempty" desc:"Files returned but left out of this structured form by its size bound."`
+	Truncated  bool     `json:"truncated" desc:"Files were left out of this page."`
+	Omitted    int      `json:"omitted,omitempty" desc:"Files of the text's page left out of this structured form by its size bound."`
+	NextOffset int      `json:"next_offset,omitempty" desc:"The offset of the file after the last one listed here, when there are more."`
 	Message    string   `json:"message"`
 	Suggestion string   `json:"suggestion,omitempty"`
 	Warnings   []string `json:"warnings,omitempty"`
@@ -367,8 +369,9 @@ type globOutput struct {
 type searchOutput struct {
 	Results      []filetools.SearchHit `json:"results" desc:"Matching files, most relevant first, as many as fit the size bound."`
 	TotalMatches int                   `json:"total_matches" desc:"Every matching file, including those cut by max_results."`
-	Truncated    bool                  `json:"truncated" desc:"Files were left out for max_results."`
-	Omitted      int                   `json:"omitted,omitempty" desc:"Files returned but left out of this structured form by its size bound."`
+	Truncated    bool                  `json:"truncated" desc:"Files were left out of this page."`
+	Omitted      int                   `json:"omitted,omitempty" desc:"Files of the text's page left out of this structured form by its size bound."`
+	NextOffset   int                   `json:"next_offset,omitempty" desc:"The offset of the file after the last one listed here, when there are more."`
 	Message      string                `json:"message"`
 	Suggestion   string                `json:"suggestion,omitempty"`
 	Warnings     []string              `json:"warnings,omitempty"`
@@ -379,8 +382,9 @@ type listOutput struct {
 	Path         string            `json:"path" desc:"The directory, relative to the workspace root."`
 	Entries      []filetools.Entry `json:"entries" desc:"Entries sorted by name, as many as fit the size bound."`
 	TotalEntries int               `json:"total_entries"`
-	Truncated    bool              `json:"truncated" desc:"Entries were left out for max_results."`
-	Omitted      int               `json:"omitted,omitempty" desc:"Entries returned but left out of this structured form by its size bound."`
+	Truncated    bool              `json:"truncated" desc:"Entries were left out of this page."`
+	Omitted      int               `json:"omitted,omitempty" desc:"Entries of the text's page left out of this structured form by its size bound."`
+	NextOffset   int               `json:"next_offset,omitempty" desc:"The offset of the entry after the last one listed here, when there are more."`
 	Message      string            `json:"message"`
 	Warnings     []string          `json:"warnings,omitempty"`
 }

@@ -75,6 +75,19 @@ func bound[T any](rest any, items []T) ([]T, int) {
 	return fit(items, MaxStructuredBytes-len(b)-slack)
 }
 
+// boundPage is bound for one page of a list (package paging): the page's
+// items start at offset and the text's next page at next (0: none). When
+// the size bound leaves items out, the structured form's next page starts
+// at the first of them, so a client reading only the structured form
+// still pages through every item.
+func boundPage[T any](rest any, items []T, offset, next int) (kept []T, omitted, nextOffset int) {
+	kept, omitted = bound(rest, items)
+	if omitted > 0 {
+		next = offset + len(kept)
+	}
+	return kept, omitted, next
+}
+
 // fit keeps the leading items whose JSON fits in budget bytes (with the
 // commas between them) and returns how many it left out.
 func fit[T any](items []T, budget int) ([]T, int) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/loupe-dev/loupe/core/search"
 	"github.com/loupe-dev/loupe/tools/astgrep"
+	"github.com/loupe-dev/loupe/tools/paging"
 	"github.com/loupe-dev/loupe/tools/toolspec"
 )
 
@@ -154,7 +155,8 @@ func TestNewRejectsBadWorkspace(t *testing.T) {
 }
 
 // The structured output stays within MaxStructuredBytes whatever the
-// result, leaving out (and counting) the items that do not fit.
+// result, and the text within paging.MaxTextBytes; both say where the
+// next page starts.
 func TestStructuredBound(t *testing.T) {
 	line := "  call(" + strings.Repeat("argument, ", 30) + "last);\n"
 	src := "function f() {\n" + strings.Repeat(line, 400) + "}\n" + strings.Repeat("function g() { f(); }\n", 300)
@@ -167,10 +169,10 @@ func TestStructuredBound(t *testing.T) {
 		tool, params string
 		items        func(any) int
 	}{
-		{"ast_grep", `{"pattern":"call($$$A)","language":"typescript","maxResults":1000}`, func(s any) int { return len(s.(astGrepOutput).Matches) + s.(astGrepOutput).Omitted }},
-		{"ast_grep", `{"pattern":"function $F() { $$$B }","language":"typescript","maxResults":1000}`, func(s any) int { return len(s.(astGrepOutput).Matches) + s.(astGrepOutput).Omitted }},
-		{"structural_analysis", `{"mode":"callers","language":"typescript","symbol":"f","maxNodes":1000}`, func(s any) int { return len(s.(analysisOutput).Items) + s.(analysisOutput).Omitted }},
-		{"structural_analysis", `{"mode":"references","language":"typescript","symbol":"call","maxNodes":1000}`, func(s any) int { return len(s.(analysisOutput).Items) + s.(analysisOutput).Omitted }},
+		{"ast_grep", `{"pattern":"call($$$A)","language":"typescript","maxResults":1000}`, func(s any) int { return s.(astGrepOutput).NextOffset }},
+		{"ast_grep", `{"pattern":"function $F() { $$$B }","language":"typescript","maxResults":1000}`, func(s any) int { return s.(astGrepOutput).NextOffset }},
+		{"structural_analysis", `{"mode":"callers","language":"typescript","symbol":"f","maxNodes":1000}`, func(s any) int { return s.(analysisOutput).NextOffset }},
+		{"structural_analysis", `{"mode":"references","language":"typescript","symbol":"call","maxNodes":1000}`, func(s any) int { return s.(analysisOutput).NextOffset }},
 	}
 	for _, c := range cases {
 		tool := ts[0]
@@ -188,11 +190,8 @@ func TestStructuredBound(t *testing.T) {
 		if len(raw) > MaxStructuredBytes {
 			t.Errorf("%s: %d bytes of structured output", c.params, len(raw))
 		}
-		if n := c.items(out.Structured); n < 300 {
-			t.Errorf("%s: %d items counted", c.params, n)
-		}
-		if !strings.Contains(string(raw), `"omitted":`) {
-			t.Errorf("%s: nothing omitted from %d bytes", c.params, len(raw))
+		if n := c.items(out.Structured); n == 0 || len(out.Text) > paging.MaxTextBytes {
+			t.Errorf("%s: a page of %d bytes of text, next offset %d", c.params, len(out.Text), n)
 		}
 		var v any
 		if err := json.Unmarshal(raw, &v); err != nil {

@@ -4,15 +4,17 @@
 export type AstGrepParams = {
   /** Include globs ('src/**', '*.ts') and excludes prefixed with '!' ('!*.test.ts'). */
   globs?: string[];
-  /** Language of the code: typescript, tsx, javascript, python, go, rust, java, c, cpp, csharp, kotlin, ruby, php, swift, ... Required unless path is one file with a known extension; typescript does not search .tsx files. */
+  /** typescript, tsx, javascript, python, go, rust, java, c, cpp, csharp, ... Required unless path is one file; typescript skips .tsx files. */
   language?: string;
-  /** Most matches returned (default 100, at most 1000); totalMatches counts them all. */
+  /** Most matches a page holds. */
   maxResults?: number;
+  /** Item to start from: the offset a capped answer gives. */
+  offset?: number;
   /** File or directory to search (default: the workspace root). */
   path?: string;
-  /** ast-grep pattern: code with metavariables ($NAME one node, $$$NAME zero or more). Exactly one of pattern or rule. */
+  /** Code with metavariables ($NAME, $$$NAME). Exactly one of pattern or rule. */
   pattern?: string;
-  /** ast-grep rule, as an object or a YAML string: the rule itself, e.g. {kind: method_definition, has: {field: name, regex: '^get'}}, or a rule file body with rule, constraints, utils, transform. Exactly one of pattern or rule. */
+  /** ast-grep rule, an object or YAML: {kind: method_definition, has: {field: name, regex: '^get'}}, or a rule file body (rule, constraints, utils, transform). Exactly one of pattern or rule. */
   rule?: Record<string, unknown> | string;
 };
 
@@ -38,7 +40,9 @@ export type AstGrepResult = {
     /** The match's first line, clipped. */
     text: string;
   }[];
-  /** Matches returned by the search but left out of this structured form by its size bound. */
+  /** The offset of the match after the last one listed here, when there are more. */
+  next_offset?: number;
+  /** Matches of the text's page left out of this structured form by its size bound. */
   omitted?: number;
   /** Why the search is truncated (maxResults, maxBytes, timeout, cancelled: astgrep's Reason constants). */
   reason?: string;
@@ -60,6 +64,8 @@ export type StructuralAnalysisParams = {
   maxNodes?: number;
   /** callers, callees, definitions, hierarchy and references take symbol; dependencies and exports take target. */
   mode: "callers" | "callees" | "definitions" | "hierarchy" | "references" | "dependencies" | "exports";
+  /** Item to start from: the offset a capped answer gives. */
+  offset?: number;
   /** File or directory to search (default: the workspace root); narrowing it makes name matches more precise. */
   path?: string;
   /** dependencies: also list the files that import target. */
@@ -74,7 +80,7 @@ export type StructuralAnalysisParams = {
 export type StructuralAnalysisResult = {
   filesAnalyzed: number;
   filesInScope: number;
-  /** The answer, as many items as fit the size bound (omitted counts the rest; the text shows them all). */
+  /** The page's items, as many as fit the size bound. */
   items: ({
     /** How a caller, callee, supertype, subtype or reference was tied to the symbol: resolved (through an import, re-export, same-file, same-package or class scope, this/self, a declared type), name-only (the name matches; syntax cannot tell which definition it means), heuristic (a method call on a receiver whose name contains the symbol's words). */
     confidence?: "resolved" | "name-only" | "heuristic";
@@ -95,8 +101,10 @@ export type StructuralAnalysisResult = {
   })[];
   language: string;
   mode: string;
+  /** The offset of the item after the last one listed here, when there are more. */
+  next_offset?: number;
   notes?: string[];
-  /** Items left out of this structured form by its size bound. */
+  /** Items of the text's page left out of this structured form by its size bound. */
   omitted?: number;
   /** The time limit or a cancellation stopped the call. */
   partial: boolean;
@@ -108,6 +116,8 @@ export type StructuralAnalysisResult = {
   skippedFiles: number;
   symbol?: string;
   target?: string;
+  /** The items of the whole answer, on every page. */
+  totalItems: number;
   /** A limit (maxNodes, the time limit) or a cancellation cut the answer. */
   truncated: boolean;
 };
@@ -116,17 +126,19 @@ export type StructuralAnalysisResult = {
 export type GrepParams = {
   /** false matches regardless of case. */
   case_sensitive?: boolean;
-  /** Lines of context shown before and after each match (0 to 10). */
+  /** Lines shown before and after each match. */
   context_lines?: number;
-  /** Only search files with these extensions or of this language: 'rs', 'ts', 'ts,tsx', 'py', 'python'. */
+  /** Extensions or a language: 'rs', 'ts,tsx', 'python'. */
   file_type?: string;
   /** Treat pattern as plain text, not a regular expression. */
   literal?: boolean;
-  /** Most matching lines returned (default 50; values over 500 are lowered to 500). total_matches counts them all. */
+  /** Most matches a page holds (over 500: 500). */
   max_results?: number;
-  /** File or directory to search, relative to the workspace root (default: the whole workspace). */
+  /** Item to start from: the offset a capped answer gives. */
+  offset?: number;
+  /** File or directory to search (default: the workspace). */
   path?: string;
-  /** Go RE2 regular expression matched against each line, e.g. 'func\s+New\w*\(' or 'TODO|FIXME'; no lookaround or backreferences. literal=true searches for the text as written. */
+  /** Go RE2 regular expression matched against each line, e.g. 'func\s+New\w*\(' or 'TODO|FIXME'. */
   pattern: string;
 };
 
@@ -146,13 +158,15 @@ export type GrepResult = {
     text: string;
   }[];
   message: string;
-  /** Matches returned but left out of this structured form by its size bound. */
+  /** The offset of the match after the last one listed here, when there are more. */
+  next_offset?: number;
+  /** Matches of the text's page left out of this structured form by its size bound. */
   omitted?: number;
   /** How to refine a truncated or empty search. */
   suggestion?: string;
   /** Every matching line, including those cut by max_results. */
   total_matches: number;
-  /** Matching lines were left out for max_results. */
+  /** Matching lines were left out of this page. */
   truncated: boolean;
   /** What was passed over: large, binary or abandoned files, directories below the depth limit. */
   warnings?: string[];
@@ -160,13 +174,15 @@ export type GrepResult = {
 
 /** The parameters of glob. */
 export type GlobParams = {
-  /** More to leave out besides the default exclusions (node_modules, dist, .git, caches, ...) and .gitignore: names at any depth ('vendor', '*.min.js') or paths from the workspace root ('src/generated'). */
+  /** More to leave out: names at any depth ('vendor', '*.min.js') or paths from the root ('src/generated'). */
   exclude?: string[];
-  /** Most files returned (default 100; values over 500 are lowered to 500). total_files counts them all. */
+  /** Most files a page holds (over 500: 500). */
   max_results?: number;
-  /** Directory the pattern is relative to, itself relative to the workspace root (default: the root). */
+  /** Item to start from: the offset a capped answer gives. */
+  offset?: number;
+  /** Directory the pattern starts from (default: the workspace root). */
   path?: string;
-  /** Glob matched against paths relative to path: '**\/*.tsx', 'src/**\/*.test.ts', '*.{js,ts}'. * and ? stay within one directory, ** spans directories. */
+  /** Glob relative to path: '**\/*.tsx', 'src/**\/*.test.ts', '*.{js,ts}'. */
   pattern: string;
 };
 
@@ -175,34 +191,40 @@ export type GlobResult = {
   /** Matching files relative to the workspace root, sorted, as many as fit the size bound. */
   files: string[];
   message: string;
-  /** Files returned but left out of this structured form by its size bound. */
+  /** The offset of the file after the last one listed here, when there are more. */
+  next_offset?: number;
+  /** Files of the text's page left out of this structured form by its size bound. */
   omitted?: number;
   suggestion?: string;
   /** Every matching file, including those cut by max_results. */
   total_files: number;
-  /** Files were left out for max_results. */
+  /** Files were left out of this page. */
   truncated: boolean;
   warnings?: string[];
 };
 
 /** The parameters of search. */
 export type SearchParams = {
-  /** Directories to skip besides the default exclusions and .gitignore: names at any depth ('vendor') or paths from the workspace root ('src/generated'). */
+  /** Directories to skip: names at any depth ('vendor') or paths from the root ('src/generated'). */
   exclude_dirs?: string[];
-  /** Only files with these extensions or of this language: 'rs', 'ts', 'ts,tsx', 'python'. */
+  /** Extensions or a language: 'rs', 'ts,tsx', 'python'. */
   file_type?: string;
-  /** Most files returned (default 50; values over 500 are lowered to 500). total_matches counts them all. */
+  /** Most files a page holds (over 500: 500). */
   max_results?: number;
-  /** Directory to search, relative to the workspace root (default: the root). */
+  /** Item to start from: the offset a capped answer gives. */
+  offset?: number;
+  /** Directory to search (default: the workspace root). */
   path?: string;
-  /** File name or part of one to look for, e.g. 'registry', 'tool_registry.rs', 'config.yaml', 'src/tools'. Case is ignored. */
+  /** File name or part of one: 'registry', 'config.yaml', 'src/tools'. */
   query: string;
 };
 
 /** The structured result of search (ToolResult.structured). */
 export type SearchResult = {
   message: string;
-  /** Files returned but left out of this structured form by its size bound. */
+  /** The offset of the file after the last one listed here, when there are more. */
+  next_offset?: number;
+  /** Files of the text's page left out of this structured form by its size bound. */
   omitted?: number;
   /** Matching files, most relevant first, as many as fit the size bound. */
   results: {
@@ -212,18 +234,20 @@ export type SearchResult = {
   suggestion?: string;
   /** Every matching file, including those cut by max_results. */
   total_matches: number;
-  /** Files were left out for max_results. */
+  /** Files were left out of this page. */
   truncated: boolean;
   warnings?: string[];
 };
 
 /** The parameters of list_directory. */
 export type ListDirectoryParams = {
-  /** Most entries returned (default 200; values over 500 are lowered to 500). */
+  /** Most entries a page holds (over 500: 500). */
   max_results?: number;
-  /** Directory to list, relative to the workspace root (default: the root). */
+  /** Item to start from: the offset a capped answer gives. */
+  offset?: number;
+  /** Directory to list (default: the workspace root). */
   path?: string;
-  /** List every file below the directory (paths relative to it), honouring .gitignore and the default exclusions, instead of its direct entries. */
+  /** Every file below the directory instead of its entries. */
   recursive?: boolean;
 };
 
@@ -236,12 +260,14 @@ export type ListDirectoryResult = {
     type: string;
   }[];
   message: string;
-  /** Entries returned but left out of this structured form by its size bound. */
+  /** The offset of the entry after the last one listed here, when there are more. */
+  next_offset?: number;
+  /** Entries of the text's page left out of this structured form by its size bound. */
   omitted?: number;
   /** The directory, relative to the workspace root. */
   path: string;
   total_entries: number;
-  /** Entries were left out for max_results. */
+  /** Entries were left out of this page. */
   truncated: boolean;
   warnings?: string[];
 };

@@ -26,17 +26,19 @@ type ShardInfo struct {
 // Merge returns the result of one call run by tools that split it between
 // them, configured with Shard{Index: i, Count: len(shards)} for every i,
 // exactly as a single tool over all the files returns it: the matches in
-// path order (as a search delivers them) cut to maxResults (the call's
+// path order (as a search delivers them), the page at offset (the call's
+// Params.Offset; a negative one counts as 0) cut to maxResults (the call's
 // Params.MaxResults, with Run's default and cap; a negative one counts as
-// the default) and to MaxResultBytes, the counts summed, the skipped files in path order,
+// the default), MaxResultBytes and paging.MaxTextBytes, the counts summed, the skipped files in path order,
 // truncated by a timeout or a cancellation if any shard was (before
 // maxResults), and the hints the whole search gives. shards are not
 // modified.
-func Merge(shards []*Result, maxResults int) *Result {
+func Merge(shards []*Result, maxResults, offset int) *Result {
 	limit, err := resultLimit(maxResults)
 	if err != nil {
 		limit = DefaultMaxResults
 	}
+	offset = max(offset, 0)
 	// The query's own result in each shard, and its fallback's where it ran.
 	// A single tool returns the fallback's only if the query itself matched
 	// nothing and was not stopped anywhere, and the fallback matched
@@ -87,9 +89,9 @@ func Merge(shards []*Result, maxResults int) *Result {
 		merged.Matches = append(merged.Matches, r.Matches...)
 	}
 	slices.SortStableFunc(merged.Matches, func(a, b Match) int { return search.ComparePaths(a.File, b.File) })
-	kept := bounded{limit: limit}
+	kept := bounded{skip: offset, limit: limit}
 	for _, m := range merged.Matches {
-		kept.add(m)
+		kept.add(func() Match { return m })
 	}
 	merged.Matches = kept.matches
 	if merged.Matches == nil {
@@ -105,7 +107,8 @@ func Merge(shards []*Result, maxResults int) *Result {
 	default:
 		merged.Reason = kept.reason(merged.TotalMatches)
 	}
-	merged.Truncated = truncated || merged.TotalMatches > len(merged.Matches)
+	merged.Truncated = truncated || merged.TotalMatches > offset+len(merged.Matches)
+	merged.setPage(offset)
 
 	// Every shard computes the same hints from the query, except the one
 	// saying that no file of the language was found, which holds for the

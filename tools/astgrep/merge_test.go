@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/loupe-dev/loupe/core/search"
+	"github.com/loupe-dev/loupe/tools/paging"
 )
 
 // TestMerge checks Merge's rules on results built by hand: the cases the
@@ -111,7 +112,7 @@ func TestMerge(t *testing.T) {
 		shards:     []*Result{fellBack("b.ts", "c.ts"), ranFallback("why not"), fellBack("a.ts")},
 		maxResults: 2,
 		want: &Result{Matches: ms("a.ts", "b.ts"), TotalMatches: 3, FilesSearched: 6, Truncated: true, Reason: ReasonMaxResults,
-			Hints: []string{label}},
+			Hints: []string{label}, NextOffset: 2},
 	}, {
 		name:   "the no-files hint goes when another shard searched files",
 		shards: []*Result{noFilesShard("x"), searched(2, "x"), noFilesShard("x")},
@@ -138,7 +139,7 @@ func TestMerge(t *testing.T) {
 			{Matches: []Match{m("a.ts", 9)}, TotalMatches: 4, FilesSearched: 2, Truncated: true, Reason: ReasonMaxResults}},
 		maxResults: 2,
 		want: &Result{Matches: []Match{m("a.ts", 9), m("b.ts", 2)}, TotalMatches: 6, FilesSearched: 4,
-			Truncated: true, Reason: ReasonMaxResults},
+			Truncated: true, Reason: ReasonMaxResults, NextOffset: 2},
 	}, {
 		name:       "all matches, not truncated",
 		shards:     []*Result{found("b.ts"), found("a.ts")},
@@ -148,19 +149,19 @@ func TestMerge(t *testing.T) {
 		name:   "maxResults 0 is the default",
 		shards: []*Result{{Matches: many("a.ts", 60), TotalMatches: 60}, {Matches: many("b.ts", 60), TotalMatches: 60}},
 		want: &Result{Matches: append(many("a.ts", 60), many("b.ts", 40)...), TotalMatches: 120, Truncated: true,
-			Reason: ReasonMaxResults},
+			Reason: ReasonMaxResults, NextOffset: 100},
 	}, {
 		name:       "a negative maxResults is the default",
 		shards:     []*Result{{Matches: many("a.ts", 60), TotalMatches: 60}, {Matches: many("b.ts", 60), TotalMatches: 60}},
 		maxResults: -1,
 		want: &Result{Matches: append(many("a.ts", 60), many("b.ts", 40)...), TotalMatches: 120, Truncated: true,
-			Reason: ReasonMaxResults},
+			Reason: ReasonMaxResults, NextOffset: 100},
 	}, {
 		name:       "maxResults is capped",
 		shards:     []*Result{{Matches: many("a.ts", 600), TotalMatches: 600}, {Matches: many("b.ts", 600), TotalMatches: 600}},
 		maxResults: 5000,
 		want: &Result{Matches: append(many("a.ts", 600), many("b.ts", 400)...), TotalMatches: 1200, Truncated: true,
-			Reason: ReasonMaxResults},
+			Reason: ReasonMaxResults, NextOffset: 1000},
 	}, {
 		name:       "a timeout wins over maxResults",
 		shards:     []*Result{stopped(ReasonMaxResults, "a.ts", "b.ts"), stopped(ReasonTimeout, "c.ts")},
@@ -197,7 +198,7 @@ func TestMerge(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := Merge(c.shards, c.maxResults)
+			got := Merge(c.shards, c.maxResults, 0)
 			if !reflect.DeepEqual(got, c.want) {
 				t.Errorf("Merge:\n%s\nwant:\n%s", jsonText(t, got), jsonText(t, c.want))
 			}
@@ -277,6 +278,12 @@ func TestMergeEqualsOneTool(t *testing.T) {
 		{p: Params{Pattern: foo, Language: "typescript", MaxResults: 5}},
 		{p: Params{Pattern: foo, Language: "typescript", MaxResults: 1}},
 		{p: Params{Pattern: foo, Language: "typescript", MaxResults: 5000}},
+		// Pages: the shards cannot tell which of their matches fall before
+		// the offset; the merged page is the one tool's all the same.
+		{p: Params{Pattern: foo, Language: "typescript", MaxResults: 2, Params: paging.Params{Offset: 1}}},
+		{p: Params{Pattern: foo, Language: "typescript", MaxResults: 3, Params: paging.Params{Offset: 4}}},
+		{p: Params{Pattern: foo, Language: "typescript", Params: paging.Params{Offset: 1000}}},
+		{p: Params{Pattern: errorf, Language: "go", MaxResults: 1, Params: paging.Params{Offset: 1}}},
 		{p: Params{Pattern: foo, Language: "typescript", Globs: []string{"!*.test.ts", "!lib/**"}}},
 		{p: Params{Pattern: foo, Language: "typescript", Globs: []string{"src/deep/**"}}},
 		{p: Params{Pattern: foo, Language: "typescript", Path: "src/a"}},
@@ -344,7 +351,7 @@ func TestMergeEqualsOneTool(t *testing.T) {
 				t.Fatal(err)
 			}
 			for label, in := range map[string][]*Result{"shards": parts, "shards through JSON": decoded} {
-				got := Merge(in, c.p.MaxResults)
+				got := Merge(in, c.p.MaxResults, c.p.Offset)
 				if !reflect.DeepEqual(got, want) {
 					t.Errorf("%s: Merge:\n%s\none tool:\n%s\nshards:\n%s", label, jsonText(t, got), jsonText(t, want), jsonText(t, in))
 				}

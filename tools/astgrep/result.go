@@ -10,6 +10,7 @@ import (
 	"github.com/loupe-dev/loupe/core/match"
 	"github.com/loupe-dev/loupe/core/rule"
 	"github.com/loupe-dev/loupe/core/tree"
+	"github.com/loupe-dev/loupe/tools/paging"
 )
 
 // Match is one matched node. Lines and columns are 1-based, as editors and
@@ -61,7 +62,10 @@ const (
 	// MaxResultBytes bounds the matches of one result together (their
 	// texts, captures and paths); the first match that would go over it
 	// and every later one are left out, counted in TotalMatches, with
-	// Reason maxBytes.
+	// Reason maxBytes. The text of a result is bounded more tightly, to
+	// paging.MaxTextBytes: the page ends before the first match whose
+	// lines would cross it (its first match is always kept), with Reason
+	// maxBytes too.
 	MaxResultBytes = 1 << 20
 )
 
@@ -92,34 +96,59 @@ func (m *Match) size() int {
 	return n
 }
 
-// bounded accumulates matches up to a count and MaxResultBytes.
+// textSize is the bytes of the lines m adds to the text of a result.
+func (m *Match) textSize() int {
+	var b strings.Builder
+	writeMatch(&b, m)
+	return b.Len()
+}
+
+// bounded accumulates one page of matches, given every match in order:
+// it passes over the first skip, then keeps up to limit, within
+// MaxResultBytes and paging.MaxTextBytes. The first from matches kept are
+// not counted against the byte bounds: a shard keeps every match from the
+// start (it cannot tell which of its matches before the call's offset
+// fall in the page) and is bounded from the offset on (see Run).
 type bounded struct {
-	limit, bytes int
-	full         bool // a match went over MaxResultBytes: no more are kept
-	matches      []Match
+	skip, from, limit int
+	seen, bytes, text int
+	full              bool // a match went over a byte bound: no more are kept
+	matches           []Match
 }
 
-// add keeps m if it fits.
-func (b *bounded) add(m Match) {
-	if b.full || len(b.matches) >= b.limit {
-		return
-	}
-	sz := m.size()
-	if b.bytes+sz > MaxResultBytes {
-		b.full = true
-		return
-	}
-	b.bytes += sz
-	b.matches = append(b.matches, m)
+// wants reports whether the next match would be kept if it fits, so a
+// caller converts only those.
+func (b *bounded) wants() bool {
+	return !b.full && b.seen >= b.skip && len(b.matches) < b.limit
 }
 
-// reason is why fewer than total matches were kept ("" if none were left
-// out).
+// add counts the next match and keeps it if it belongs to the page and
+// fits; m is called only then.
+func (b *bounded) add(m func() Match) {
+	keep := b.wants()
+	b.seen++
+	if !keep {
+		return
+	}
+	mm := m()
+	if len(b.matches) >= b.from {
+		sz, tz := mm.size(), mm.textSize()
+		if b.bytes+sz > MaxResultBytes || (len(b.matches) > b.from && b.text+tz > paging.ItemBytes) {
+			b.full = true
+			return
+		}
+		b.bytes += sz
+		b.text += tz
+	}
+	b.matches = append(b.matches, mm)
+}
+
+// reason is why matches after the page were left out ("" if none were).
 func (b *bounded) reason(total int) string {
 	switch {
 	case b.full:
 		return ReasonMaxBytes
-	case total > len(b.matches):
+	case total > b.skip+len(b.matches):
 		return ReasonMaxResults
 	}
 	return ""
@@ -127,13 +156,20 @@ func (b *bounded) reason(total int) string {
 
 // Result is the ast_grep tool's answer.
 type Result struct {
-	Matches       []Match   `json:"matches"`
+	// Matches are one page of the matches, in file order, from Offset.
+	Matches []Match `json:"matches"`
+	// Offset is the index of the first of Matches among all the matches.
+	Offset int `json:"offset,omitempty"`
+	// NextOffset is the offset of the next page, 0 on the last (or when
+	// the search was stopped, as its total is then unknown).
+	NextOffset    int       `json:"next_offset,omitempty"`
 	Truncated     bool      `json:"truncated"`
 	TotalMatches  int       `json:"totalMatches"`
 	FilesSearched int       `json:"filesSearched"`
 	SkippedFiles  int       `json:"skippedFiles"`
 	Skipped       []Skipped `json:"skipped,omitempty"`
-	// Reason says why the result is truncated: maxResults, timeout or
+	// Reason says why the result is truncated: maxResults or maxBytes
+	// (the page is full, NextOffset starts the next), timeout or
 	// cancelled (then matches are those found before the stop).
 	Reason string `json:"reason,omitempty"`
 	// Hints explain an empty result where the cause can be told, or
@@ -194,34 +230,37 @@ func (r *Result) Text() string {
 		}
 		b.WriteByte('\n')
 	}
-	for _, m := range r.Matches {
-		fmt.Fprintf(&b, "%s:%d:%d [%s] %s\n", m.File, m.StartLine, m.StartCol, m.NodeKind, snippet(m.Text))
-		for _, name := range slices.Sorted(maps.Keys(m.MetaVariables.Single)) {
-			fmt.Fprintf(&b, "  $%s = %s\n", name, snippet(m.MetaVariables.Single[name]))
-		}
-		for _, name := range slices.Sorted(maps.Keys(m.MetaVariables.Multi)) {
-			fmt.Fprintf(&b, "  $$$%s = %s\n", name, snippet(strings.Join(m.MetaVariables.Multi[name], ", ")))
-		}
+	for i := range r.Matches {
+		writeMatch(&b, &r.Matches[i])
 	}
 	if len(r.Matches) > 0 {
 		fmt.Fprintf(&b, "%d %s", r.TotalMatches, plural(r.TotalMatches, "match", "matches"))
-		if r.Truncated {
+		switch {
+		case r.Offset > 0:
+			fmt.Fprintf(&b, ", showing %d-%d", r.Offset+1, r.Offset+len(r.Matches))
+		case r.Truncated:
 			fmt.Fprintf(&b, ", showing %d", len(r.Matches))
 		}
 		b.WriteString(".")
+	} else if r.Offset > 0 && r.Offset >= r.TotalMatches {
+		b.Reset()
+		fmt.Fprintf(&b, "No matches shown: offset %d is past the end: there are %d.", r.Offset, r.TotalMatches)
 	}
 	switch r.Reason {
 	case ReasonMaxResults:
-		b.WriteString(" Truncated by maxResults: narrow the path, globs or pattern to see the rest.")
+		b.WriteString(" Truncated by maxResults: narrow the path, globs or pattern, or page on.")
 	case ReasonMaxBytes:
-		fmt.Fprintf(&b, " Truncated at %d bytes of matches: narrow the path, globs or pattern, or match smaller nodes, to see the rest.", MaxResultBytes)
+		b.WriteString(" Truncated at the size bound of a page: narrow the path, globs or pattern, match smaller nodes, or page on.")
 	case ReasonTimeout:
 		b.WriteString(" Stopped by the time limit: results are partial; narrow the search.")
 	case ReasonCancelled:
 		b.WriteString(" Cancelled: results are partial.")
 	}
-	if len(r.Matches) > 0 || r.Reason != "" {
+	if len(r.Matches) > 0 || r.Reason != "" || r.Offset > 0 {
 		b.WriteByte('\n')
+	}
+	if m := r.page().More(); m != "" && r.NextOffset > 0 {
+		b.WriteString(m + "\n")
 	}
 	if r.SkippedFiles > 0 {
 		fmt.Fprintf(&b, "%d %s skipped:", r.SkippedFiles, plural(r.SkippedFiles, "file", "files"))
@@ -240,13 +279,56 @@ func (r *Result) Text() string {
 	return b.String()
 }
 
-// snippet shortens multi-line text to its first line plus a count.
+// writeMatch writes one match's lines: file:line:col [kind] text, then
+// one indented line per capture.
+func writeMatch(b *strings.Builder, m *Match) {
+	fmt.Fprintf(b, "%s:%d:%d [%s] %s\n", m.File, m.StartLine, m.StartCol, m.NodeKind, snippet(m.Text))
+	for _, name := range slices.Sorted(maps.Keys(m.MetaVariables.Single)) {
+		fmt.Fprintf(b, "  $%s = %s\n", name, snippet(m.MetaVariables.Single[name]))
+	}
+	for _, name := range slices.Sorted(maps.Keys(m.MetaVariables.Multi)) {
+		fmt.Fprintf(b, "  $$$%s = %s\n", name, snippet(strings.Join(m.MetaVariables.Multi[name], ", ")))
+	}
+}
+
+// page is where r's matches lie among all of them.
+func (r *Result) page() paging.Page {
+	return paging.Page{Offset: r.Offset, Count: len(r.Matches), Total: r.TotalMatches}
+}
+
+// setPage records that r's matches start at offset and, when the page is
+// full (not stopped), where the next page starts.
+func (r *Result) setPage(offset int) {
+	r.Offset, r.NextOffset = offset, 0
+	if r.Reason == ReasonMaxResults || r.Reason == ReasonMaxBytes {
+		r.NextOffset = r.page().Next()
+	}
+}
+
+// maxSnippet is the most bytes of a line the text shows of a match or a
+// capture.
+const maxSnippet = 400
+
+// snippet shortens text to its first line, at most maxSnippet bytes,
+// saying how much is left out.
 func snippet(s string) string {
 	first, rest, multi := strings.Cut(s, "\n")
-	if !multi {
-		return s
+	more := ""
+	if multi {
+		first = strings.TrimRight(first, " \t\r")
+		more = fmt.Sprintf(" (+%d lines)", strings.Count(rest, "\n")+1)
 	}
-	return fmt.Sprintf("%s … (+%d lines)", strings.TrimRight(first, " \t\r"), strings.Count(rest, "\n")+1)
+	if len(first) > maxSnippet {
+		cut := maxSnippet
+		for cut > 0 && !utf8.RuneStart(first[cut]) {
+			cut--
+		}
+		return fmt.Sprintf("%s…[%d bytes]%s", first[:cut], len(first)-cut, more)
+	}
+	if multi {
+		return first + " …" + more
+	}
+	return first
 }
 
 func plural(n int, one, many string) string {

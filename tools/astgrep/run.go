@@ -11,6 +11,7 @@ import (
 	"github.com/loupe-dev/loupe/core/language"
 	"github.com/loupe-dev/loupe/core/match"
 	"github.com/loupe-dev/loupe/core/search"
+	"github.com/loupe-dev/loupe/tools/paging"
 )
 
 // Config sets up a Tool.
@@ -104,6 +105,16 @@ func (t *Tool) Run(ctx context.Context, p Params) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := paging.Check(p.Offset); err != nil {
+		return nil, fmt.Errorf("ast_grep: %w", err)
+	}
+	// The page: a shard keeps its matches from the start, as it cannot tell
+	// which of them the whole search puts before offset; Merge cuts the
+	// page from them.
+	page := bounded{skip: p.Offset, limit: maxResults}
+	if t.cfg.Shard.Count > 1 {
+		page = bounded{from: p.Offset, limit: p.Offset + maxResults}
+	}
 	abs, rel, err := t.ws.Resolve(p.Path)
 	if err != nil {
 		return nil, fmt.Errorf("ast_grep: %w", err)
@@ -144,16 +155,19 @@ func (t *Tool) Run(ctx context.Context, p Params) (*Result, error) {
 		}
 		return nil, err
 	}
-	res, err := t.search(ctx, q, abs, p.Globs, maxResults)
+	res, err := t.search(ctx, q, abs, p.Globs, page)
 	if err != nil {
 		return nil, err
 	}
 	var alt *Result
 	if res.TotalMatches == 0 && res.Reason == "" && q.fallback != nil {
-		if alt, err = t.search(ctx, q.fallback, abs, p.Globs, maxResults); err != nil {
+		if alt, err = t.search(ctx, q.fallback, abs, p.Globs, page); err != nil {
 			return nil, err
 		}
 		if alt.TotalMatches > 0 {
+			if t.cfg.Shard.Count <= 1 {
+				alt.setPage(p.Offset)
+			}
 			alt.Hints = append(alt.Hints, q.fallbackHint)
 			if t.cfg.Shard.Count > 1 {
 				alt.Shard = &ShardInfo{Query: res}
@@ -172,6 +186,9 @@ func (t *Tool) Run(ctx context.Context, p Params) (*Result, error) {
 	}
 	if t.cfg.Shard.Count > 1 {
 		res.Shard = &ShardInfo{NoFilesHint: noFiles, Fallback: alt}
+	}
+	if t.cfg.Shard.Count <= 1 {
+		res.setPage(p.Offset)
 	}
 	return res, nil
 }
@@ -211,7 +228,8 @@ func (t *Tool) pickLanguage(name, rel string, dir bool) (*language.Language, err
 	return nil, fmt.Errorf("ast_grep: cannot tell the language of %q from its extension; pass language", rel)
 }
 
-func (t *Tool) search(ctx context.Context, q *query, abs string, globs []string, maxResults int) (*Result, error) {
+// search runs q and keeps the matches page (an empty bounded) takes.
+func (t *Tool) search(ctx context.Context, q *query, abs string, globs []string, page bounded) (*Result, error) {
 	res := &Result{Matches: []Match{}}
 	opts := search.Options{
 		Root:        t.ws.Root(),
@@ -230,13 +248,11 @@ func (t *Tool) search(ctx context.Context, q *query, abs string, globs []string,
 		}
 		return q.matcher, nil
 	}
-	kept := bounded{limit: maxResults}
+	kept := page
 	st, err := search.Search(ctx, opts, matcherFor, func(fm search.FileMatches) error {
 		for _, m := range fm.Matches {
 			res.TotalMatches++
-			if !kept.full && len(kept.matches) < maxResults {
-				kept.add(newMatch(fm.File.Path, m.Node, m.Env))
-			}
+			kept.add(func() Match { return newMatch(fm.File.Path, m.Node, m.Env) })
 		}
 		return nil
 	})

@@ -10,26 +10,35 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/loupe-dev/loupe/tools/paging"
 )
 
 // GlobParams are glob's parameters.
 type GlobParams struct {
-	Pattern    string   `json:"pattern" desc:"Glob matched against paths relative to path: '**/*.tsx', 'src/**/*.test.ts', '*.{js,ts}'. * and ? stay within one directory, ** spans directories."`
-	Path       string   `json:"path,omitempty" desc:"Directory the pattern is relative to, itself relative to the workspace root (default: the root)."`
-	Exclude    []string `json:"exclude,omitempty" desc:"More to leave out besides the default exclusions (node_modules, dist, .git, caches, ...) and .gitignore: names at any depth ('vendor', '*.min.js') or paths from the workspace root ('src/generated')."`
-	MaxResults int      `json:"max_results,omitempty" desc:"Most files returned (default 100; values over 500 are lowered to 500). total_files counts them all." min:"1" default:"100"`
+	Pattern    string   `json:"pattern" desc:"Glob relative to path: '**/*.tsx', 'src/**/*.test.ts', '*.{js,ts}'."`
+	Path       string   `json:"path,omitempty" desc:"Directory the pattern starts from (default: the workspace root)."`
+	Exclude    []string `json:"exclude,omitempty" desc:"More to leave out: names at any depth ('vendor', '*.min.js') or paths from the root ('src/generated')."`
+	MaxResults int      `json:"max_results,omitempty" desc:"Most files a page holds (over 500: 500)." min:"1" default:"100"`
+	paging.Params
 }
 
 // GlobResult is glob's answer.
 type GlobResult struct {
 	// Pattern is the pattern matched.
 	Pattern string `json:"pattern"`
-	// Files are the matching files, relative to the workspace root,
-	// sorted alphabetically, at most MaxResults.
+	// Files are this page of the matching files, relative to the
+	// workspace root, sorted alphabetically: at most MaxResults, and at
+	// most paging.MaxTextBytes of text.
 	Files []string `json:"files"`
+	// Offset is the index of the first of Files among all the matching
+	// files.
+	Offset int `json:"offset,omitempty"`
+	// NextOffset is the offset of the next page, 0 on the last.
+	NextOffset int `json:"next_offset,omitempty"`
 	// TotalFiles counts every matching file, also those left out.
 	TotalFiles int `json:"total_files"`
-	// Truncated is set when files were left out for MaxResults.
+	// Truncated is set when matching files were left out of this page.
 	Truncated bool `json:"truncated"`
 	// MaxResults is the limit applied.
 	MaxResults int `json:"max_results"`
@@ -50,6 +59,9 @@ func (t *Tools) Glob(ctx context.Context, p GlobParams) (*GlobResult, error) {
 	limit, note, err := resultLimit(tool, p.MaxResults, DefaultGlobMaxResults)
 	if err != nil {
 		return nil, err
+	}
+	if err := paging.Check(p.Offset); err != nil {
+		return nil, &Error{Tool: tool, Msg: err.Error()}
 	}
 	dir, err := t.resolve(ctx, tool, p.Path, true)
 	if err != nil {
@@ -97,23 +109,30 @@ func (t *Tools) Glob(ctx context.Context, p GlobParams) (*GlobResult, error) {
 	}
 	slices.Sort(matched)
 	res.TotalFiles = len(matched)
-	res.Files = append(res.Files, matched[:min(limit, len(matched))]...)
+	rest := matched[min(p.Offset, len(matched)):]
+	res.Files = append(res.Files, rest[:paging.Fit(rest, limit, paging.ItemBytes, lineSize)]...)
+	pg := paging.Page{Offset: p.Offset, Count: len(res.Files), Total: res.TotalFiles}
+	res.Offset, res.NextOffset = p.Offset, pg.Next()
 	res.Truncated = res.TotalFiles > len(res.Files)
 	if note != "" {
 		res.Warnings = append(res.Warnings, note)
 	}
 	res.Warnings = append(res.Warnings, w.warnings(t.cfg.MaxDepth, 0)...)
 	switch {
+	case pg.PastEnd() != "":
+		res.Message = fmt.Sprintf("No files shown: %s files matching %q.", pg.PastEnd(), p.Pattern)
 	case res.TotalFiles == 0:
 		res.Message = fmt.Sprintf("No files match %q (%d files looked at).", p.Pattern, len(w.files))
 		res.Suggestion = "Use **/ to match at any depth (e.g. '**/*.tsx'), check the directory part with list_directory, or try search for a file name. " +
 			"Ignored files (.gitignore) and the default exclusions (node_modules, dist, build, target, caches, ...) are left out unless path or the pattern starts inside them."
 	case res.Truncated:
-		res.Message = fmt.Sprintf("Showing %d of %d files matching %q.", len(res.Files), res.TotalFiles, p.Pattern)
-		res.Suggestion = fmt.Sprintf("%d files not shown. Narrow the pattern (a directory prefix such as 'src/**/*.ts', a more specific name) or add exclude entries; most matches are under %s.",
-			res.TotalFiles-len(res.Files), topDirs(matched))
-		if limit < MaxResultsCap {
-			res.Suggestion += fmt.Sprintf(" max_results can be raised up to %d.", MaxResultsCap)
+		res.Message = fmt.Sprintf("Showing %s of %d files matching %q.", shown(pg), res.TotalFiles, p.Pattern)
+		if pg.Next() > 0 {
+			res.Suggestion = fmt.Sprintf("%d files not shown. Narrow the pattern (a directory prefix such as 'src/**/*.ts', a more specific name) or add exclude entries; most matches are under %s.",
+				pg.Total-pg.Offset-pg.Count, topDirs(matched))
+			if limit < MaxResultsCap {
+				res.Suggestion += fmt.Sprintf(" max_results can be raised up to %d.", MaxResultsCap)
+			}
 		}
 	default:
 		res.Message = fmt.Sprintf("Found %d %s matching %q.", res.TotalFiles, plural(res.TotalFiles, "file", "files"), p.Pattern)
@@ -174,6 +193,9 @@ func globProblem(p string) string {
 	return "it is not a valid glob"
 }
 
+// lineSize is the bytes of a path on a line of its own.
+func lineSize(s string) int { return len(s) + 1 }
+
 // topDirs lists the three top-level directories with the most paths.
 func topDirs(paths []string) string {
 	counts := map[string]int{}
@@ -194,6 +216,7 @@ func (r *GlobResult) Text() string {
 	if len(r.Files) > 0 {
 		b.WriteString("\n" + strings.Join(r.Files, "\n") + "\n")
 	}
+	writeMore(&b, r.Offset, len(r.Files), r.TotalFiles)
 	if r.Suggestion != "" {
 		b.WriteString("\n" + r.Suggestion + "\n")
 	}

@@ -12,17 +12,19 @@ import (
 	"unicode/utf8"
 
 	"github.com/loupe-dev/loupe/core/search"
+	"github.com/loupe-dev/loupe/tools/paging"
 )
 
 // GrepParams are grep's parameters.
 type GrepParams struct {
-	Pattern       string `json:"pattern" desc:"Go RE2 regular expression matched against each line, e.g. 'func\\s+New\\w*\\(' or 'TODO|FIXME'; no lookaround or backreferences. literal=true searches for the text as written."`
-	Path          string `json:"path,omitempty" desc:"File or directory to search, relative to the workspace root (default: the whole workspace)."`
+	Pattern       string `json:"pattern" desc:"Go RE2 regular expression matched against each line, e.g. 'func\\s+New\\w*\\(' or 'TODO|FIXME'."`
+	Path          string `json:"path,omitempty" desc:"File or directory to search (default: the workspace)."`
 	CaseSensitive *bool  `json:"case_sensitive,omitempty" desc:"false matches regardless of case." default:"true"`
 	Literal       bool   `json:"literal,omitempty" desc:"Treat pattern as plain text, not a regular expression."`
-	FileType      string `json:"file_type,omitempty" desc:"Only search files with these extensions or of this language: 'rs', 'ts', 'ts,tsx', 'py', 'python'."`
-	ContextLines  *int   `json:"context_lines,omitempty" desc:"Lines of context shown before and after each match (0 to 10)." min:"0" max:"10" default:"2"`
-	MaxResults    int    `json:"max_results,omitempty" desc:"Most matching lines returned (default 50; values over 500 are lowered to 500). total_matches counts them all." min:"1" default:"50"`
+	FileType      string `json:"file_type,omitempty" desc:"Extensions or a language: 'rs', 'ts,tsx', 'python'."`
+	ContextLines  *int   `json:"context_lines,omitempty" desc:"Lines shown before and after each match." min:"0" max:"10" default:"2"`
+	MaxResults    int    `json:"max_results,omitempty" desc:"Most matches a page holds (over 500: 500)." min:"1" default:"50"`
+	paging.Params
 }
 
 // GrepMatch is one matching line.
@@ -52,16 +54,21 @@ type ContextLine struct {
 type GrepResult struct {
 	// Pattern is the regular expression searched for.
 	Pattern string `json:"pattern"`
-	// Matches are the matching lines, by file path then line, at most
-	// MaxResults.
+	// Matches are the matching lines of this page, by file path then
+	// line: at most MaxResults, and at most paging.MaxTextBytes of text.
 	Matches []GrepMatch `json:"matches"`
+	// Offset is the index of the first of Matches among all the matching
+	// lines.
+	Offset int `json:"offset,omitempty"`
+	// NextOffset is the offset of the next page, 0 on the last.
+	NextOffset int `json:"next_offset,omitempty"`
 	// TotalMatches counts every matching line, also those left out.
 	TotalMatches int `json:"total_matches"`
 	// FilesWithMatches counts the files with at least one match.
 	FilesWithMatches int `json:"files_with_matches"`
 	// FilesSearched counts the files read.
 	FilesSearched int `json:"files_searched"`
-	// Truncated is set when matches were left out for MaxResults.
+	// Truncated is set when matching lines were left out of this page.
 	Truncated bool `json:"truncated"`
 	// MaxResults is the limit applied.
 	MaxResults int `json:"max_results"`
@@ -90,6 +97,9 @@ func (t *Tools) Grep(ctx context.Context, p GrepParams) (*GrepResult, error) {
 	limit, note, err := resultLimit(tool, p.MaxResults, DefaultGrepMaxResults)
 	if err != nil {
 		return nil, err
+	}
+	if err := paging.Check(p.Offset); err != nil {
+		return nil, &Error{Tool: tool, Msg: err.Error()}
 	}
 	ctxLines := DefaultContextLines
 	if p.ContextLines != nil {
@@ -126,7 +136,7 @@ func (t *Tools) Grep(ctx context.Context, p GrepParams) (*GrepResult, error) {
 		return nil, fmt.Errorf("%s: %w", tool, err)
 	}
 	defer rd.Close()
-	g := &grepper{re: re, context: ctxLines, limit: limit, clock: t.cfg.Clock, timeout: t.cfg.FileTimeout, wholeFile: unanchored(re.String())}
+	g := &grepper{re: re, context: ctxLines, limit: p.Offset + limit, clock: t.cfg.Clock, timeout: t.cfg.FileTimeout, wholeFile: unanchored(re.String())}
 	res := &GrepResult{Pattern: re.String(), Matches: []GrepMatch{}, MaxResults: limit}
 	var binary, badEncoding, timedOut []string
 	perFile := map[string]int{}
@@ -156,9 +166,12 @@ func (t *Tools) Grep(ctx context.Context, p GrepParams) (*GrepResult, error) {
 					res.FilesWithMatches++
 					perFile[h.path] = h.count
 				}
-				res.TotalMatches += h.count
+				// h.matches are the file's first matches; those at
+				// offset and after, up to the limit, are this page's.
+				from := min(max(p.Offset-res.TotalMatches, 0), len(h.matches))
 				room := limit - len(res.Matches)
-				res.Matches = append(res.Matches, h.matches[:min(room, len(h.matches))]...)
+				res.Matches = append(res.Matches, h.matches[from:min(from+room, len(h.matches))]...)
+				res.TotalMatches += h.count
 			}
 			return true
 		})
@@ -179,23 +192,54 @@ func (t *Tools) Grep(ctx context.Context, p GrepParams) (*GrepResult, error) {
 	if len(badEncoding) > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("%d %s not UTF-8 text, skipped (%s)", len(badEncoding), plural(len(badEncoding), "file is", "files are"), examples(badEncoding)))
 	}
+	res.Matches = res.Matches[:paging.Fit(res.Matches, limit, paging.ItemBytes, GrepMatch.size)]
+	pg := paging.Page{Offset: p.Offset, Count: len(res.Matches), Total: res.TotalMatches}
+	res.Offset, res.NextOffset = p.Offset, pg.Next()
 	res.Truncated = res.TotalMatches > len(res.Matches)
 	switch {
+	case pg.PastEnd() != "":
+		res.Message = fmt.Sprintf("No matches shown: %s matches (in %d files) for /%s/.", pg.PastEnd(), res.FilesWithMatches, p.Pattern)
 	case res.TotalMatches == 0:
 		res.Message = fmt.Sprintf("No matches for /%s/ in %d %s searched.", p.Pattern, res.FilesSearched, plural(res.FilesSearched, "file", "files"))
 		res.Suggestion = grepEmptySuggestion(p, types, len(w.files), len(files))
 	case res.Truncated:
-		res.Message = fmt.Sprintf("Showing %d of %d matches (in %d files) for /%s/.", len(res.Matches), res.TotalMatches, res.FilesWithMatches, p.Pattern)
-		res.Suggestion = fmt.Sprintf("%d matches not shown. Refine the search: a more specific pattern, a narrower path or a file_type. Most matches are in %s.",
-			res.TotalMatches-len(res.Matches), topCounts(perFile))
-		if limit < MaxResultsCap {
-			res.Suggestion += fmt.Sprintf(" max_results can be raised up to %d.", MaxResultsCap)
+		res.Message = fmt.Sprintf("Showing %s of %d matches (in %d files) for /%s/.", shown(pg), res.TotalMatches, res.FilesWithMatches, p.Pattern)
+		if pg.Next() > 0 {
+			res.Suggestion = fmt.Sprintf("%d matches not shown. Refine the search: a more specific pattern, a narrower path or a file_type. Most matches are in %s.",
+				pg.Total-pg.Offset-pg.Count, topCounts(perFile))
+			if limit < MaxResultsCap {
+				res.Suggestion += fmt.Sprintf(" max_results can be raised up to %d.", MaxResultsCap)
+			}
 		}
 	default:
 		res.Message = fmt.Sprintf("Found %d %s in %d %s for /%s/ (%d files searched).", res.TotalMatches, plural(res.TotalMatches, "match", "matches"),
 			res.FilesWithMatches, plural(res.FilesWithMatches, "file", "files"), p.Pattern, res.FilesSearched)
 	}
 	return res, nil
+}
+
+// shown names the items of a page: "50" for a first page, "51-100" for
+// a later one.
+func shown(pg paging.Page) string {
+	if pg.Offset == 0 {
+		return fmt.Sprint(pg.Count)
+	}
+	return fmt.Sprintf("%d-%d", pg.Offset+1, pg.Offset+pg.Count)
+}
+
+// size is at least the bytes of text m adds to a page: its line and
+// context lines with their numbers, a "--" separator and its file's
+// heading, counted as if it shared neither context nor heading.
+func (m GrepMatch) size() int {
+	const line = 16 // "  12345: " and the line break, with room to spare
+	n := len(m.File) + 3 + 5 + len(m.Text) + line
+	for _, c := range m.Before {
+		n += len(c.Text) + line
+	}
+	for _, c := range m.After {
+		n += len(c.Text) + line
+	}
+	return n
 }
 
 // grepEmptySuggestion says why a search may have found nothing.
@@ -374,11 +418,19 @@ func (r *GrepResult) Text() string {
 		writeGroup(&b, r.Matches[i:j], width)
 		i = j
 	}
+	writeMore(&b, r.Offset, len(r.Matches), r.TotalMatches)
 	if r.Suggestion != "" {
 		b.WriteString("\n" + r.Suggestion + "\n")
 	}
 	writeWarnings(&b, r.Warnings)
 	return b.String()
+}
+
+// writeMore appends how to ask for the page after this one, if any.
+func writeMore(b *strings.Builder, offset, count, total int) {
+	if m := (paging.Page{Offset: offset, Count: count, Total: total}).More(); m != "" {
+		b.WriteString("\n" + m + "\n")
+	}
 }
 
 // writeGroup writes one file's matches with their context merged.

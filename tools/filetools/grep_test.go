@@ -2,12 +2,14 @@ package filetools
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"regexp"
 	"testing"
 	"time"
 
 	"github.com/loupe-dev/loupe/core/search"
+	"github.com/loupe-dev/loupe/tools/paging"
 )
 
 // TestWholeFileScan checks that passing over a file its pattern does not
@@ -54,5 +56,34 @@ func TestWholeFileScan(t *testing.T) {
 		if !reflect.DeepEqual(results[0], results[1]) {
 			t.Errorf("%s: line by line %+v, with the whole-file scan %+v", c.pattern, results[0], results[1])
 		}
+	}
+}
+
+// TestGrepPageBound: a page of many files with one match each, whose
+// headings take as much text as their lines, stays within
+// paging.MaxTextBytes, and says where the next page starts.
+func TestGrepPageBound(t *testing.T) {
+	files := map[string]string{}
+	for i := range 400 {
+		files[fmt.Sprintf("a_directory_with_a_long_name/another_one/file_%03d_with_a_long_name.go", i)] = "a\nhit\nb\n"
+	}
+	tl, _ := newTools(t, workspace(t, files))
+	offset, seen := 0, 0
+	for {
+		r, err := tl.Grep(context.Background(), GrepParams{Pattern: "hit", MaxResults: 500, Params: paging.Params{Offset: offset}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(r.Text()); n > paging.MaxTextBytes {
+			t.Errorf("offset %d: %d bytes of text, over %d", offset, n, paging.MaxTextBytes)
+		}
+		seen += len(r.Matches)
+		if r.NextOffset == 0 {
+			break
+		}
+		offset = r.NextOffset
+	}
+	if seen != 400 || offset == 0 {
+		t.Errorf("%d matches over the pages, last offset %d", seen, offset)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/loupe-dev/loupe/core/rewrite"
 	"github.com/loupe-dev/loupe/core/search"
+	"github.com/loupe-dev/loupe/tools/paging"
 )
 
 // ReadFileParams are read_file's parameters.
@@ -139,9 +140,10 @@ func (r *ReadFileResult) Text() string {
 
 // ListDirectoryParams are list_directory's parameters.
 type ListDirectoryParams struct {
-	Path       string `json:"path,omitempty" desc:"Directory to list, relative to the workspace root (default: the root)."`
-	Recursive  bool   `json:"recursive,omitempty" desc:"List every file below the directory (paths relative to it), honouring .gitignore and the default exclusions, instead of its direct entries."`
-	MaxResults int    `json:"max_results,omitempty" desc:"Most entries returned (default 200; values over 500 are lowered to 500)." min:"1" default:"200"`
+	Path       string `json:"path,omitempty" desc:"Directory to list (default: the workspace root)."`
+	Recursive  bool   `json:"recursive,omitempty" desc:"Every file below the directory instead of its entries."`
+	MaxResults int    `json:"max_results,omitempty" desc:"Most entries a page holds (over 500: 500)." min:"1" default:"200"`
+	paging.Params
 }
 
 // Entry is one directory entry.
@@ -160,11 +162,17 @@ type ListDirectoryResult struct {
 	// Path is the directory, relative to the workspace root ("." for the
 	// root).
 	Path string `json:"path"`
-	// Entries are sorted by name, at most MaxResults.
+	// Entries are this page of the entries, sorted by name (with
+	// recursive, by path): at most MaxResults, and at most
+	// paging.MaxTextBytes of text.
 	Entries []Entry `json:"entries"`
+	// Offset is the index of the first of Entries among all the entries.
+	Offset int `json:"offset,omitempty"`
+	// NextOffset is the offset of the next page, 0 on the last.
+	NextOffset int `json:"next_offset,omitempty"`
 	// TotalEntries counts every entry, also those left out.
 	TotalEntries int `json:"total_entries"`
-	// Truncated is set when entries were left out for MaxResults.
+	// Truncated is set when entries were left out of this page.
 	Truncated bool `json:"truncated"`
 	// MaxResults is the limit applied.
 	MaxResults int `json:"max_results"`
@@ -181,6 +189,9 @@ func (t *Tools) ListDirectory(ctx context.Context, p ListDirectoryParams) (*List
 	limit, note, err := resultLimit(tool, p.MaxResults, DefaultListMaxResults)
 	if err != nil {
 		return nil, err
+	}
+	if err := paging.Check(p.Offset); err != nil {
+		return nil, &Error{Tool: tool, Msg: err.Error()}
 	}
 	g, err := t.resolve(ctx, tool, p.Path, true)
 	if err != nil {
@@ -236,7 +247,10 @@ func (t *Tools) ListDirectory(ctx context.Context, p ListDirectoryParams) (*List
 		res.Warnings = append([]string{note}, res.Warnings...)
 	}
 	res.TotalEntries = len(all)
-	res.Entries = append(res.Entries, all[:min(limit, len(all))]...)
+	rest := all[min(p.Offset, len(all)):]
+	res.Entries = append(res.Entries, rest[:paging.Fit(rest, limit, paging.ItemBytes, func(e Entry) int { return len(e.Name) + 16 })]...)
+	pg := paging.Page{Offset: p.Offset, Count: len(res.Entries), Total: res.TotalEntries}
+	res.Offset, res.NextOffset = p.Offset, pg.Next()
 	res.Truncated = res.TotalEntries > len(res.Entries)
 	where := res.Path
 	if where == "." {
@@ -247,14 +261,16 @@ func (t *Tools) ListDirectory(ctx context.Context, p ListDirectoryParams) (*List
 		what = plural(res.TotalEntries, "file", "files")
 	}
 	switch {
+	case pg.PastEnd() != "":
+		res.Message = fmt.Sprintf("No entries shown: %s %s in %s.", pg.PastEnd(), what, where)
 	case res.TotalEntries == 0:
 		res.Message = fmt.Sprintf("%s is empty.", where)
 		if p.Recursive {
 			res.Message = fmt.Sprintf("No files under %s (ignored files and the default exclusions are left out).", where)
 		}
 	case res.Truncated:
-		res.Message = fmt.Sprintf("Showing %d of %d %s in %s; list a subdirectory, use glob with a pattern, or raise max_results (up to %d).",
-			len(res.Entries), res.TotalEntries, what, where, MaxResultsCap)
+		res.Message = fmt.Sprintf("Showing %s of %d %s in %s; list a subdirectory, use glob with a pattern, or raise max_results (up to %d).",
+			shown(pg), res.TotalEntries, what, where, MaxResultsCap)
 	default:
 		res.Message = fmt.Sprintf("%d %s in %s.", res.TotalEntries, what, where)
 	}
@@ -291,6 +307,7 @@ func (r *ListDirectoryResult) Text() string {
 			fmt.Fprintf(&b, "%s  (%s)\n", e.Name, e.Type)
 		}
 	}
+	writeMore(&b, r.Offset, len(r.Entries), r.TotalEntries)
 	writeWarnings(&b, r.Warnings)
 	return b.String()
 }

@@ -10,15 +10,17 @@ import (
 	"unicode"
 
 	"github.com/loupe-dev/loupe/core/search"
+	"github.com/loupe-dev/loupe/tools/paging"
 )
 
 // SearchParams are search's parameters.
 type SearchParams struct {
-	Query       string   `json:"query" desc:"File name or part of one to look for, e.g. 'registry', 'tool_registry.rs', 'config.yaml', 'src/tools'. Case is ignored."`
-	Path        string   `json:"path,omitempty" desc:"Directory to search, relative to the workspace root (default: the root)."`
-	FileType    string   `json:"file_type,omitempty" desc:"Only files with these extensions or of this language: 'rs', 'ts', 'ts,tsx', 'python'."`
-	ExcludeDirs []string `json:"exclude_dirs,omitempty" desc:"Directories to skip besides the default exclusions and .gitignore: names at any depth ('vendor') or paths from the workspace root ('src/generated')."`
-	MaxResults  int      `json:"max_results,omitempty" desc:"Most files returned (default 50; values over 500 are lowered to 500). total_matches counts them all." min:"1" default:"50"`
+	Query       string   `json:"query" desc:"File name or part of one: 'registry', 'config.yaml', 'src/tools'."`
+	Path        string   `json:"path,omitempty" desc:"Directory to search (default: the workspace root)."`
+	FileType    string   `json:"file_type,omitempty" desc:"Extensions or a language: 'rs', 'ts,tsx', 'python'."`
+	ExcludeDirs []string `json:"exclude_dirs,omitempty" desc:"Directories to skip: names at any depth ('vendor') or paths from the root ('src/generated')."`
+	MaxResults  int      `json:"max_results,omitempty" desc:"Most files a page holds (over 500: 500)." min:"1" default:"50"`
+	paging.Params
 }
 
 // Ranks of a file-name match, best first.
@@ -45,12 +47,17 @@ type SearchHit struct {
 type SearchResult struct {
 	// Query is the query searched for.
 	Query string `json:"query"`
-	// Results are the matching files, most relevant first, at most
-	// MaxResults.
+	// Results are this page of the matching files, most relevant first:
+	// at most MaxResults, and at most paging.MaxTextBytes of text.
 	Results []SearchHit `json:"results"`
+	// Offset is the index of the first of Results among all the
+	// matching files.
+	Offset int `json:"offset,omitempty"`
+	// NextOffset is the offset of the next page, 0 on the last.
+	NextOffset int `json:"next_offset,omitempty"`
 	// TotalMatches counts every matching file, also those left out.
 	TotalMatches int `json:"total_matches"`
-	// Truncated is set when files were left out for MaxResults.
+	// Truncated is set when matching files were left out of this page.
 	Truncated bool `json:"truncated"`
 	// MaxResults is the limit applied.
 	MaxResults int `json:"max_results"`
@@ -75,6 +82,9 @@ func (t *Tools) Search(ctx context.Context, p SearchParams) (*SearchResult, erro
 	limit, note, err := resultLimit(tool, p.MaxResults, DefaultSearchMaxResults)
 	if err != nil {
 		return nil, err
+	}
+	if err := paging.Check(p.Offset); err != nil {
+		return nil, &Error{Tool: tool, Msg: err.Error()}
 	}
 	base, err := t.resolve(ctx, tool, p.Path, true)
 	if err != nil {
@@ -110,15 +120,20 @@ func (t *Tools) Search(ctx context.Context, p SearchParams) (*SearchResult, erro
 		return search.ComparePaths(a.hit.Path, b.hit.Path)
 	})
 	res := &SearchResult{Query: query, Results: []SearchHit{}, MaxResults: limit, TotalMatches: len(found)}
-	for _, r := range found[:min(limit, len(found))] {
+	rest := found[min(p.Offset, len(found)):]
+	for _, r := range rest[:paging.Fit(rest, limit, paging.ItemBytes, func(r ranked) int { return len(r.hit.Path) + len(r.hit.Match) + 5 })] {
 		res.Results = append(res.Results, r.hit)
 	}
+	pg := paging.Page{Offset: p.Offset, Count: len(res.Results), Total: res.TotalMatches}
+	res.Offset, res.NextOffset = p.Offset, pg.Next()
 	res.Truncated = res.TotalMatches > len(res.Results)
 	if note != "" {
 		res.Warnings = append(res.Warnings, note)
 	}
 	res.Warnings = append(res.Warnings, w.warnings(t.cfg.MaxDepth, 0)...)
 	switch {
+	case pg.PastEnd() != "":
+		res.Message = fmt.Sprintf("No files shown: %s files matching %q.", pg.PastEnd(), query)
 	case res.TotalMatches == 0:
 		res.Message = fmt.Sprintf("No file names match %q (%d files looked at).", query, typed)
 		switch {
@@ -128,10 +143,12 @@ func (t *Tools) Search(ctx context.Context, p SearchParams) (*SearchResult, erro
 			res.Suggestion = "Try a shorter part of the name, drop file_type or exclude_dirs, or use grep to search file contents."
 		}
 	case res.Truncated:
-		res.Message = fmt.Sprintf("Showing the %d most relevant of %d files matching %q.", len(res.Results), res.TotalMatches, query)
-		res.Suggestion = fmt.Sprintf("%d files not shown. Refine the query (a longer part of the name, with its extension), set file_type, path or exclude_dirs.", res.TotalMatches-len(res.Results))
-		if limit < MaxResultsCap {
-			res.Suggestion += fmt.Sprintf(" max_results can be raised up to %d.", MaxResultsCap)
+		res.Message = fmt.Sprintf("Showing the %s most relevant of %d files matching %q.", shown(pg), res.TotalMatches, query)
+		if pg.Next() > 0 {
+			res.Suggestion = fmt.Sprintf("%d files not shown. Refine the query (a longer part of the name, with its extension), set file_type, path or exclude_dirs.", pg.Total-pg.Offset-pg.Count)
+			if limit < MaxResultsCap {
+				res.Suggestion += fmt.Sprintf(" max_results can be raised up to %d.", MaxResultsCap)
+			}
 		}
 	default:
 		res.Message = fmt.Sprintf("Found %d %s matching %q, most relevant first.", res.TotalMatches, plural(res.TotalMatches, "file", "files"), query)
@@ -232,6 +249,7 @@ func (r *SearchResult) Text() string {
 			fmt.Fprintf(&b, "%s  (%s)\n", h.Path, h.Match)
 		}
 	}
+	writeMore(&b, r.Offset, len(r.Results), r.TotalMatches)
 	if r.Suggestion != "" {
 		b.WriteString("\n" + r.Suggestion + "\n")
 	}

@@ -22,7 +22,7 @@ type Category struct {
 
 // The categories, as the system prompt introduces them.
 var (
-	SearchDiscovery = Category{"Search & Discovery", "Find files and text in the workspace: by content, by name or path pattern, by directory, or by syntactic shape. These tools are read-only; their results are capped, and a capped answer gives the total and how to narrow the search."}
+	SearchDiscovery = Category{"Search & Discovery", "Find files and text in the workspace: by content, by name or path pattern, by directory, or by syntactic shape. These tools are read-only; their results are capped, and a capped answer gives the total, the offset of the next page and how to narrow the search."}
 	CodeAnalysis    = Category{"Code Analysis", "Answer how code relates (callers and callees, definitions, type hierarchies, references, imports and exports) from syntax trees, matching names as written rather than resolving types. Read-only."}
 	FileReading     = Category{"File Reading", "Read file contents, whole or by line range. Read-only access: nothing is changed."}
 	FileWriting     = Category{"File Writing", "Create and change files. A call that would write asks the user for approval first; a preview, or a change that finds nothing to change, writes nothing and needs no approval."}

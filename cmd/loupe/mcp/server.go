@@ -44,7 +44,7 @@ const Instructions = `loupe answers questions about the code of one workspace fr
 - Find: grep for text, ast_grep for code by its shape, structural_analysis for how code relates (callers, callees, definitions, hierarchy, references, imports); qualify a symbol (Class.method, module.func) to pick one definition.
 - Read: read_file with the line range a search or an analysis gave.
 - Change: replace_in_file (preview_only first) or edit_lines for a few lines, update_file for most of a file, create_file for a new one. Lines below an edit move, so read again before editing further down.
-- Answers are capped; a capped answer says how much was left out and how to narrow the search.`
+- Answers come in pages: a capped one says how many items are left and the offset to call again with, or how to narrow the search.`
 
 // NewServer returns a server named loupe at version offering ts.
 //
