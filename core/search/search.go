@@ -10,7 +10,10 @@ import (
 	"github.com/loupe-dev/loupe/core/tree"
 )
 
-// FileMatches is the matches of one file, in document order.
+// FileMatches is the matches of one file: those in its own code, in
+// document order, then those in each region of injected code, region
+// after region (see FindFile). A match's node belongs to Tree, or, in
+// injected code, to its region's tree, over the same source.
 type FileMatches struct {
 	File    File
 	Tree    *tree.Tree
@@ -45,6 +48,7 @@ func Search(ctx context.Context, opts Options, matcherFor MatcherFor, sink func(
 func SearchRender[T any](ctx context.Context, opts Options, matcherFor MatcherFor,
 	render func(FileMatches) (T, int64, error), sink func(File, T) error) (Stats, error) {
 	ms := &matchers{matcherFor: matcherFor, byLang: map[*language.Language]*matcherSlot{}}
+	opts.Injections = true
 	type rendered struct {
 		v       T
 		matches int
@@ -52,12 +56,13 @@ func SearchRender[T any](ctx context.Context, opts Options, matcherFor MatcherFo
 	var matchedFiles, matches int
 	st, err := Run(ctx, opts, Job[*rendered]{
 		Want: func(f File) (bool, error) {
-			m, err := ms.get(f.Lang)
-			return m != nil, err
+			return Wants(f.Lang, opts.Lang, func(l *language.Language) (bool, error) {
+				m, err := ms.get(l)
+				return m != nil, err
+			})
 		},
 		Visit: func(ctx context.Context, f File, t *tree.Tree) (*rendered, int64, error) {
-			m, _ := ms.get(f.Lang)
-			found, err := FindAll(ctx, t, m)
+			found, err := FindFile(ctx, f.Lang, opts.Lang, t, ms.get)
 			if err != nil || len(found) == 0 {
 				return nil, 0, err
 			}
