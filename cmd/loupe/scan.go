@@ -200,9 +200,6 @@ func (o *scanOptions) loadRules(ctx context.Context, e *env, trace *tracer) (*sc
 	trace.project(proj)
 	if proj != nil {
 		o.search.LangGlobs = proj.LanguageGlobs
-		for _, k := range proj.Unapplied {
-			fmt.Fprintf(e.stderr, "Warning: sgconfig key %q is not supported by loupe and is ignored\n", k)
-		}
 		applyCustomLanguages(o.customLangs, proj)
 		checkCustomLanguages(ctx, e, proj)
 	}

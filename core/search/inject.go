@@ -14,7 +14,10 @@ import (
 // in the region's tree, region after region, as ast-grep reports them.
 // With only set (a search's --lang), only code of that language is
 // searched: t itself when lang is only, else its regions of only. A
-// language matcherFor gives no matcher is passed over.
+// language matcherFor gives no matcher is passed over; without only, so
+// are the regions of a file whose own language has none (ast-grep's run
+// passes such a file over), but for a host whose regions may be of any
+// language (Markdown).
 func FindFile(ctx context.Context, lang, only *language.Language, t *tree.Tree, matcherFor MatcherFor) ([]Match, error) {
 	var out []Match
 	if only == nil || only == lang {
@@ -30,7 +33,7 @@ func FindFile(ctx context.Context, lang, only *language.Language, t *tree.Tree, 
 				out[i].Lang = lang
 			}
 		}
-		if only == lang {
+		if _, any := lang.Injectable(); only == lang || m == nil && !any {
 			return out, nil
 		}
 	}
@@ -92,9 +95,32 @@ func Wants(lang, only *language.Language, ok func(*language.Language) (bool, err
 	return false, nil
 }
 
+// wantsFile reports whether a search with matcherFor (of only, when set)
+// parses a file of lang: as FindFile searches it.
+func wantsFile(lang, only *language.Language, matcherFor MatcherFor) (bool, error) {
+	has := func(l *language.Language) (bool, error) {
+		m, err := matcherFor(l)
+		return m != nil, err
+	}
+	if _, any := lang.Injectable(); only == nil && !any {
+		return has(lang)
+	}
+	return Wants(lang, only, has)
+}
+
 // admits is the prefilter p of a file of lang whose code, or whose
-// injected code (for a search of only, when set), may match.
+// injected code (for a search of only, when set), may match: p admits it
+// as code of one of those languages (of any language, for a host whose
+// regions may be of any).
 func admits(p Prefilter, lang, only *language.Language, src []byte) bool {
+	if _, any := lang.Injectable(); any && only == nil {
+		for _, l := range language.All() {
+			if p(l, src) {
+				return true
+			}
+		}
+		return false
+	}
 	ok, _ := Wants(lang, only, func(l *language.Language) (bool, error) { return p(l, src), nil })
 	return ok
 }

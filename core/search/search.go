@@ -55,12 +55,7 @@ func SearchRender[T any](ctx context.Context, opts Options, matcherFor MatcherFo
 	}
 	var matchedFiles, matches int
 	st, err := Run(ctx, opts, Job[*rendered]{
-		Want: func(f File) (bool, error) {
-			return Wants(f.Lang, opts.Lang, func(l *language.Language) (bool, error) {
-				m, err := ms.get(l)
-				return m != nil, err
-			})
-		},
+		Want: func(f File) (bool, error) { return wantsFile(f.Lang, opts.Lang, ms.get) },
 		Visit: func(ctx context.Context, f File, t *tree.Tree) (*rendered, int64, error) {
 			found, err := FindFile(ctx, f.Lang, opts.Lang, t, ms.get)
 			if err != nil || len(found) == 0 {
