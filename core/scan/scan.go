@@ -156,7 +156,7 @@ func Scan[T any](ctx context.Context, rs *Rules, opts search.Options, render fun
 			})
 		},
 		Visit: func(ctx context.Context, f search.File, t *tree.Tree) (result, int64, error) {
-			fs, err := rs.scanFile(ctx, f, t)
+			fs, err := rs.ScanFile(ctx, f, t)
 			if err != nil || len(fs) == 0 {
 				return result{}, 0, err
 			}
@@ -250,11 +250,13 @@ func Source(ctx context.Context, rs *Rules, lang *language.Language, src []byte)
 	return File{File: search.File{Lang: lang}, Tree: t, Findings: fs}, nil
 }
 
-// scanFile returns the findings in a file whose tree is t: those in its
-// own code, then those in each region of injected code (language.Inject)
+// ScanFile returns the findings in f, whose tree is t: those in its own
+// code, then those in each region of injected code (language.Inject)
 // whose language has rules for the file, region after region as ast-grep
-// reports them, each part in rule.SortFindings order.
-func (rs *Rules) scanFile(ctx context.Context, f search.File, t *tree.Tree) ([]rule.Finding, error) {
+// reports them, each part in rule.SortFindings order, with the unused
+// suppressions when they are reported. It is what Scan does with each
+// file, for a face that holds a file's text itself (the language server).
+func (rs *Rules) ScanFile(ctx context.Context, f search.File, t *tree.Tree) ([]rule.Finding, error) {
 	var fs []rule.Finding
 	if s := rs.ForFile(f.Lang, f.Abs, f.Path); s != nil {
 		var err error
