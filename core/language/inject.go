@@ -51,14 +51,22 @@ type builtinInjection struct {
 	open bool
 	// regions finds the regions of a tree of the host.
 	regions func(t *tree.Tree) []Region
+	// alone: loupe's own injection, not ast-grep's (see InjectsAlone).
+	alone bool
 }
 
 // builtinInjections are the injections built into host languages, by
 // language name: HTML's as ast-grep's; Markdown's beyond it.
 var builtinInjections = map[string]builtinInjection{
-	"html":     {langs: []string{"css", "js", "ts", "tsx", "scss", "less", "stylus", "coffee"}, regions: htmlRegions},
-	"markdown": {open: true, regions: markdownRegions},
+	"html":     {langs: htmlInjectable, regions: htmlRegions},
+	"markdown": {open: true, regions: markdownRegions, alone: true},
+	"svelte":   {langs: htmlInjectable, regions: svelteRegions, alone: true},
+	"vue":      {langs: htmlInjectable, regions: vueRegions, alone: true},
 }
+
+// htmlInjectable are the languages of HTML's scripts and styles, as
+// ast-grep lists them.
+var htmlInjectable = []string{"css", "js", "ts", "tsx", "scss", "less", "stylus", "coffee"}
 
 var (
 	injectorsMu sync.RWMutex
@@ -101,6 +109,17 @@ func (l *Language) Injectable() (langs []*Language, any bool) {
 		}
 	}
 	return langs, any
+}
+
+// InjectsAlone reports whether a search without a language searches l's
+// regions of injected code even when its query is not one of l (a kind l
+// lacks, a pattern that does not parse as l): so for the injections
+// loupe builds in beyond ast-grep (Markdown, Vue, Svelte). ast-grep's
+// run passes such a file over, regions and all, and so does loupe for
+// HTML and the hosts of languageInjections.
+func (l *Language) InjectsAlone() bool {
+	b, ok := builtinInjections[l.info.Name]
+	return ok && l.custom == nil && b.alone
 }
 
 // Injects reports whether code of target may be injected in l's files.
@@ -312,6 +331,106 @@ func markdownRegions(t *tree.Tree) []Region {
 		}
 		if lang != "" && !content.IsZero() {
 			out = append(out, Region{Lang: lang, Start: content.StartByte(), End: content.EndByte()})
+		}
+		return true
+	})
+	return out
+}
+
+// scriptLang is the language of a component's script: the lang attribute
+// of its first <script> that has one, else JavaScript. Its template's
+// expressions are in it.
+func scriptLang(t *tree.Tree) string {
+	lang := "js"
+	t.Root().Descendants(func(n tree.Node) bool {
+		if n.Kind() == "script_element" {
+			if l := htmlLang(n, ""); l != "" {
+				lang = l
+				return false
+			}
+		}
+		return true
+	})
+	return lang
+}
+
+// svelteRegions are a Svelte component's scripts and styles, as HTML's,
+// then the JavaScript (or TypeScript) expressions of its template: every
+// {expression} and {#if condition}, in document order.
+func svelteRegions(t *tree.Tree) []Region {
+	out := htmlRegions(t)
+	lang := scriptLang(t)
+	t.Root().Descendants(func(n tree.Node) bool {
+		if n.Kind() == "svelte_raw_text" && (n.Parent().Kind() == "expression" || n.Field() == "condition") {
+			out = append(out, Region{Lang: lang, Start: n.StartByte(), End: n.EndByte()})
+		}
+		return true
+	})
+	return out
+}
+
+// vueDirective reports whether an attribute of a Vue template holds a
+// JavaScript expression: a v-bind (:x), v-on (@x) or v-if, v-else-if,
+// v-show, v-model, v-html, v-text or v-bind/v-on spelled out. (v-for and
+// v-slot hold other syntax.)
+func vueDirective(name string) bool {
+	switch {
+	case strings.HasPrefix(name, ":"), strings.HasPrefix(name, "@"),
+		strings.HasPrefix(name, "v-bind"), strings.HasPrefix(name, "v-on"):
+		return true
+	}
+	switch name {
+	case "v-if", "v-else-if", "v-show", "v-model", "v-html", "v-text":
+		return true
+	}
+	return false
+}
+
+// vueRegions are a Vue single-file component's scripts and styles, as
+// HTML's, then the expressions of its template, in document order: the
+// values of its directives (vueDirective) and every {{ interpolation }},
+// in the language of its script.
+func vueRegions(t *tree.Tree) []Region {
+	out := htmlRegions(t)
+	lang := scriptLang(t)
+	src := t.Source()
+	t.Root().Descendants(func(n tree.Node) bool {
+		switch n.Kind() {
+		case "script_element", "style_element":
+			return true
+		case "attribute":
+			var name, value tree.Node
+			for _, c := range n.Children() {
+				switch c.Kind() {
+				case "attribute_name":
+					name = c
+				case "quoted_attribute_value":
+					for _, v := range c.Children() {
+						if v.Kind() == "attribute_value" {
+							value = v
+						}
+					}
+				case "attribute_value":
+					value = c
+				}
+			}
+			if !name.IsZero() && !value.IsZero() && vueDirective(name.Text()) {
+				out = append(out, Region{Lang: lang, Start: value.StartByte(), End: value.EndByte()})
+			}
+		case "text":
+			for off := n.StartByte(); ; {
+				open := strings.Index(string(src[off:n.EndByte()]), "{{")
+				if open < 0 {
+					break
+				}
+				start := off + open + 2
+				end := strings.Index(string(src[start:n.EndByte()]), "}}")
+				if end < 0 {
+					break
+				}
+				out = append(out, Region{Lang: lang, Start: start, End: start + end})
+				off = start + end + 2
+			}
 		}
 		return true
 	})

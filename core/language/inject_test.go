@@ -22,6 +22,8 @@ func TestInject(t *testing.T) {
 		"<div><script>f(2)</script></div>\n<script lang='ts'>let b: number</script>\n<script lang=\"nosuch\">x</script>\n" +
 		"<script></script>\n<style lang=scss>.b{}</style>\n</html>\n"
 	md := "# Title\n\n```js\nconsole.log(1)\n```\n\n- item\n\n  ```python title=\"x\"\n  print(1)\n  ```\n\n```\nno language\n```\n\n~~~go\npackage p\n~~~\n"
+	svelte := "<script lang=\"ts\">\n  let n: number = 0;\n</script>\n\n<button on:click={() => n++}>{n}</button>\n{#if n > 1}<p>many</p>{/if}\n{#each items as item}{/each}\n\n<style>p { color: red }</style>\n"
+	vue := "<template>\n  <p @click=\"go(1)\" :class=\"{ a: ok }\" v-for=\"x in xs\" title=\"t\">{{ msg }} and {{ n + 1 }}</p>\n</template>\n\n<script>\nexport default { methods: { go() {} } }\n</script>\n<style>\np { color: red }\n</style>\n"
 	cases := []struct {
 		host, src string
 		want      []region
@@ -41,6 +43,23 @@ func TestInject(t *testing.T) {
 			{"javascript", "console.log(1)\n", "expression_statement 3:0"},
 			{"python", "print(1)\n  ", "expression_statement 9:2"},
 			{"go", "package p\n", "package_clause 17:0"},
+		}},
+		{"svelte", svelte, []region{
+			{"typescript", "\n  let n: number = 0;\n", "lexical_declaration 1:2"},
+			{"css", "p { color: red }", "rule_set 8:7"},
+			// The template's expressions, in the script's language.
+			{"typescript", "() => n++", "expression_statement 4:18"},
+			{"typescript", "n", "expression_statement 4:30"},
+			{"typescript", "n > 1", "expression_statement 5:5"},
+		}},
+		{"vue", vue, []region{
+			{"javascript", "\nexport default { methods: { go() {} } }\n", "export_statement 5:0"},
+			{"css", "\np { color: red }\n", "rule_set 8:0"},
+			// Directives and interpolations, not v-for nor plain attributes.
+			{"javascript", "go(1)", "expression_statement 1:13"},
+			{"javascript", "{ a: ok }", "expression_statement 1:28"},
+			{"javascript", " msg ", "expression_statement 1:68"},
+			{"javascript", " n + 1 ", "expression_statement 1:82"},
 		}},
 		{"javascript", "let a = `<script>x</script>`", nil},
 	}
@@ -109,8 +128,8 @@ func TestInjectable(t *testing.T) {
 	for _, h := range language.Hosts(lookup(t, "javascript")) {
 		hosts = append(hosts, h.Name())
 	}
-	if got := strings.Join(hosts, " "); got != "html markdown" {
-		t.Errorf("hosts of JavaScript: %s, want html markdown", got)
+	if got := strings.Join(hosts, " "); got != "html markdown svelte vue" {
+		t.Errorf("hosts of JavaScript: %s, want html markdown svelte vue", got)
 	}
 }
 

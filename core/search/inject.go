@@ -16,8 +16,8 @@ import (
 // searched: t itself when lang is only, else its regions of only. A
 // language matcherFor gives no matcher is passed over; without only, so
 // are the regions of a file whose own language has none (ast-grep's run
-// passes such a file over), but for a host whose regions may be of any
-// language (Markdown).
+// passes such a file over), but for the hosts loupe adds
+// (language.InjectsAlone).
 func FindFile(ctx context.Context, lang, only *language.Language, t *tree.Tree, matcherFor MatcherFor) ([]Match, error) {
 	var out []Match
 	if only == nil || only == lang {
@@ -33,7 +33,7 @@ func FindFile(ctx context.Context, lang, only *language.Language, t *tree.Tree, 
 				out[i].Lang = lang
 			}
 		}
-		if _, any := lang.Injectable(); only == lang || m == nil && !any {
+		if only == lang || m == nil && !lang.InjectsAlone() {
 			return out, nil
 		}
 	}
@@ -102,7 +102,7 @@ func wantsFile(lang, only *language.Language, matcherFor MatcherFor) (bool, erro
 		m, err := matcherFor(l)
 		return m != nil, err
 	}
-	if _, any := lang.Injectable(); only == nil && !any {
+	if only == nil && !lang.InjectsAlone() {
 		return has(lang)
 	}
 	return Wants(lang, only, has)
