@@ -28,9 +28,11 @@ type MatcherFor func(*language.Language) (match.Matcher, error)
 
 // Search is the pipeline (see Job) with a matcher: it calls sink, from
 // one goroutine at a time, with each file that has matches, in File.Path
-// order with the matches in document order, whatever the scheduling.
-// A sink error ends the search and is returned, except ErrStop, which
-// ends it without error. Cancellation is as in Run.
+// order with the matches as FileMatches orders them, whatever the
+// scheduling. The code injected in files is searched too, in its own
+// language (Options.Injections is set; see FindFile). A sink error ends
+// the search and is returned, except ErrStop, which ends it without
+// error. Cancellation is as in Run.
 func Search(ctx context.Context, opts Options, matcherFor MatcherFor, sink func(FileMatches) error) (Stats, error) {
 	// Only files with matches keep their tree until delivery.
 	keep := func(fm FileMatches) (FileMatches, int64, error) { return fm, fm.Tree.Bytes(), nil }
