@@ -53,13 +53,16 @@ type builtinInjection struct {
 	regions func(t *tree.Tree) []Region
 	// alone: loupe's own injection, not ast-grep's (see InjectsAlone).
 	alone bool
+	// mayHold, when set, tells from the source alone whether it may hold
+	// code of a language (see MayHold).
+	mayHold func(src []byte, target *Language) bool
 }
 
 // builtinInjections are the injections built into host languages, by
 // language name: HTML's as ast-grep's; Markdown's beyond it.
 var builtinInjections = map[string]builtinInjection{
 	"html":     {langs: htmlInjectable, regions: htmlRegions},
-	"markdown": {open: true, regions: markdownRegions, alone: true},
+	"markdown": {open: true, regions: markdownRegions, alone: true, mayHold: markdownMayHold},
 	"svelte":   {langs: htmlInjectable, regions: svelteRegions, alone: true},
 	"vue":      {langs: htmlInjectable, regions: vueRegions, alone: true},
 }
@@ -120,6 +123,50 @@ func (l *Language) Injectable() (langs []*Language, any bool) {
 func (l *Language) InjectsAlone() bool {
 	b, ok := builtinInjections[l.info.Name]
 	return ok && l.custom == nil && b.alone
+}
+
+// MayHold reports whether src, the content of a file of l, may hold
+// injected code of target (nil: of any language), read from the text
+// alone before it is parsed: false when it surely holds none, as a
+// Markdown file without a fenced block of that language.
+func (l *Language) MayHold(src []byte, target *Language) bool {
+	b, ok := builtinInjections[l.info.Name]
+	if !ok || l.custom != nil || b.mayHold == nil || len(registeredInjectors(l)) > 0 {
+		return true
+	}
+	return b.mayHold(src, target)
+}
+
+// markdownMayHold reports whether a Markdown source has a fence opening
+// line (up to three spaces, then three or more ` or ~) whose info string's
+// first word names target (any language loupe knows, for nil). An
+// indented fence in a list item is found too, so that what it reports
+// false for surely has no such block.
+func markdownMayHold(src []byte, target *Language) bool {
+	for line := range strings.Lines(string(src)) {
+		rest := strings.TrimLeft(line, " \t>")
+		var fence byte
+		switch {
+		case strings.HasPrefix(rest, "```"):
+			fence = '`'
+		case strings.HasPrefix(rest, "~~~"):
+			fence = '~'
+		default:
+			continue
+		}
+		info := strings.TrimLeft(strings.TrimLeft(rest, string(fence)), " \t")
+		word := info
+		if i := strings.IndexAny(info, " \t\r\n{"); i >= 0 {
+			word = info[:i]
+		}
+		if word == "" {
+			continue
+		}
+		if l, err := Lookup(word); err == nil && (target == nil || l == target) {
+			return true
+		}
+	}
+	return false
 }
 
 // Injects reports whether code of target may be injected in l's files.

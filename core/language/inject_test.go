@@ -182,3 +182,30 @@ func TestParseRegionRefusesOutside(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+func TestMayHold(t *testing.T) {
+	cases := []struct {
+		host, src, target string // target "" for any language
+		want              bool
+	}{
+		{"markdown", "# T\n\n```js\nf()\n```\n", "javascript", true},
+		{"markdown", "# T\n\n```js\nf()\n```\n", "python", false},
+		{"markdown", "# T\n\n```js\nf()\n```\n", "", true},
+		{"markdown", "- item\n\n    ~~~ python title=x\n    f()\n    ~~~\n", "python", true},
+		{"markdown", "> ```ts{1,3}\n> f()\n> ```\n", "typescript", true},
+		{"markdown", "```\nno language\n```\n```console\n$ ls\n```\n", "", false},
+		{"markdown", "text with ``` inline ts\n", "typescript", false},
+		{"markdown", "no fence at all\n", "", false},
+		{"html", "<p>no script</p>", "javascript", true},
+		{"javascript", "f()", "css", true},
+	}
+	for _, c := range cases {
+		var target *language.Language
+		if c.target != "" {
+			target = lookup(t, c.target)
+		}
+		if got := lookup(t, c.host).MayHold([]byte(c.src), target); got != c.want {
+			t.Errorf("%s.MayHold(%q, %q) = %v, want %v", c.host, c.src, c.target, got, c.want)
+		}
+	}
+}

@@ -108,19 +108,35 @@ func wantsFile(lang, only *language.Language, matcherFor MatcherFor) (bool, erro
 	return Wants(lang, only, has)
 }
 
-// admits is the prefilter p of a file of lang whose code, or whose
-// injected code (for a search of only, when set), may match: p admits it
-// as code of one of those languages (of any language, for a host whose
-// regions may be of any).
+// admits is the prefilter p (nil: none) of a file of lang whose code, or
+// whose injected code (for a search of only, when set), may match: p
+// admits it as code of one of those languages (of any language, for a
+// host whose regions may be of any), and its text may hold code of
+// them (language.MayHold: a Markdown file needs a fence of one).
 func admits(p Prefilter, lang, only *language.Language, src []byte) bool {
-	if _, any := lang.Injectable(); any && only == nil {
-		for _, l := range language.All() {
-			if p(l, src) {
-				return true
-			}
+	pass := func(l *language.Language) bool { return p == nil || p(l, src) }
+	if only == nil || only == lang {
+		if pass(lang) {
+			return true
 		}
+		if only == lang {
+			return false
+		}
+	}
+	if !lang.MayHold(src, only) {
 		return false
 	}
-	ok, _ := Wants(lang, only, func(l *language.Language) (bool, error) { return p(l, src), nil })
-	return ok
+	if only != nil {
+		return lang.Injects(only) && pass(only)
+	}
+	langs, any := lang.Injectable()
+	if any {
+		langs = language.All()
+	}
+	for _, l := range langs {
+		if pass(l) {
+			return true
+		}
+	}
+	return false
 }
