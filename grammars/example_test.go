@@ -54,7 +54,7 @@ func ExampleAll() {
 		fmt.Printf("%s: %s\n", path, l.Name)
 	}
 	// Output:
-	// c 𐀀, cpp 𐀀, csharp µ, css _, elixir µ, go µ, haskell µ, hcl µ, html z, kotlin µ, nix _, php µ, python µ, ruby µ, rust µ, swift µ
+	// c 𐀀, cpp 𐀀, csharp µ, css _, elixir µ, go µ, haskell µ, hcl µ, html z, kotlin µ, nix _, php µ, python µ, ruby µ, rust µ, svelte z, swift µ, vue z
 	// a.ts: typescript
 	// b.tsx: tsx
 	// c.h: c

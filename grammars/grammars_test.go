@@ -14,11 +14,13 @@ import (
 	"github.com/tetratelabs/wazero"
 )
 
-// The 28 languages ast-grep 0.51 builds in, by their canonical name here.
+// The 28 languages ast-grep 0.51 builds in, by their canonical name here,
+// and the hosts of loupe's own injections: svelte, and vue (the HTML
+// grammar for .vue files).
 var builtins = []string{
 	"bash", "c", "cpp", "csharp", "css", "dart", "elixir", "go", "haskell", "hcl",
 	"html", "java", "javascript", "json", "kotlin", "lua", "markdown", "nix", "php",
-	"python", "ruby", "rust", "scala", "solidity", "swift", "tsx", "typescript", "yaml",
+	"python", "ruby", "rust", "scala", "solidity", "svelte", "swift", "tsx", "typescript", "vue", "yaml",
 }
 
 func TestManifestCoversBuiltins(t *testing.T) {

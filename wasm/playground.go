@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/loupe-dev/loupe/core/language"
+	"github.com/loupe-dev/loupe/core/match"
 	"github.com/loupe-dev/loupe/core/pattern"
 	"github.com/loupe-dev/loupe/core/printer"
 	"github.com/loupe-dev/loupe/core/rewrite"
@@ -151,13 +152,24 @@ func playgroundRun(ctx context.Context, p playgroundParams) map[string]any {
 }
 
 // runPattern is `loupe run --json` (and, with a rewrite, its diff) over
-// the source.
+// the source, the code injected in it included (a <script> in HTML, a
+// fenced block in Markdown), each region searched with the pattern
+// compiled for its language.
 func runPattern(ctx context.Context, lang *language.Language, t *tree.Tree, p playgroundParams) map[string]any {
 	pt, perr := compilePattern(ctx, lang, p)
 	if perr != nil {
 		return map[string]any{"error": perr}
 	}
-	ms, err := search.FindAll(ctx, t, pt)
+	matcherFor := func(l *language.Language) (match.Matcher, error) {
+		if l == lang {
+			return pt, nil
+		}
+		if injected, err := compilePattern(ctx, l, p); err == nil {
+			return injected, nil
+		}
+		return nil, nil
+	}
+	ms, err := search.FindFile(ctx, lang, nil, t, matcherFor)
 	if err != nil {
 		return map[string]any{"error": playgroundError{Message: err.Error(), In: "pattern"}}
 	}
@@ -178,7 +190,7 @@ func runPattern(ctx context.Context, lang *language.Language, t *tree.Tree, p pl
 			repl = &wire.Replacement{Text: text, Start: m.Node.StartByte(), End: m.Node.EndByte()}
 			edits = append(edits, rewrite.Edit{Start: repl.Start, End: repl.End, Text: []byte(text)})
 		}
-		w := wire.NewMatch(playgroundFile, m.Node, m.Env, lang.Display(), 0, 0, repl)
+		w := wire.NewMatch(playgroundFile, m.Node, m.Env, m.Lang.Display(), 0, 0, repl)
 		matches = append(matches, json.RawMessage(w.Encode(wire.Compact)))
 	}
 	out["matches"] = matches
@@ -226,14 +238,15 @@ func runRule(ctx context.Context, lang *language.Language, t *tree.Tree, yaml st
 		return map[string]any{"error": ruleError(err)}
 	}
 	rules := scan.NewRules(configs, "", "")
-	f, err := scan.Source(ctx, rules, lang, t.Source())
+	findings, err := rules.ScanFile(ctx, search.File{Path: playgroundFile, Lang: lang}, t)
 	if err != nil {
 		return map[string]any{"error": playgroundError{Message: err.Error(), In: "rule"}}
 	}
+	f := scan.File{Tree: t, Findings: findings}
 	out := map[string]any{}
 	var others []string
 	for _, c := range configs {
-		if c.Language != lang {
+		if c.Language != lang && !lang.Injects(c.Language) {
 			others = append(others, fmt.Sprintf("rule %s is for %s", c.ID, c.Language.Display()))
 		}
 	}

@@ -47,9 +47,6 @@ func runLSP(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return e.errorf("%v", err)
 	}
-	for _, k := range proj.Unapplied {
-		fmt.Fprintf(e.stderr, "Warning: sgconfig key %q is not supported by loupe and is ignored\n", k)
-	}
 	applyCustomLanguages(customLangs, proj)
 	checkCustomLanguages(ctx, e, proj)
 	wd, err := os.Getwd()

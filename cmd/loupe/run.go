@@ -432,7 +432,11 @@ func (r *runner) encode(path string, lang *language.Language, ms []search.Match)
 		if r.o.rewrite != nil {
 			repl = &wire.Replacement{Text: r.o.rewrite.Render(m.Env, m.Node), Start: m.Node.StartByte(), End: m.Node.EndByte()}
 		}
-		ws[i] = wire.NewMatch(path, m.Node, m.Env, lang.Display(), r.o.before, r.o.after, repl)
+		l := lang
+		if m.Lang != nil {
+			l = m.Lang // code injected in the file
+		}
+		ws[i] = wire.NewMatch(path, m.Node, m.Env, l.Display(), r.o.before, r.o.after, repl)
 	}
 	return encodeItems(r.o.json, len(ws), func(it *wire.Items, i int) { it.AddMatch(&ws[i]) })
 }
@@ -446,8 +450,27 @@ func (r *runner) writeItems(runs []*wire.Items) {
 }
 
 // file prints (or applies) one file's matches; abs is the file to update
-// ("" for standard input, whose update is printed instead).
+// ("" for standard input, whose update is printed instead). As ast-grep
+// prints them, the matches of each region of injected code are a block
+// (or a diff) of their own; -U applies all of them at once.
 func (r *runner) file(path, abs string, lang *language.Language, t *tree.Tree, ms []search.Match) {
+	if !r.o.updateAll && r.json == nil && !r.o.filesWithMatches {
+		for len(ms) > 0 {
+			n := 1
+			for n < len(ms) && ms[n].Node.Tree() == ms[0].Node.Tree() {
+				n++
+			}
+			r.unit(path, abs, lang, t, ms[:n])
+			ms = ms[n:]
+		}
+		return
+	}
+	r.unit(path, abs, lang, t, ms)
+}
+
+// unit prints (or applies) matches of one file, all in its own code or
+// all in one region of injected code.
+func (r *runner) unit(path, abs string, lang *language.Language, t *tree.Tree, ms []search.Match) {
 	switch {
 	case r.json != nil:
 		r.writeItems(r.encode(path, lang, ms))

@@ -200,9 +200,6 @@ func (o *scanOptions) loadRules(ctx context.Context, e *env, trace *tracer) (*sc
 	trace.project(proj)
 	if proj != nil {
 		o.search.LangGlobs = proj.LanguageGlobs
-		for _, k := range proj.Unapplied {
-			fmt.Fprintf(e.stderr, "Warning: sgconfig key %q is not supported by loupe and is ignored\n", k)
-		}
 		applyCustomLanguages(o.customLangs, proj)
 		checkCustomLanguages(ctx, e, proj)
 	}
@@ -459,7 +456,11 @@ func (p *scanPrinter) startItems() {
 // encodeFindings renders each finding (sorted) as an item.
 func (p *scanPrinter) encodeFindings(path string, fs []rule.Finding) []encodedFinding {
 	if p.byRule {
-		fs = printer.ByRule(fs)
+		var sorted []rule.Finding
+		for _, u := range units(fs) {
+			sorted = append(sorted, printer.ByRule(u)...)
+		}
+		fs = sorted
 	}
 	out := make([]encodedFinding, len(fs))
 	for i, f := range fs {
@@ -531,10 +532,31 @@ func (p *scanPrinter) file(r fileResult) {
 				others = append(others, f)
 			}
 		}
-		rep.Print(p.out, r.path, r.src, others)
+		for _, u := range units(others) {
+			rep.Print(p.out, r.path, r.src, u)
+		}
 	default:
-		rep.Print(p.out, r.path, r.src, fs)
+		for _, u := range units(fs) {
+			rep.Print(p.out, r.path, r.src, u)
+		}
 	}
+}
+
+// units splits a file's findings into those in its own code and those in
+// each region of code injected in it (scan.File.Findings lists them
+// part after part), which ast-grep reports one after the other, rule by
+// rule within each.
+func units(fs []rule.Finding) [][]rule.Finding {
+	var out [][]rule.Finding
+	for len(fs) > 0 {
+		n := 1
+		for n < len(fs) && fs[n].Node.Tree() == fs[0].Node.Tree() {
+			n++
+		}
+		out = append(out, fs[:n])
+		fs = fs[n:]
+	}
+	return out
 }
 
 // failsOn reports whether a finding fails the scan (exit status 1): it

@@ -274,23 +274,11 @@ func (l *Language) label() string {
 // host.ErrTooLarge, and a parse waits while those in progress hold
 // ParseMemory.
 func (l *Language) Parse(ctx context.Context, src []byte) (*tree.Tree, error) {
-	s, err := l.load(ctx)
+	nodes, names, err := l.parseNodes(ctx, src)
 	if err != nil {
 		return nil, err
 	}
-	cost, err := parseCost(l.info.Name, src)
-	if err != nil {
-		return nil, err
-	}
-	if err := parses.acquire(ctx, cost); err != nil {
-		return nil, fmt.Errorf("language %s: %w", l.info.Name, err)
-	}
-	nodes, err := s.grammar.Parse(ctx, src)
-	parses.release(cost)
-	if err != nil {
-		return nil, fmt.Errorf("language %s: %w", l.label(), err)
-	}
-	t, err := tree.New(src, nodes, s.names)
+	t, err := tree.New(src, nodes, names)
 	if err != nil {
 		return nil, fmt.Errorf("language %s: %w", l.info.Name, err)
 	}

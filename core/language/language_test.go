@@ -29,8 +29,8 @@ func lookup(t testing.TB, name string) *language.Language {
 }
 
 func TestLookup(t *testing.T) {
-	if n := len(language.All()); n != 28 {
-		t.Errorf("%d languages, want 28", n)
+	if n := len(language.All()); n != 30 {
+		t.Errorf("%d languages, want 30", n)
 	}
 	ts := lookup(t, "typescript")
 	for _, alias := range []string{"ts", "TS", "TypeScript", " typescript "} {

@@ -43,10 +43,11 @@ type Project struct {
 	LanguageGlobs map[string][]string
 	// CustomLanguages are the custom languages by name.
 	CustomLanguages map[string]CustomLanguage
-	// Unapplied lists the keys of the configuration that loupe reads but
-	// does not apply yet (languageInjections), for the caller to warn
-	// about.
-	Unapplied []string
+	// LanguageInjections are the languageInjections entries as read;
+	// RegisterLanguages compiles and registers them.
+	LanguageInjections []map[string]any
+	// injectErr is why the languageInjections could not be registered.
+	injectErr error
 	// Warnings are what went wrong with parts of the project that the
 	// rest goes on without: a custom language whose module is refused,
 	// a rule file of such a language. Find, CheckLanguages and LoadRules
@@ -117,14 +118,21 @@ func Find(config, dir string) (*Project, error) {
 	}
 	p.Dir, p.Config = filepath.Dir(abs), config
 	p.RegisterLanguages()
+	if p.injectErr != nil {
+		return nil, fmt.Errorf("%s: %w", config, p.injectErr)
+	}
 	return p, nil
 }
 
 // RegisterLanguages registers the project's custom languages with
 // core/language (in name order), so that every face finds them by name
 // and extension; one that cannot be registered (its module unreadable,
-// a built-in language's name) is left out with a warning. Find calls it;
-// a project made by Parse, once its Dir is set, may.
+// a built-in language's name) is left out with a warning. Then it
+// registers the project's languageInjections (replacing any registered
+// before), unless one of them does not compile: none is registered, the
+// error is a warning, and Find fails with it, as ast-grep refuses such a
+// configuration. Find calls it; a project made by Parse, once its Dir is
+// set, may.
 func (p *Project) RegisterLanguages() {
 	names := make([]string, 0, len(p.CustomLanguages))
 	for name := range p.CustomLanguages {
@@ -148,6 +156,25 @@ func (p *Project) RegisterLanguages() {
 		}
 		p.registered = append(p.registered, name)
 	}
+	if p.injectErr = p.registerInjections(); p.injectErr != nil {
+		p.Warnings = append(p.Warnings, p.injectErr)
+	}
+}
+
+// registerInjections compiles the languageInjections and registers them
+// with core/language, in the order given.
+func (p *Project) registerInjections() error {
+	byHost := map[*language.Language][]language.Injector{}
+	for i, obj := range p.LanguageInjections {
+		inj, err := rule.ParseInjection(context.Background(), obj)
+		if err != nil {
+			language.SetInjectors(nil)
+			return fmt.Errorf("languageInjections[%d]: %w", i, err)
+		}
+		byHost[inj.Host] = append(byHost[inj.Host], inj)
+	}
+	language.SetInjectors(byHost)
+	return nil
 }
 
 // ForgetLanguages unregisters the custom languages RegisterLanguages
@@ -180,16 +207,13 @@ func (p *Project) CheckLanguages(ctx context.Context) {
 // Parse reads an sgconfig.yml. Keys it does not know are ignored, as
 // ast-grep ignores them.
 func Parse(data []byte) (*Project, error) {
-	var keys map[string]any
-	if err := rule.UnmarshalYAML(data, &keys); err != nil {
-		return nil, fmt.Errorf("invalid sgconfig: %w", err)
-	}
 	var raw struct {
 		RuleDirs        []string             `yaml:"ruleDirs"`
 		UtilDirs        []string             `yaml:"utilDirs"`
 		TestConfigs     []TestConfig         `yaml:"testConfigs"`
 		LanguageGlobs   map[string][]string  `yaml:"languageGlobs"`
 		CustomLanguages map[string]yaml.Node `yaml:"customLanguages"`
+		Injections      []map[string]any     `yaml:"languageInjections"`
 	}
 	if err := rule.UnmarshalYAML(data, &raw); err != nil {
 		return nil, fmt.Errorf("invalid sgconfig: %w", err)
@@ -201,15 +225,10 @@ func Parse(data []byte) (*Project, error) {
 	}
 	p := &Project{
 		RuleDirs: raw.RuleDirs, UtilDirs: raw.UtilDirs, TestConfigs: raw.TestConfigs,
-		LanguageGlobs: raw.LanguageGlobs,
+		LanguageGlobs: raw.LanguageGlobs, LanguageInjections: raw.Injections,
 	}
 	if err := p.readCustomLanguages(raw.CustomLanguages); err != nil {
 		return nil, err
-	}
-	for _, k := range []string{"languageInjections"} {
-		if _, ok := keys[k]; ok {
-			p.Unapplied = append(p.Unapplied, k)
-		}
 	}
 	return p, nil
 }

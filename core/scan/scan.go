@@ -119,8 +119,10 @@ type File struct {
 	search.File
 	// Tree is the file's tree; Tree.Source() is its content.
 	Tree *tree.Tree
-	// Findings are in rule.SortFindings order; unused suppressions are
-	// findings of rule.UnusedSuppression.
+	// Findings are those in the file's own code, then those in each
+	// region of code injected in it (their nodes belong to the region's
+	// tree, over the same source), each part in rule.SortFindings order;
+	// unused suppressions are findings of rule.UnusedSuppression.
 	Findings []rule.Finding
 }
 
@@ -146,12 +148,15 @@ func Scan[T any](ctx context.Context, rs *Rules, opts search.Options, render fun
 	if opts.Prefilter == nil {
 		opts.Prefilter = rs.Prefilter()
 	}
+	opts.Injections = true
 	return search.Run(ctx, opts, search.Job[result]{
 		Want: func(f search.File) (bool, error) {
-			return (langs[f.Lang] || f.Named) && rs.ForFile(f.Lang, f.Abs, f.Path) != nil, nil
+			return search.Wants(f.Lang, nil, func(l *language.Language) (bool, error) {
+				return (langs[l] || l == f.Lang && f.Named) && rs.ForFile(l, f.Abs, f.Path) != nil, nil
+			})
 		},
 		Visit: func(ctx context.Context, f search.File, t *tree.Tree) (result, int64, error) {
-			fs, err := rs.scanTree(ctx, rs.ForFile(f.Lang, f.Abs, f.Path), f.Lang, t)
+			fs, err := rs.ScanFile(ctx, f, t)
 			if err != nil || len(fs) == 0 {
 				return result{}, 0, err
 			}
@@ -243,6 +248,34 @@ func Source(ctx context.Context, rs *Rules, lang *language.Language, src []byte)
 		return File{}, err
 	}
 	return File{File: search.File{Lang: lang}, Tree: t, Findings: fs}, nil
+}
+
+// ScanFile returns the findings in f, whose tree is t: those in its own
+// code, then those in each region of injected code (language.Inject)
+// whose language has rules for the file, region after region as ast-grep
+// reports them, each part in rule.SortFindings order, with the unused
+// suppressions when they are reported. It is what Scan does with each
+// file, for a face that holds a file's text itself (the language server).
+func (rs *Rules) ScanFile(ctx context.Context, f search.File, t *tree.Tree) ([]rule.Finding, error) {
+	var fs []rule.Finding
+	if s := rs.ForFile(f.Lang, f.Abs, f.Path); s != nil {
+		var err error
+		if fs, err = rs.scanTree(ctx, s, f.Lang, t); err != nil {
+			return nil, err
+		}
+	}
+	injected, err := f.Lang.Inject(ctx, t, func(l *language.Language) bool { return rs.ForFile(l, f.Abs, f.Path) != nil })
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.Path, err)
+	}
+	for _, in := range injected {
+		more, err := rs.scanTree(ctx, rs.ForFile(in.Lang, f.Abs, f.Path), in.Lang, in.Tree)
+		if err != nil {
+			return nil, err
+		}
+		fs = append(fs, more...)
+	}
+	return fs, nil
 }
 
 // scanTree returns the sorted findings of s in t, unused suppressions

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/loupe-dev/loupe/core/language"
 	"github.com/loupe-dev/loupe/core/match"
 	"github.com/loupe-dev/loupe/core/tree"
 )
@@ -12,6 +13,10 @@ import (
 type Match struct {
 	Node tree.Node
 	Env  *match.Env
+	// Lang is the language of the code matched: the file's, or that of
+	// the injected region the match is in. Search and FindFile set it;
+	// FindAll leaves it nil.
+	Lang *language.Language
 }
 
 // checkEvery is how many nodes FindAll visits between looks at ctx.

@@ -47,6 +47,14 @@ type Options struct {
 	// extension or LangGlobs); otherwise each file's language is inferred
 	// and files without one are passed over.
 	Lang *language.Language
+	// Injections searches the code injected in files (language.Inject:
+	// <script> and <style> in HTML, Markdown's fenced code blocks, an
+	// sgconfig.yml's languageInjections) as ast-grep does: with Lang set,
+	// the files of the languages that may hold code of Lang are selected
+	// too (HTML files for JavaScript), and only their regions of Lang are
+	// searched. Search and core/scan set it; other jobs see the files of
+	// Lang alone.
+	Injections bool
 	// LangGlobs maps a language name to file-name globs that select it,
 	// taking precedence over the extension table (ast-grep's
 	// languageGlobs).

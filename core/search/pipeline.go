@@ -201,7 +201,7 @@ func process[T any](ctx context.Context, rd *Reader, opts *Options, job *Job[T],
 	case skip != nil:
 		return &outcome[T]{kind: outSkipped, skip: *skip}
 	}
-	if p := opts.Prefilter; p != nil && !p(f.Lang, src) {
+	if p := opts.Prefilter; opts.Injections && !admits(p, f.Lang, opts.Lang, src) || !opts.Injections && p != nil && !p(f.Lang, src) {
 		rd.release(src)
 		return &outcome[T]{kind: outPrefiltered}
 	}

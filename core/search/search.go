@@ -10,7 +10,10 @@ import (
 	"github.com/loupe-dev/loupe/core/tree"
 )
 
-// FileMatches is the matches of one file, in document order.
+// FileMatches is the matches of one file: those in its own code, in
+// document order, then those in each region of injected code, region
+// after region (see FindFile). A match's node belongs to Tree, or, in
+// injected code, to its region's tree, over the same source.
 type FileMatches struct {
 	File    File
 	Tree    *tree.Tree
@@ -25,9 +28,11 @@ type MatcherFor func(*language.Language) (match.Matcher, error)
 
 // Search is the pipeline (see Job) with a matcher: it calls sink, from
 // one goroutine at a time, with each file that has matches, in File.Path
-// order with the matches in document order, whatever the scheduling.
-// A sink error ends the search and is returned, except ErrStop, which
-// ends it without error. Cancellation is as in Run.
+// order with the matches as FileMatches orders them, whatever the
+// scheduling. The code injected in files is searched too, in its own
+// language (Options.Injections is set; see FindFile). A sink error ends
+// the search and is returned, except ErrStop, which ends it without
+// error. Cancellation is as in Run.
 func Search(ctx context.Context, opts Options, matcherFor MatcherFor, sink func(FileMatches) error) (Stats, error) {
 	// Only files with matches keep their tree until delivery.
 	keep := func(fm FileMatches) (FileMatches, int64, error) { return fm, fm.Tree.Bytes(), nil }
@@ -45,19 +50,16 @@ func Search(ctx context.Context, opts Options, matcherFor MatcherFor, sink func(
 func SearchRender[T any](ctx context.Context, opts Options, matcherFor MatcherFor,
 	render func(FileMatches) (T, int64, error), sink func(File, T) error) (Stats, error) {
 	ms := &matchers{matcherFor: matcherFor, byLang: map[*language.Language]*matcherSlot{}}
+	opts.Injections = true
 	type rendered struct {
 		v       T
 		matches int
 	}
 	var matchedFiles, matches int
 	st, err := Run(ctx, opts, Job[*rendered]{
-		Want: func(f File) (bool, error) {
-			m, err := ms.get(f.Lang)
-			return m != nil, err
-		},
+		Want: func(f File) (bool, error) { return wantsFile(f.Lang, opts.Lang, ms.get) },
 		Visit: func(ctx context.Context, f File, t *tree.Tree) (*rendered, int64, error) {
-			m, _ := ms.get(f.Lang)
-			found, err := FindAll(ctx, t, m)
+			found, err := FindFile(ctx, f.Lang, opts.Lang, t, ms.get)
 			if err != nil || len(found) == 0 {
 				return nil, 0, err
 			}

@@ -54,6 +54,7 @@ type walker struct {
 	root     *safefs.Root
 	override *ignore.Override
 	langs    *LanguageTable
+	hosts    []*language.Language // with Lang and Injections: the languages whose files may hold code of Lang
 	cwd      string
 	maxSize  int64
 	roots    []walkRoot
@@ -83,6 +84,9 @@ func newWalker(opts *Options) (*walker, error) {
 	}
 	if w.langs, err = NewLanguageTable(opts.LangGlobs); err != nil {
 		return nil, err
+	}
+	if opts.Lang != nil && opts.Injections {
+		w.hosts = language.Hosts(opts.Lang)
 	}
 	if opts.Root == "" {
 		// Only needed to spell paths without a workspace; GOOS=js in a
@@ -415,7 +419,7 @@ func (w *walker) walkDir(ctx context.Context, j dirJob) {
 // wantLang reports whether a file of lang (nil: none known) is selected.
 func (w *walker) wantLang(lang *language.Language) bool {
 	if w.opts.Lang != nil {
-		return lang == w.opts.Lang
+		return lang == w.opts.Lang || lang != nil && slices.Contains(w.hosts, lang)
 	}
 	return lang != nil || w.opts.AllFiles
 }
@@ -447,7 +451,7 @@ func (w *walker) selected(lvl *level, abs, disp, name string, isDir bool) bool {
 			whitelisted = true
 		}
 		if !isDir && w.opts.Lang != nil {
-			if !w.langs.selects(w.opts.Lang, name) {
+			if !w.selectsType(name) {
 				return false
 			}
 			whitelisted = true
@@ -457,6 +461,20 @@ func (w *walker) selected(lvl *level, abs, disp, name string, isDir bool) bool {
 		return false
 	}
 	return true
+}
+
+// selectsType reports whether name is of Lang's file types, or of those
+// of a language whose files may hold code of Lang.
+func (w *walker) selectsType(name string) bool {
+	if w.langs.selects(w.opts.Lang, name) {
+		return true
+	}
+	for _, h := range w.hosts {
+		if w.langs.selects(h, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // globPath is the path globs are matched against: File.Path, made

@@ -156,22 +156,10 @@ func (d *document) analyze(ctx context.Context, rs *ruleSet) error {
 }
 
 // scan runs the rules that apply to a file of lang at path over its tree t
-// through the scanner `loupe scan` uses for that file, and returns the
-// findings sorted, the unused suppressions among them.
+// (and over the code injected in it) as `loupe scan` does, and returns
+// the findings, the unused suppressions among them.
 func (rs *ruleSet) scan(ctx context.Context, lang *language.Language, path string, t *tree.Tree) ([]rule.Finding, error) {
-	s := rs.rules.ForFile(lang, path, path)
-	fs, unused, err := s.ScanAll(ctx, t)
-	if err != nil {
-		return nil, err
-	}
-	if len(unused) > 0 {
-		cfg := rule.UnusedSuppression(lang, rule.SeverityHint)
-		for _, n := range unused {
-			fs = append(fs, rule.Finding{Config: cfg, Node: n})
-		}
-	}
-	rule.SortFindings(fs)
-	return fs, nil
+	return rs.rules.ScanFile(ctx, search.File{Path: path, Abs: path, Lang: lang}, t)
 }
 
 // severities maps a rule severity to the protocol's.

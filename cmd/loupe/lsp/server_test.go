@@ -265,3 +265,18 @@ func TestRulesFixedLater(t *testing.T) {
 		t.Errorf("after the rules were fixed published %+v, want the diagnostic", got)
 	}
 }
+
+// The script of an HTML document is scanned with the rules of its
+// language, as ast-grep's server scans it, at its place in the document.
+func TestInjectedScript(t *testing.T) {
+	c := startServer(t, map[string]string{"rules/r.yml": consoleRule})
+	c.initialize()
+	c.open("page.html", "<p>x</p>\n<script lang=\"ts\">let a = 1; console.log(a)</script>\n<script>console.log(2)</script>\n")
+	got := c.sync()
+	if len(got) != 1 || len(got[0].Diagnostics) != 1 {
+		t.Fatalf("published %+v, want one diagnostic (the TypeScript script's)", got)
+	}
+	if d, want := got[0].Diagnostics[0], (Range{Position{1, 29}, Position{1, 43}}); d.Range != want || d.Code != "no-console" {
+		t.Errorf("diagnostic %s over %+v, want no-console over %+v", d.Code, d.Range, want)
+	}
+}

@@ -1,0 +1,2 @@
+const view = html(`<p onclick="go()">hi</p>`);
+console.log(view);
