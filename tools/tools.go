@@ -59,6 +59,11 @@ type Config struct {
 	// Index is the project index (loupe index) the project-index tools
 	// read; "" means the workspace's default one (index.DefaultPath).
 	Index string
+	// BuildIndex has the first project-index call build the index of
+	// Workspace at Index when there is none (index.Build): for workspaces
+	// that no `loupe index` reaches, such as the npm package's in-memory
+	// files.
+	BuildIndex bool
 	// Approver is asked before a tool writes (toolspec.Approve); without
 	// one, tools that write refuse to. A call's context may carry its own
 	// (toolspec.WithApprover), which takes precedence.
