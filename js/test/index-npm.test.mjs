@@ -9,117 +9,19 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createTools } from '../dist/index.js';
+import { cases, copy, loupe, mcpAnswers, repositories, same } from '../scripts/indexrepos.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = join(here, '../..');
-const loupe = join(repo, 'bin/loupe');
-const cache = process.env.LOUPE_CACHE || join(repo, '.cache');
-
-/** An npm package's unpacked tarball, fetched into the cache (as tests/difftest's NpmPackage). */
-function npmPackage(name, version) {
-  const dest = join(cache, 'corpora', `${name}-${version}`);
-  const pkg = join(dest, 'package');
-  if (existsSync(pkg)) return pkg;
-  mkdirSync(dirname(dest), { recursive: true });
-  const tmp = mkdtempSync(join(dirname(dest), '.fetch-'));
-  try {
-    const tgz = execFileSync('npm', ['pack', '--silent', `${name}@${version}`, '--pack-destination', tmp], { encoding: 'utf8' }).trim();
-    mkdirSync(join(tmp, 'x'));
-    execFileSync('tar', ['xzf', join(tmp, tgz), '-C', join(tmp, 'x')]);
-    renameSync(join(tmp, 'x'), dest);
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
-  }
-  return pkg;
-}
-
-/** A Go module's folder in the module cache (go mod download). */
-function goModule(path, version) {
-  return JSON.parse(execFileSync('go', ['mod', 'download', '-json', `${path}@${version}`], { encoding: 'utf8' })).Dir;
-}
-
-/** Copies src to a new temporary folder, writable (the module cache's files are not). */
-function copy(src, prefix) {
-  const root = join(mkdtempSync(join(tmpdir(), prefix)), 'repo');
-  cpSync(src, root, { recursive: true });
-  const writable = (p) => {
-    chmodSync(p, statSync(p).isDirectory() ? 0o755 : 0o644);
-    if (statSync(p).isDirectory()) for (const e of readdirSync(p)) writable(join(p, e));
-  };
-  writable(root);
-  return root;
-}
-
-const repos = {};
+let repos = {};
 before(() => {
   assert.ok(existsSync(loupe), `${loupe} is missing: run make build (make test does)`);
-  const templates = npmPackage('@icebreakers/monorepo-templates', '2.0.1');
-  const pnpm = copy(join(templates, 'assets'), 'loupe-pnpm-');
-  cpSync(join(templates, 'templates'), join(pnpm, 'templates'), { recursive: true });
-  repos.pnpm = pnpm;
-  repos.go = copy(goModule('golang.org/x/mod', 'v0.42.0'), 'loupe-gomod-');
+  repos = repositories();
 });
 
-/** The scenarios of seed 004 on one repository: [tool, arguments], with the names it holds. */
-function scenarios(pkg, dependency, symbol, pkgWord, symWord) {
-  return [
-    ['search_packages', { query: pkgWord }],
-    ['search_packages', { query: '' }],
-    ['search_packages', { query: '   ' }],
-    ['search_packages', { query: '"web" OR NEAR(a b) c++ -x* ( name:core ^start' }],
-    ['get_package', { name: pkg }],
-    ['get_package', { name: 'left-pad' }],
-    ['package_dependencies', { name: pkg, internal_only: false }],
-    ['package_dependencies', { name: pkg, internal_only: true }],
-    ['package_dependents', { name: dependency }],
-    ['dependency_graph', { name: pkg, depth: 2 }],
-    ['dependency_graph', { name: pkg, depth: 1000 }],
-    ['list_packages', {}],
-    ['list_packages', { kind: 'npm' }],
-    ['list_packages', { kind: 'go' }],
-    ['index_status', {}],
-    ['search_symbols', { query: symWord }],
-    ['search_symbols', { query: '' }],
-    ['search_symbols', { query: symWord, package: pkg }],
-    ['search_symbols', { query: symWord, kind: 'function' }],
-    ['search_symbols', { query: '"(' }],
-    ['get_package_symbols', { package: pkg }],
-    ['get_package_symbols', { package: pkg, kind: 'function' }],
-    ['get_symbol', { name: symbol }],
-    ['get_symbol', { name: symbol, package: pkg }],
-    ['get_symbol', { name: 'noSuchSymbolAnywhere' }],
-  ];
-}
-
-const cases = {
-  pnpm: () => scenarios('usage-esm', 'icebreaker-npm-basic-package', 'sayHello', 'basic', 'sayHello'),
-  go: () => scenarios('golang.org/x/mod', 'golang.org/x/tools', 'Parse', 'mod', 'version'),
-};
-
-/** Every scenario's answer through the MCP server over db: {text, structured} or {error}. */
-async function mcpAnswers(root, db, calls) {
-  const client = new Client({ name: 'index-npm-test', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: loupe, args: ['mcp', '-w', root, '--index', db], stderr: 'pipe' }));
-  try {
-    const out = [];
-    for (const [name, args] of calls) {
-      const r = await client.callTool({ name, arguments: args });
-      out.push(r.isError ? { error: r.content[0].text } : { text: r.content[0].text, structured: r.structuredContent });
-    }
-    return out;
-  } finally {
-    await client.close();
-  }
-}
-
-/** The same through the npm package. */
+/** Every scenario's answer through the npm package in Node, as mcpAnswers gives the MCP server's. */
 async function npmAnswers(root, index, calls) {
   const { tools, reason } = await createTools({ workspaceRoot: root, workers: 1, index });
   assert.equal(reason, undefined);
@@ -131,18 +33,6 @@ async function npmAnswers(root, index, calls) {
     out.push(typeof r.metadata.error === 'string' ? { error: r.metadata.error } : { text: r.llmContent, structured: r.structured });
   }
   return out;
-}
-
-/** Asserts two faces' answers are the same, scenario by scenario. */
-function same(calls, got, want, ignoreIndexedAt = false) {
-  for (let i = 0; i < calls.length; i++) {
-    let [g, w] = [got[i], want[i]];
-    if (ignoreIndexedAt && calls[i][0] === 'index_status') {
-      const drop = (a) => ({ ...a, text: a.text.replace(/"indexed_at":"[^"]*"/, ''), structured: { ...a.structured, indexed_at: undefined } });
-      [g, w] = [drop(g), drop(w)];
-    }
-    assert.deepEqual(g, w, `${calls[i][0]} ${JSON.stringify(calls[i][1])}`);
-  }
 }
 
 for (const name of ['pnpm', 'go']) {
@@ -178,6 +68,25 @@ test('without an index and without build, the npm package lists no project-index
   const { tools } = await createTools({ workspaceRoot: repos.go, workers: 0, index: { path: join(tmpdir(), 'no-such-dir', 'index.db') } });
   assert.ok(tools.length > 0);
   assert.deepEqual(tools.filter((t) => ['search_symbols', 'index_status'].includes(t.name)), []);
+});
+
+test('a copy read while the index is being written is never used: the npm package answers from the last whole index', async () => {
+  const root = copy(join(dirname(loupe), '..', 'index', 'testdata', 'shop'), 'loupe-shop-');
+  const db = join(mkdtempSync(join(tmpdir(), 'loupe-index-db-')), 'index.db');
+  execFileSync(loupe, ['index', '--db', db, root]);
+  const { tools } = await createTools({ workspaceRoot: root, workers: 0, index: { path: db } });
+  const getSymbol = tools.find((t) => t.name === 'get_symbol');
+  const servers = async () => JSON.parse((await getSymbol.execute({ name: 'Server' })).llmContent).map((s) => s.file_path).sort();
+  assert.deepEqual(await servers(), ['api/server.go']);
+  // An update in place under way, as a killed or running build leaves it:
+  // the file changed and its rollback journal beside it.
+  writeFileSync(join(root, 'packages/web/src/server.ts'), 'export class Server {}\n');
+  execFileSync(loupe, ['index', '--db', db, root]);
+  writeFileSync(`${db}-journal`, 'a journal: the file beside it is mid-transaction');
+  assert.deepEqual(await servers(), ['api/server.go']);
+  // The update done, the next call reads the index as it is now.
+  rmSync(`${db}-journal`);
+  assert.deepEqual(await servers(), ['api/server.go', 'packages/web/src/server.ts']);
 });
 
 after(() => {
