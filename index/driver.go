@@ -1,5 +1,3 @@
-//go:build !loupe_modernc
-
 package index
 
 import (
