@@ -1,9 +1,8 @@
-//go:build !js
-
 package index
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
@@ -76,16 +75,23 @@ type parsedFile struct {
 // openWrite opens the database file at path for a build, on one
 // connection.
 func openWrite(path string) (*sql.DB, error) {
-	name, err := dsn(path, "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_txlock=immediate")
+	name, err := dsn(path, writeQuery)
 	if err != nil {
 		return nil, fmt.Errorf("index: %w", err)
 	}
-	db, err := sql.Open("sqlite", name)
+	db, err := sql.Open(driverName, name)
 	if err != nil {
 		return nil, fmt.Errorf("index: opening %s: %w", path, err)
 	}
 	db.SetMaxOpenConns(1)
 	return db, nil
+}
+
+// stagingPath is a new file beside the index at dbPath for a build to
+// write and rename into place: named by the process and a random number,
+// as the npm package's instances share one process.
+func stagingPath(dbPath string) string {
+	return fmt.Sprintf("%s.%d-%s.tmp", dbPath, os.Getpid(), rand.Text()[:8])
 }
 
 // Build creates the index of opts.Root, or brings an existing one up to
@@ -144,14 +150,17 @@ func Build(ctx context.Context, opts Options) (*Stats, error) {
 	if _, err := os.Stat(dbPath); errors.Is(err, fs.ErrNotExist) {
 		fresh = true
 	}
-	writePath := dbPath
 	if fresh {
 		if err := os.MkdirAll(filepath.Dir(dbPath), 0o755); err != nil {
 			return nil, fmt.Errorf("index: %w", err)
 		}
 		ignoreLoupeDir(root, dbPath)
-		writePath = fmt.Sprintf("%s.%d.tmp", dbPath, os.Getpid())
-		os.Remove(writePath)
+	}
+	writePath, staged, err := writeTarget(dbPath, fresh)
+	if err != nil {
+		return nil, err
+	}
+	if staged {
 		defer os.Remove(writePath)
 	}
 	db, err := openWrite(writePath)
@@ -162,9 +171,8 @@ func Build(ctx context.Context, opts Options) (*Stats, error) {
 	if !fresh && !current(ctx, db) {
 		// An index of another schema: start afresh in a new file.
 		db.Close()
-		fresh = true
-		writePath = fmt.Sprintf("%s.%d.tmp", dbPath, os.Getpid())
-		os.Remove(writePath)
+		fresh, staged = true, true
+		writePath = stagingPath(dbPath)
 		defer os.Remove(writePath)
 		if db, err = openWrite(writePath); err != nil {
 			return nil, err
@@ -199,7 +207,7 @@ func Build(ctx context.Context, opts Options) (*Stats, error) {
 	if err := tx.Commit(); err != nil {
 		return nil, fmt.Errorf("index: %w", err)
 	}
-	if fresh {
+	if staged {
 		if err := db.Close(); err != nil {
 			return nil, fmt.Errorf("index: %w", err)
 		}

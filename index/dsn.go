@@ -1,5 +1,3 @@
-//go:build !js
-
 package index
 
 import (
@@ -10,7 +8,7 @@ import (
 )
 
 // dsn is the SQLite data source name of the database file at path with
-// the driver's query (modernc.org/sqlite opens it as a URI). The path is
+// the driver's query (the driver opens it as a URI). The path is
 // made absolute and percent-escaped: unescaped, a # would end it (a
 // workspace named notes.db#ws would write into a sibling notes.db), a ?
 // would start the query, and a % begin an escape.

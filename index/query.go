@@ -1,5 +1,3 @@
-//go:build !js
-
 package index
 
 import (
@@ -9,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 	"sync"
 )
@@ -20,6 +17,11 @@ var ErrEmptyQuery = errors.New("Search query must not be empty")
 // ErrNULQuery is a search for text with a NUL character, which no
 // indexed name or text holds and FTS5 cannot take.
 var ErrNULQuery = errors.New("Search query must not contain a NUL character (\\u0000)")
+
+// errBusy is an index file that could not be read as of one commit: it
+// was being written. Only a reader that copies the file (GOOS=js, where
+// there are no file locks) meets it; a query then uses the copy it has.
+var errBusy = errors.New("the index is being updated")
 
 // ErrNoIndex is the error of Open when there is no index at the path.
 var ErrNoIndex = errors.New("no project index")
@@ -49,9 +51,16 @@ type DB struct {
 // and no query uses it.
 type handle struct {
 	db      *sql.DB
-	file    os.FileInfo
+	drop    func() // frees what the opening holds, once db is closed
+	file    fileState
 	users   int
 	retired bool
+}
+
+// close closes the database and frees what its opening holds.
+func (h *handle) close() {
+	h.db.Close()
+	h.drop()
 }
 
 // Open opens the index at path read-only. A missing file is an error
@@ -68,23 +77,20 @@ func Open(path string) (*DB, error) {
 // openHandle opens the file at path, checking it is a loupe index of
 // this version.
 func openHandle(path string) (*handle, error) {
-	fi, err := os.Stat(path)
+	fi, err := stateOf(path)
 	if err != nil {
 		return nil, fmt.Errorf("%w at %s: %w", ErrNoIndex, path, err)
 	}
-	name, err := dsn(path, "mode=ro&_pragma=busy_timeout(10000)&_pragma=query_only(1)")
+	db, drop, err := openRead(path)
 	if err != nil {
-		return nil, fmt.Errorf("opening the index: %w", err)
+		return nil, err
 	}
-	db, err := sql.Open("sqlite", name)
-	if err != nil {
-		return nil, fmt.Errorf("opening the index %s: %w", path, err)
-	}
+	h := &handle{db: db, drop: drop, file: fi}
 	if !current(context.Background(), db) {
-		db.Close()
+		h.close()
 		return nil, fmt.Errorf("%w at %s: not a loupe index of this version (run loupe index again)", ErrNoIndex, path)
 	}
-	return &handle{db: db, file: fi}, nil
+	return h, nil
 }
 
 // acquire returns the database a query uses, opening the file at the
@@ -92,19 +98,23 @@ func openHandle(path string) (*handle, error) {
 // queries are done); release it after the query. When the path holds no
 // file, the one open is used (it is the last index there was).
 func (d *DB) acquire() (*handle, error) {
-	fi, statErr := os.Stat(d.path)
+	fi, statErr := stateOf(d.path)
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.cur == nil {
 		return nil, fmt.Errorf("the index %s is closed", d.path)
 	}
-	if statErr == nil && !os.SameFile(fi, d.cur.file) {
+	if statErr == nil && !fi.same(d.cur.file) {
 		h, err := openHandle(d.path)
-		if err != nil {
+		switch {
+		case errors.Is(err, errBusy):
+			// Being written: the one open is the last consistent index.
+		case err != nil:
 			return nil, err
+		default:
+			d.retire(d.cur)
+			d.cur = h
 		}
-		d.retire(d.cur)
-		d.cur = h
 	}
 	d.cur.users++
 	return d.cur, nil
@@ -116,7 +126,7 @@ func (d *DB) release(h *handle) {
 	defer d.mu.Unlock()
 	h.users--
 	if h.retired && h.users == 0 {
-		h.db.Close()
+		h.close()
 	}
 }
 
@@ -124,7 +134,7 @@ func (d *DB) release(h *handle) {
 func (d *DB) retire(h *handle) {
 	h.retired = true
 	if h.users == 0 {
-		h.db.Close()
+		h.close()
 	}
 }
 

@@ -1,5 +1,3 @@
-//go:build !js
-
 // Package index builds and queries loupe's project index: a repository's
 // packages and their dependencies (package manifest) and the symbols of
 // its source files (analysis.FileSymbols, on loupe's own grammars), in a
@@ -11,16 +9,14 @@
 // interrupted build leaves the previous index as it was). Open opens it
 // read-only for the queries the ten project-index tools answer.
 //
-// SQLite is modernc.org/sqlite (no cgo; see RATIONALE.md). It does not
-// build for GOOS=js, so neither does this package.
+// SQLite is github.com/ncruces/go-sqlite3 (no cgo, and it builds for
+// GOOS=js; see RATIONALE.md). Under GOOS=js, where there are no file
+// locks, a reader queries a consistent copy of the file in memory and a
+// build writes a private copy renamed into place (open_js.go), so the
+// npm package and the CLI share one index file.
 package index
 
-import (
-	"path/filepath"
-
-	// The database/sql driver "sqlite", with FTS5.
-	_ "modernc.org/sqlite"
-)
+import "path/filepath"
 
 // DefaultPath is where the index of the repository at root lives unless
 // told otherwise: root/.loupe/index.db.

@@ -1,5 +1,3 @@
-//go:build !js
-
 package tools
 
 import (
@@ -54,6 +52,23 @@ func openIndex(path string) (*index.DB, error) {
 	}
 	indexDBs[abs] = db
 	return db, nil
+}
+
+// buildMu keeps builds the tools start one at a time.
+var buildMu sync.Mutex
+
+// buildIndex builds the index of the workspace at path (Config.BuildIndex)
+// unless another call did meanwhile, and opens it.
+func buildIndex(ctx context.Context, workspace, path string) (*index.DB, error) {
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	if db, err := openIndex(path); err == nil {
+		return db, nil
+	}
+	if _, err := index.Build(ctx, index.Options{Root: workspace, DB: path}); err != nil {
+		return nil, fmt.Errorf("building the project index of %s: %w", workspace, err)
+	}
+	return openIndex(path)
 }
 
 // indexResult is what a project-index tool answers: a JSON value, or a
@@ -128,6 +143,9 @@ func indexTool[P, S any](d decl[P, *indexResult, S], query func(ctx context.Cont
 		path := IndexPath(cfg)
 		return func(ctx context.Context, p P) (*indexResult, error) {
 			db, err := openIndex(path)
+			if err != nil && cfg.BuildIndex && index.IsNoIndex(err) {
+				db, err = buildIndex(ctx, cfg.Workspace, path)
+			}
 			if err != nil {
 				return nil, err
 			}

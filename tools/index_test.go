@@ -184,3 +184,33 @@ func TestIndexPaging(t *testing.T) {
 		t.Errorf("past the end: %q, %v", out.Text, err)
 	}
 }
+
+// TestBuildIndex: with Config.BuildIndex the first project-index call
+// builds the missing index, and every call after reads it; without it the
+// call says to run loupe index.
+func TestBuildIndex(t *testing.T) {
+	for _, build := range []bool{false, true} {
+		t.Run(strconv.FormatBool(build), func(t *testing.T) {
+			root := t.TempDir()
+			copyDir(t, filepath.Join("..", "index", "testdata", "shop"), root)
+			db := filepath.Join(t.TempDir(), "index.db")
+			ts := toolsByName(t, Config{Workspace: root, Index: db, BuildIndex: build})
+			out, err := ts["get_symbol"].Call(context.Background(), json.RawMessage(`{"name":"Server"}`))
+			if !build {
+				if err == nil || !strings.Contains(err.Error(), "build it with `loupe index`") {
+					t.Fatalf("got %v, %v; want an error saying to run loupe index", out, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(out.Text, `"file_path":"api/server.go"`) {
+				t.Errorf("get_symbol: %s", out.Text)
+			}
+			if _, err := os.Stat(db); err != nil {
+				t.Errorf("the index was not written: %v", err)
+			}
+		})
+	}
+}

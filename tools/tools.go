@@ -59,6 +59,11 @@ type Config struct {
 	// Index is the project index (loupe index) the project-index tools
 	// read; "" means the workspace's default one (index.DefaultPath).
 	Index string
+	// BuildIndex has the first project-index call build the index of
+	// Workspace at Index when there is none (index.Build): for workspaces
+	// that no `loupe index` reaches, such as the npm package's in-memory
+	// files.
+	BuildIndex bool
 	// Approver is asked before a tool writes (toolspec.Approve); without
 	// one, tools that write refuse to. A call's context may carry its own
 	// (toolspec.WithApprover), which takes precedence.
@@ -543,6 +548,5 @@ func in(path string) string {
 }
 
 // ProjectIndex is the category of the ten tools answering from the
-// project index (loupe index); native builds only, since under GOOS=js
-// no tool is of it (see indexTools).
+// project index (loupe index), in every face (see indexTools).
 var ProjectIndex = toolspec.Category{Name: "Project Index", Description: "Look up the repository's packages (npm, Go, Cargo, Python, Maven, Gradle), their dependencies and the symbols of their source files in the project index that `loupe index` builds: exact names and full-text search, answered at once without reading files. Read-only; the index is as of its index_status."}

@@ -23,6 +23,9 @@
 // write's toolspec.Request as JSON and returns a boolean, or a Promise of
 // one (true allows the write; false, a rejection or a throw refuses it).
 // Without it a tool that would write refuses to (toolspec.ErrNoApprover).
+// "index": {"path", "build"} names the project index the ten
+// project-index tools read, and has the first of their calls build it
+// when there is none; without build they are listed only when it exists.
 // "customParseMs": n sets a custom language's limit per parse (default
 // 30000), which its module's fuel counts (host/jshost).
 //
@@ -80,6 +83,14 @@ type config struct {
 	// CustomParseMs is a custom language's limit per parse, counted in
 	// its module's fuel (jshost.New); 0 is the default, 30 s.
 	CustomParseMs int `json:"customParseMs"`
+	// Index is the project index: its file (tools.Config.Index) and
+	// whether the first project-index call builds it when there is none
+	// (tools.Config.BuildIndex). Without build, the ten project-index
+	// tools are listed only when the file exists, as `loupe mcp` does.
+	Index struct {
+		Path  string `json:"path"`
+		Build bool   `json:"build"`
+	} `json:"index"`
 }
 
 // toolInfo is a tool as init lists it.
@@ -234,17 +245,25 @@ func openSession(loader js.Value, raw string, approver toolspec.Approver) string
 	language.SetEngine(jshost.New(loader, time.Duration(cfg.CustomParseMs)*time.Millisecond))
 	engineSet.Store(true)
 	openTreeCache()
-	ts, err := tools.New(tools.Config{
+	tcfg := tools.Config{
 		Workspace:       cfg.WorkspaceRoot,
 		AstGrepTimeout:  time.Duration(cfg.Timeouts.AstGrepMs) * time.Millisecond,
 		AnalysisTimeout: time.Duration(cfg.Timeouts.StructuralAnalysisMs) * time.Millisecond,
 		GrepFileTimeout: time.Duration(cfg.Timeouts.GrepFileMs) * time.Millisecond,
 		MaxFileSize:     cfg.Limits.MaxFileSize,
 		Shard:           search.Shard{Index: cfg.Shard.Index, Count: cfg.Shard.Count},
+		Index:           cfg.Index.Path,
+		BuildIndex:      cfg.Index.Build,
 		Approver:        approver,
-	})
+	}
+	ts, err := tools.New(tcfg)
 	if err != nil {
 		return reply(nil, err)
+	}
+	if _, err := os.Stat(tools.IndexPath(tcfg)); err != nil && !cfg.Index.Build {
+		// No index and none to build: the project-index tools, which
+		// could only fail, are left out.
+		ts = slices.DeleteFunc(ts, func(t *tools.Tool) bool { return t.Category == tools.ProjectIndex })
 	}
 	infos := []toolInfo{}
 	var specs []toolspec.Info

@@ -106,6 +106,15 @@ export interface ToolsOptions {
    * worker of a parse that runs over this time is also replaced.
    */
   customParseMs?: number;
+  /**
+   * The project index the ten project-index tools read (search_packages,
+   * search_symbols, ...): path is its file (default:
+   * WORKSPACE/.loupe/index.db, the one `loupe index` builds, which the
+   * CLI and this package share); with build, the first such call builds
+   * it when there is none (in memory for files passed in). Without build
+   * the tools are listed only when the file exists, as `loupe mcp` does.
+   */
+  index?: { path?: string; build?: boolean };
   /** Per-tool defaults: turn a tool off, or replace its description. */
   tools?: Record<string, { enabled?: boolean; description?: string }>;
 }
@@ -133,7 +142,7 @@ export async function createToolsWith(
   const settings = options.tools ?? {};
   // Disabled tools are left out by Go, from the tools and the prompt alike.
   const disabled = Object.keys(settings).filter((name) => settings[name]?.enabled === false);
-  const config = { workspaceRoot: options.workspaceRoot ?? '', timeouts: options.timeouts ?? {}, limits: options.limits ?? {}, customParseMs: options.customParseMs, disabled };
+  const config = { workspaceRoot: options.workspaceRoot ?? '', timeouts: options.timeouts ?? {}, limits: options.limits ?? {}, customParseMs: options.customParseMs, index: options.index ?? {}, disabled };
   let engine: Engine;
   try {
     engine = await load();

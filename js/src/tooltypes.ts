@@ -418,6 +418,246 @@ export type DeleteFileResult = {
   path: string;
 };
 
+/** The parameters of search_packages. */
+export type SearchPackagesParams = {
+  /** Words to find, taken as one phrase (quotes and operators are plain text). */
+  query: string;
+};
+
+/** The structured result of search_packages (ToolResult.structured). */
+export type SearchPackagesResult = {
+  /** Said instead of results (an empty query). */
+  message?: string;
+  next_offset?: number;
+  /** Packages left out of this structured form by its size bound (the text lists them all). */
+  omitted?: number;
+  packages: {
+    description: string;
+    kind: string;
+    metadata: Record<string, unknown>;
+    name: string;
+    path: string;
+    version: string;
+  }[];
+};
+
+/** The parameters of get_package. */
+export type GetPackageParams = {
+  /** The package's exact name: an npm, Cargo or Python name, a Go module path, a Maven groupId:artifactId, a Gradle project name. */
+  name: string;
+};
+
+/** The structured result of get_package (ToolResult.structured). */
+export type GetPackageResult = {
+  /** Said when the package is not found. */
+  message?: string;
+  package?: {
+    dependencies: {
+      is_internal: boolean;
+      kind: string;
+      name: string;
+      package: string;
+      version: string;
+    }[];
+    description: string;
+    kind: string;
+    manifest: string;
+    metadata: Record<string, unknown>;
+    name: string;
+    path: string;
+    version: string;
+  };
+};
+
+/** The parameters of package_dependencies. */
+export type PackageDependenciesParams = {
+  /** Only the dependencies on other packages of this repository. */
+  internal_only?: boolean;
+  /** The package's exact name. */
+  name: string;
+  /** Skip this many items: the offset a capped answer gives. */
+  offset?: number;
+};
+
+/** The structured result of package_dependencies (ToolResult.structured). */
+export type PackageDependenciesResult = {
+  dependencies: {
+    is_internal: boolean;
+    kind: string;
+    name: string;
+    package: string;
+    version: string;
+  }[];
+  message?: string;
+  next_offset?: number;
+  omitted?: number;
+};
+
+/** The parameters of package_dependents. */
+export type PackageDependentsParams = {
+  /** The package's exact name. */
+  name: string;
+  /** Skip this many items: the offset a capped answer gives. */
+  offset?: number;
+};
+
+/** The structured result of package_dependents (ToolResult.structured). */
+export type PackageDependentsResult = {
+  dependencies: {
+    is_internal: boolean;
+    kind: string;
+    name: string;
+    package: string;
+    version: string;
+  }[];
+  message?: string;
+  next_offset?: number;
+  omitted?: number;
+};
+
+/** The parameters of dependency_graph. */
+export type DependencyGraphParams = {
+  /** Levels of dependencies to follow (default 3, at most 20; larger values are clamped). */
+  depth?: number;
+  /** The root package's exact name. */
+  name: string;
+  /** Skip this many items: the offset a capped answer gives. */
+  offset?: number;
+};
+
+/** The structured result of dependency_graph (ToolResult.structured). */
+export type DependencyGraphResult = {
+  /** The depth followed, after clamping. */
+  depth: number;
+  edges: {
+    dep_kind: string;
+    from: string;
+    to: string;
+  }[];
+  message?: string;
+  next_offset?: number;
+  omitted?: number;
+};
+
+/** The parameters of list_packages. */
+export type ListPackagesParams = {
+  /** Only packages of this kind. */
+  kind?: "npm" | "go" | "cargo" | "python" | "maven" | "gradle";
+  /** Skip this many items: the offset a capped answer gives. */
+  offset?: number;
+};
+
+/** The structured result of list_packages (ToolResult.structured). */
+export type ListPackagesResult = {
+  /** Said instead of results (an empty query). */
+  message?: string;
+  next_offset?: number;
+  /** Packages left out of this structured form by its size bound (the text lists them all). */
+  omitted?: number;
+  packages: {
+    description: string;
+    kind: string;
+    metadata: Record<string, unknown>;
+    name: string;
+    path: string;
+    version: string;
+  }[];
+};
+
+/** The parameters of index_status. */
+export type IndexStatusParams = {};
+
+/** The structured result of index_status (ToolResult.structured). */
+export type IndexStatusResult = {
+  git_commit: string;
+  indexed_at: string;
+  package_count: number;
+};
+
+/** The parameters of search_symbols. */
+export type SearchSymbolsParams = {
+  /** Only symbols of this kind: function, method, class, interface, struct, type, variable, constant, … */
+  kind?: string;
+  /** Only symbols of this package (exact name). */
+  package?: string;
+  /** Words to find in symbol names and signatures, taken as one phrase. */
+  query: string;
+};
+
+/** The structured result of search_symbols (ToolResult.structured). */
+export type SearchSymbolsResult = {
+  message?: string;
+  next_offset?: number;
+  omitted?: number;
+  symbols: {
+    container?: string;
+    file_path: string;
+    kind: string;
+    line: number;
+    name: string;
+    package: string;
+    parameters: string;
+    return_type: string;
+    signature: string;
+  }[];
+};
+
+/** The parameters of get_package_symbols. */
+export type GetPackageSymbolsParams = {
+  /** Only symbols of this kind: function, method, class, interface, struct, type, … */
+  kind?: string;
+  /** Skip this many items: the offset a capped answer gives. */
+  offset?: number;
+  /** The package's exact name. */
+  package: string;
+};
+
+/** The structured result of get_package_symbols (ToolResult.structured). */
+export type GetPackageSymbolsResult = {
+  message?: string;
+  next_offset?: number;
+  omitted?: number;
+  symbols: {
+    container?: string;
+    file_path: string;
+    kind: string;
+    line: number;
+    name: string;
+    package: string;
+    parameters: string;
+    return_type: string;
+    signature: string;
+  }[];
+};
+
+/** The parameters of get_symbol. */
+export type GetSymbolParams = {
+  /** The symbol's exact name, as written (no qualifier). */
+  name: string;
+  /** Skip this many items: the offset a capped answer gives. */
+  offset?: number;
+  /** Only symbols of this package (exact name). */
+  package?: string;
+};
+
+/** The structured result of get_symbol (ToolResult.structured). */
+export type GetSymbolResult = {
+  message?: string;
+  next_offset?: number;
+  omitted?: number;
+  symbols: {
+    container?: string;
+    file_path: string;
+    kind: string;
+    line: number;
+    name: string;
+    package: string;
+    parameters: string;
+    return_type: string;
+    signature: string;
+  }[];
+};
+
 /** Each tool's parameters and structured result, by the tool's name. */
 export interface ToolTypes {
   ast_grep: { params: AstGrepParams; result: AstGrepResult };
@@ -433,6 +673,16 @@ export interface ToolTypes {
   replace_in_file: { params: ReplaceInFileParams; result: ReplaceInFileResult };
   edit_lines: { params: EditLinesParams; result: EditLinesResult };
   delete_file: { params: DeleteFileParams; result: DeleteFileResult };
+  search_packages: { params: SearchPackagesParams; result: SearchPackagesResult };
+  get_package: { params: GetPackageParams; result: GetPackageResult };
+  package_dependencies: { params: PackageDependenciesParams; result: PackageDependenciesResult };
+  package_dependents: { params: PackageDependentsParams; result: PackageDependentsResult };
+  dependency_graph: { params: DependencyGraphParams; result: DependencyGraphResult };
+  list_packages: { params: ListPackagesParams; result: ListPackagesResult };
+  index_status: { params: IndexStatusParams; result: IndexStatusResult };
+  search_symbols: { params: SearchSymbolsParams; result: SearchSymbolsResult };
+  get_package_symbols: { params: GetPackageSymbolsParams; result: GetPackageSymbolsResult };
+  get_symbol: { params: GetSymbolParams; result: GetSymbolResult };
 }
 
 /** The name of a tool of the package. */

@@ -1,16 +1,20 @@
 // The browser build in a real browser (Debian's Chromium, driven by
 // playwright-core): files passed in memory, modules fetched over HTTP.
 // Every language goes through both tools, and the browser's answers must
-// be Node's for the same files and calls.
+// be Node's for the same files and calls; the project index, built in
+// memory over the files passed in, answers as loupe mcp does.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, dirname, extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTools } from '../dist/index.js';
 import { onPage, noChromium as skip } from '../scripts/chromium.mjs';
+import { cases, loupe, mcpAnswers, repositories, same, textFiles } from '../scripts/indexrepos.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, '..', 'dist');
@@ -192,4 +196,32 @@ test('the file tools over in-memory files in Chromium: search, read, and writes 
   assert.match(r.out.outside, /outside the workspace/);
   assert.match(r.out.noApprover, /approval is unavailable/);
   assert.deepEqual(r.asked, ['replace_in_file src/app.ts', 'append_file notes.md', 'create_file src/new.ts']);
+});
+
+test('the project index in Chromium, built in memory over the files passed in, answers every scenario of seed 004 as loupe mcp does', { timeout: 600000, skip }, async () => {
+  const repos = repositories();
+  try {
+    for (const [name, root] of Object.entries(repos)) {
+      const calls = cases[name]();
+      const files = textFiles(root);
+      const inBrowser = await inChromium((page) => page.evaluate(async ({ files, calls }) => {
+        const { createTools } = await import('/loupe/browser.js');
+        const { tools, reason } = await createTools({ files, baseUrl: '/loupe/', index: { build: true } });
+        if (reason) return { reason };
+        const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+        const out = [];
+        for (const [tool, args] of calls) {
+          const r = await byName[tool].execute(args);
+          out.push(typeof r.metadata.error === 'string' ? { error: r.metadata.error } : { text: r.llmContent, structured: r.structured });
+        }
+        return { out };
+      }, { files, calls }));
+      assert.equal(inBrowser.reason, undefined, name);
+      const db = join(mkdtempSync(join(tmpdir(), 'loupe-index-db-')), 'index.db');
+      execFileSync(loupe, ['index', '--db', db, root]);
+      same(calls, inBrowser.out, await mcpAnswers(root, db, calls), true);
+    }
+  } finally {
+    for (const root of Object.values(repos)) rmSync(dirname(root), { recursive: true, force: true });
+  }
 });

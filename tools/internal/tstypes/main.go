@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 
@@ -40,7 +39,7 @@ func run(check bool) error {
 		return err
 	}
 	path := filepath.Join(root, output)
-	want := Generate(npmTools(tools.Types()))
+	want := Generate(tools.Types())
 	if check {
 		have, err := os.ReadFile(path)
 		if err != nil {
@@ -56,12 +55,6 @@ func run(check bool) error {
 		return err
 	}
 	return os.Rename(tmp, path)
-}
-
-// npmTools are the tools the npm package serves: the registry's, less
-// the project index's, which it does not have yet.
-func npmTools(ts []tools.TypeSchemas) []tools.TypeSchemas {
-	return slices.DeleteFunc(ts, func(t tools.TypeSchemas) bool { return t.Category.Name == tools.ProjectIndex.Name })
 }
 
 // moduleRoot is the folder of go.mod above the working directory.
