@@ -101,9 +101,9 @@ func (r *outlineResult) Text() string {
 		fmt.Fprintf(&b, "%d more of %d: call again with offset=%d\n", r.Total-r.Next, r.Total, r.Next)
 	}
 	if r.Message != "" {
-		b.WriteString(r.Message)
+		b.WriteString(r.Message + "\n")
 	}
-	return strings.TrimSuffix(b.String(), "\n")
+	return b.String()
 }
 
 // line is the symbol's line of Text.
@@ -177,6 +177,9 @@ func (t *outlineTool) run(ctx context.Context, p outlineParams) (*outlineResult,
 	abs, rel, err := t.ws.Resolve(p.Path)
 	if err != nil {
 		return nil, fmt.Errorf("outline: %w", err)
+	}
+	if rel == "" {
+		rel = "."
 	}
 	fi, err := os.Stat(abs)
 	if err != nil {
