@@ -145,6 +145,14 @@ func pageOutline(syms []outlineSymbol, offset, limit int) *outlineResult {
 	return r
 }
 
+// plural is "1 file", "2 files".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
 func jsonSize(v any) int {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -221,7 +229,7 @@ func (t *outlineTool) run(ctx context.Context, p outlineParams) (*outlineResult,
 		if !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
 			return nil, fmt.Errorf("outline: %w", err)
 		}
-		partial = fmt.Sprintf("Stopped after %d files (time limit or cancellation): the outline is partial; narrow path or globs.", outlined)
+		partial = fmt.Sprintf("Stopped after %s (time limit or cancellation): the outline is partial; narrow path or globs.", plural(outlined, "file"))
 	}
 	r := pageOutline(syms, p.Offset, limit)
 	r.FilesOutlined = outlined
@@ -232,7 +240,7 @@ func (t *outlineTool) run(ctx context.Context, p outlineParams) (*outlineResult,
 	case outlined == 0:
 		r.Message = fmt.Sprintf("No file under %q is in a language outline knows (%s).", rel, strings.Join(outline.Languages(), ", "))
 	case r.Total == 0:
-		r.Message = fmt.Sprintf("No symbols in %d files outlined with these filters.", outlined)
+		r.Message = fmt.Sprintf("No symbols in the %s outlined, with these filters (outline knows %s).", plural(outlined, "file"), strings.Join(outline.Languages(), ", "))
 	case p.Offset >= r.Total:
 		r.Message = fmt.Sprintf("offset %d is past the end: the outline has %d symbols.", p.Offset, r.Total)
 	}

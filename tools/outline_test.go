@@ -212,3 +212,32 @@ func TestOutlineLongItem(t *testing.T) {
 		t.Errorf("%d of %d fields seen", seen, fields)
 	}
 }
+
+// TestOutlineStopped: a cancelled call is a partial answer that says so,
+// not an error; a file in a language without an outline says which
+// languages have one.
+func TestOutlineStopped(t *testing.T) {
+	ws := t.TempDir()
+	for name, src := range map[string]string{"a.go": "package a\n\nfunc A() {}\n", "b.lua": "local x = 1\n"} {
+		if err := os.WriteFile(filepath.Join(ws, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tool := outlineOf(t, ws)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	out, err := tool.Call(ctx, json.RawMessage(`{}`))
+	if err != nil {
+		t.Fatalf("a cancelled call fails: %v", err)
+	}
+	if !strings.Contains(out.Text, "the outline is partial") {
+		t.Errorf("cancelled: %q", out.Text)
+	}
+	out, err = tool.Call(context.Background(), json.RawMessage(`{"path":"b.lua"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "No symbols in the 1 file outlined, with these filters (outline knows c, cpp,"; !strings.HasPrefix(out.Text, want) {
+		t.Errorf("a Lua file: %q, want %q…", out.Text, want)
+	}
+}
