@@ -46,6 +46,7 @@ func ExampleNew() {
 	// Output:
 	// ast_grep (Search & Discovery; ReadFiles; read-only true)
 	// structural_analysis (Code Analysis; ReadFiles; read-only true)
+	// outline (Code Analysis; ReadFiles; read-only true)
 	// grep (Search & Discovery; ReadFiles; read-only true)
 	// glob (Search & Discovery; ReadFiles; read-only true)
 	// search (Search & Discovery; ReadFiles; read-only true)

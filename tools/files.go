@@ -28,7 +28,7 @@ const (
 
 // writeApproval is the approval rule of the editing tools, as their
 // descriptions state it.
-const writeApproval = "Asks the user's approval before it writes; a preview or a call that changes nothing needs none."
+const writeApproval = "Writing asks the user's approval; a preview or no change needs none."
 
 // openFiles binds a file tool to cfg's workspace: its handler is the
 // filetools method m.
@@ -158,11 +158,10 @@ var listDirectoryTool = declare(decl[filetools.ListDirectoryParams, *filetools.L
 })
 
 var readFileTool = declare(decl[filetools.ReadFileParams, *filetools.ReadFileResult, readOutput]{
-	Name:    filetools.ReadFileName,
-	Title:   "Read a file",
-	Summary: "Read a text file's lines with their numbers, whole or a range.",
-	Description: "Read a text file's lines, each with its line number, whole or from start_line to end_line (1-based, inclusive). " +
-		"One call returns at most 2000 lines or 256 KiB and says where to continue; files over 10 MiB and binary files are refused.",
+	Name:        filetools.ReadFileName,
+	Title:       "Read a file",
+	Summary:     "Read a text file's lines with their numbers, whole or a range.",
+	Description: "Reads a text file's numbered lines, whole or start_line to end_line (1-based, inclusive): at most 2000 lines or 256 KiB a call, saying where to continue; binary files are refused.",
 	Guide: "Use read_file before editing a file, and after grep to see a match in full. For a large file read the range around the lines grep found. " +
 		"The line numbers shown are the ones edit_lines takes.",
 	Category:    toolspec.FileReading,
@@ -181,7 +180,7 @@ var createFileTool = declare(decl[filetools.CreateFileParams, *filetools.CreateF
 	Name:        filetools.CreateFileName,
 	Title:       "Create a file",
 	Summary:     "Create a new file with the given content.",
-	Description: "Create a new file with the given content (missing parent directories are created). An existing file is an error unless overwrite=true. Needs the user's approval, asked before the file is created with its content as a diff.",
+	Description: "Creates a file and any missing parent directories; an existing file is an error unless overwrite=true. Asks the user's approval first.",
 	Guide:       "Use create_file for a new file. To change an existing one prefer replace_in_file or edit_lines, which touch only what changes; overwrite=true rewrites it whole.",
 	Category:    toolspec.FileWriting,
 	Permissions: toolspec.CreateFiles | toolspec.WriteFiles,
@@ -196,11 +195,10 @@ var createFileTool = declare(decl[filetools.CreateFileParams, *filetools.CreateF
 })
 
 var updateFileTool = declare(decl[filetools.UpdateFileParams, *filetools.UpdateFileResult, filetools.UpdateFileResult]{
-	Name:    filetools.UpdateFileName,
-	Title:   "Replace a file's content",
-	Summary: "Replace an existing file's whole content.",
-	Description: "Replace an existing file's whole content. The file keeps its line endings (CRLF stays CRLF), byte-order mark, final-newline state and mode. " +
-		writeApproval,
+	Name:          filetools.UpdateFileName,
+	Title:         "Replace a file's content",
+	Summary:       "Replace an existing file's whole content.",
+	Description:   "Replaces an existing file's whole content, keeping its line endings, BOM, final newline and mode. " + writeApproval,
 	Guide:         "Use update_file when most of a file changes. For a few lines use replace_in_file or edit_lines: they cannot drop the parts you did not mean to touch.",
 	Category:      toolspec.FileWriting,
 	Permissions:   toolspec.ReadFiles | toolspec.WriteFiles,
@@ -214,11 +212,10 @@ var updateFileTool = declare(decl[filetools.UpdateFileParams, *filetools.UpdateF
 })
 
 var appendFileTool = declare(decl[filetools.AppendFileParams, *filetools.AppendFileResult, filetools.AppendFileResult]{
-	Name:    filetools.AppendFileName,
-	Title:   "Append to a file",
-	Summary: "Append lines at the end of an existing file.",
-	Description: "Append lines at the end of an existing file; they start on a new line and take the file's line endings. " +
-		writeApproval,
+	Name:          filetools.AppendFileName,
+	Title:         "Append to a file",
+	Summary:       "Append lines at the end of an existing file.",
+	Description:   "Appends content at the end of an existing file, on a new line. " + writeApproval,
 	Guide:         "Use append_file to add entries at the end of a file: a .gitignore line, a changelog entry, a test at the end of a test file.",
 	Category:      toolspec.FileWriting,
 	Permissions:   toolspec.ReadFiles | toolspec.WriteFiles,
@@ -236,8 +233,8 @@ var replaceInFileTool = declare(decl[filetools.ReplaceInFileParams, *filetools.R
 	Name:    filetools.ReplaceInFileName,
 	Title:   "Find and replace in a file",
 	Summary: "Replace every occurrence of a text or regular expression in one file, or preview the diff.",
-	Description: "Find and replace in one file: every occurrence of find (plain text, or with is_regex=true a Go RE2 regular expression whose capture groups replace can use as $1, ${name}) is replaced, and the count is returned. " +
-		"preview_only=true returns the unified diff without writing. 0 occurrences is a success that changes nothing. " + writeApproval,
+	Description: "Replaces every occurrence of find (text or Go RE2 regex) in one file and returns the count; 0 is a success. " +
+		"preview_only=true returns the diff without writing. " + writeApproval,
 	Guide: "Use replace_in_file for targeted changes: rename an identifier in a file, change a value, rewrite calls with a regex. " +
 		"Make find specific enough to match only what you mean (include surrounding text); check the count, and preview first when unsure. " +
 		"With is_regex, ^ and $ match at each line; write ${1}x, not $1x, when a name character follows a group.",
@@ -261,8 +258,8 @@ var editLinesTool = declare(decl[filetools.EditLinesParams, *filetools.EditLines
 	Name:    filetools.EditLinesName,
 	Title:   "Edit lines by number",
 	Summary: "Insert, delete or replace lines of a file by line number.",
-	Description: "Edit a file by line numbers (1-based, as read_file shows them): insert content after a line (0 = at the top), or delete or replace the inclusive range start_line to end_line. " +
-		"Returns the new total line count; a line out of range is an error giving the valid range. preview_only=true returns the diff without writing. " + writeApproval,
+	Description: "Edits a file by the line numbers read_file shows: insert after a line, or delete or replace start_line to end_line. " +
+		"Returns the new line count; preview_only=true returns the diff without writing. " + writeApproval,
 	Guide: "Use edit_lines right after read_file, while the line numbers are fresh; after an edit, lines below it move, so read again before another edit further down. " +
 		"Content takes the file's line endings; a final newline in content is optional.",
 	Category:      toolspec.FileWriting,
@@ -283,11 +280,10 @@ var editLinesTool = declare(decl[filetools.EditLinesParams, *filetools.EditLines
 })
 
 var deleteFileTool = declare(decl[filetools.DeleteFileParams, *filetools.DeleteFileResult, filetools.DeleteFileResult]{
-	Name:    filetools.DeleteFileName,
-	Title:   "Delete a file",
-	Summary: "Delete one file.",
-	Description: "Delete one file (a symbolic link is removed itself, not its target); directories are refused. Destructive: needs the user's approval before every deletion, " +
-		"and is only for files the user wants gone.",
+	Name:          filetools.DeleteFileName,
+	Title:         "Delete a file",
+	Summary:       "Delete one file.",
+	Description:   "Deletes one file (a symlink itself, not its target); directories are refused. Destructive: asks the user's approval every time.",
 	Guide:         "Use delete_file to remove files that are obsolete or were created by mistake. Check the path first (glob or list_directory); deletion cannot be undone from here.",
 	Category:      toolspec.FileManagement,
 	Permissions:   toolspec.DeleteFiles,

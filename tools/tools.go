@@ -1,5 +1,5 @@
 // Package tools is loupe's one tool registry: every tool an LLM is given
-// (ast_grep, structural_analysis) is declared here exactly once, with its
+// (ast_grep, structural_analysis, outline, the file tools) is declared here exactly once, with its
 // name, title, summary and description, category, permissions,
 // requires-approval rule, termination guidance, example parameters,
 // handler and compact structured output. The input schema comes from the
@@ -33,7 +33,7 @@ import (
 
 // registry lists every tool, in the order faces list them.
 var registry = append([]entry{
-	astGrep, structuralAnalysis,
+	astGrep, structuralAnalysis, outlineEntry,
 	grepTool, globTool, searchTool, listDirectoryTool, readFileTool,
 	createFileTool, updateFileTool, appendFileTool, replaceInFileTool, editLinesTool, deleteFileTool,
 }, indexTools...)
@@ -44,7 +44,8 @@ type Config struct {
 	Workspace string
 	// AstGrepTimeout bounds one ast_grep call (default 30 s).
 	AstGrepTimeout time.Duration
-	// AnalysisTimeout bounds one structural_analysis call (default 60 s).
+	// AnalysisTimeout bounds one structural_analysis or outline call
+	// (default 60 s).
 	AnalysisTimeout time.Duration
 	// MaxFileSize skips larger files (default 10 MiB).
 	MaxFileSize int64

@@ -289,12 +289,12 @@ func ruleError(err error) playgroundError {
 }
 
 // diffHunks is the diff `loupe run -r` prints (printer.Diff), as data:
-// the same lines (printer.LineDiff) cut by rewrite.Hunks with three lines
+// the same lines (rewrite.DiffLines) cut by rewrite.Hunks with three lines
 // of context.
 func diffHunks(old, new string) []diffHunk {
 	a, b := rewrite.SplitLines(old), rewrite.SplitLines(new)
 	hunks := []diffHunk{}
-	for _, group := range rewrite.Hunks(printer.LineDiff(a, b), 3) {
+	for _, group := range rewrite.Hunks(rewrite.DiffLines(a, b), 3) {
 		oldLen, newLen := 0, 0
 		for _, op := range group {
 			oldLen += op.OldLen

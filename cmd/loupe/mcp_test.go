@@ -110,6 +110,7 @@ func TestMCPBinary(t *testing.T) {
 	}{
 		"ast_grep":            {map[string]any{"pattern": "$O.foo($A)", "language": "typescript"}, "a.ts:1:1 [call_expression] x.foo(1)"},
 		"structural_analysis": {map[string]any{"mode": "callers", "language": "typescript", "symbol": "leaf", "depth": 2}, "← top()  calls.ts:1"},
+		"outline":             {map[string]any{"path": "calls.ts"}, "calls.ts\n1: export function top()"},
 		// The file tools, in registry order: the writes (approved by the
 		// client, which asks its user by the annotations) make, change
 		// and remove new.txt.

@@ -14,7 +14,7 @@ import (
 // lines numbered in the old and the new text.
 func Diff(w io.Writer, old, new string, context int, pal Palette) {
 	a, b := rewrite.SplitLines(old), rewrite.SplitLines(new)
-	for _, group := range rewrite.Hunks(LineDiff(a, b), context) {
+	for _, group := range rewrite.Hunks(rewrite.DiffLines(a, b), context) {
 		last := group[len(group)-1]
 		oldWidth := digits(last.OldStart + last.OldLen)
 		newWidth := digits(last.NewStart + last.NewLen)

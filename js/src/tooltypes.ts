@@ -122,6 +122,50 @@ export type StructuralAnalysisResult = {
   truncated: boolean;
 };
 
+/** The parameters of outline. */
+export type OutlineParams = {
+  globs?: string[];
+  /** Default: exports (directory), structure (file). */
+  items?: "structure" | "exports" | "imports" | "all";
+  limit?: number;
+  /** Regex on names, signatures. */
+  match?: string;
+  /** Default: file only. */
+  members?: boolean;
+  offset?: number;
+  /** File or directory. */
+  path?: string;
+  pub_members?: boolean;
+  /** class,function,… */
+  type?: string;
+};
+
+/** The structured result of outline (ToolResult.structured). */
+export type OutlineResult = {
+  /** Said when there are no symbols, or the outline is partial. */
+  message?: string;
+  /** The offset of the next page; absent on the last. */
+  next_offset?: number;
+  /** The page's symbols: by file in path order, each file's items in source order, each item followed by its members. */
+  symbols: {
+    /** Relative to the workspace root. */
+    file: string;
+    /** 1-based. */
+    line: number;
+    /** A member of the last item before it. */
+    member?: boolean;
+    name: string;
+    /** An exported item or a public member. */
+    public?: boolean;
+    /** Its head on one line, clipped; absent when it is the name. */
+    signature?: string;
+    /** Symbol type: class, function, method, field, constant, … */
+    type: string;
+  }[];
+  /** Symbols (items and members) in the whole outline. */
+  total: number;
+};
+
 /** The parameters of grep. */
 export type GrepParams = {
   /** false matches regardless of case. */
@@ -662,6 +706,7 @@ export type GetSymbolResult = {
 export interface ToolTypes {
   ast_grep: { params: AstGrepParams; result: AstGrepResult };
   structural_analysis: { params: StructuralAnalysisParams; result: StructuralAnalysisResult };
+  outline: { params: OutlineParams; result: OutlineResult };
   grep: { params: GrepParams; result: GrepResult };
   glob: { params: GlobParams; result: GlobResult };
   search: { params: SearchParams; result: SearchResult };

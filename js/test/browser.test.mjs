@@ -91,7 +91,7 @@ test('ast_grep over in-memory files in Chromium', { timeout: 120000, skip }, asy
     return { reason, names: tools.map((t) => t.name), ts: ts.metadata, py: py.metadata, bad: bad.metadata };
   }));
   assert.equal(r.reason, undefined);
-  assert.deepEqual(r.names.slice(0, 3), ['ast_grep', 'structural_analysis', 'grep']);
+  assert.deepEqual(r.names.slice(0, 4), ['ast_grep', 'structural_analysis', 'outline', 'grep']);
   assert.deepEqual(r.ts.matches.map((m) => m.text), ['this.log("x")', 'helper.log(1, 2)']);
   assert.deepEqual(r.py.matches.map((m) => `${m.file}:${m.startLine}`), ['src/util.py:2']);
   assert.match(String(r.bad.error), /outside the workspace/);

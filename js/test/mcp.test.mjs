@@ -77,6 +77,7 @@ async function connect(protocolVersion, dir = root) {
 const calls = {
   ast_grep: { args: { pattern: '$O.foo($A)', language: 'typescript' }, text: /a\.ts:1:1 \[call_expression\] x\.foo\(1\)/ },
   structural_analysis: { args: { mode: 'callers', language: 'typescript', symbol: 'leaf', depth: 2 }, text: /← top\(\)  calls\.ts:1/ },
+  outline: { args: {}, text: /^calls\.ts\n1: export function top\(\) \{ mid\(\); \}\n2: / },
   grep: { args: { pattern: 'foo\\(\\d\\)', file_type: 'ts' }, text: /a\.ts/ },
   glob: { args: { pattern: '*.ts' }, text: /calls\.ts/ },
   search: { args: { query: 'calls' }, text: /calls\.ts/ },
@@ -140,7 +141,7 @@ test('every tool is called, with progress, structured content and logged warning
       const progress = transport.received.filter((m) => m.method === 'notifications/progress').map((m) => m.params);
       // The pipeline's tools report each pass from 0; the others (the
       // file tools) say only that they are done.
-      const passes = t.name === 'ast_grep' || t.name === 'structural_analysis';
+      const passes = t.name === 'ast_grep' || t.name === 'structural_analysis' || t.name === 'outline';
       assert.ok(progress.length >= (passes ? 2 : 1), `${t.name}: progress ${JSON.stringify(progress)}`);
       if (passes) assert.equal(progress[0].progress, 0, t.name);
       assert.equal(progress.at(-1).progress, progress.at(-1).total, t.name);
@@ -161,6 +162,7 @@ test('every tool is called, with progress, structured content and logged warning
     assert.deepEqual(logs.map((l) => `${l.level} ${l.data}`), [
       'warning ast_grep skipped bin.ts (binary)',
       'warning grep: 1 binary file skipped (bin.ts)',
+      'warning outline skipped bin.ts (binary)',
       'warning structural_analysis skipped 1 file (binary, too large or unreadable)',
     ]);
   } finally {

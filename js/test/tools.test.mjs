@@ -58,7 +58,10 @@ test('the system prompt lists the tools by category, from Go', async () => {
   const fewer = await createTools({ workspaceRoot: root, workers: 0, tools: { structural_analysis: { enabled: false } } });
   assert.ok(!fewer.tools.some((t) => t.name === 'structural_analysis'));
   assert.ok(fewer.tools.some((t) => t.name === 'ast_grep'));
-  assert.doesNotMatch(fewer.prompt, /structural_analysis|Code Analysis/);
+  assert.doesNotMatch(fewer.prompt, /structural_analysis/);
+  // A category goes with its last tool.
+  const none = await createTools({ workspaceRoot: root, workers: 0, tools: { structural_analysis: { enabled: false }, outline: { enabled: false } } });
+  assert.doesNotMatch(none.prompt, /structural_analysis|outline|Code Analysis/);
 });
 
 test('pattern search returns matches with captures (REQ-ASTGREP-002/007)', async () => {
@@ -177,6 +180,30 @@ test('tool defaults: disable a tool or override its description (REQ-INFRA-004)'
   });
   assert.ok(!r.tools.some((t) => t.name === 'structural_analysis'));
   assert.equal(r.tools.find((t) => t.name === 'ast_grep').description, 'custom');
+});
+
+test('outline through the JS surface: the exports of a directory, the members in a file, pages', async () => {
+  const outline = tools.find((t) => t.name === 'outline');
+  assert.equal(outline.category.name, 'Code Analysis');
+  // A directory: its exported items, no members; files without any left out.
+  const dir = await outline.execute({});
+  assert.equal(dir.llmContent, 'src/calls.ts\n1: export function top() { mid(); }\n2: export function mid() { leaf(); }\n3: export function leaf() { return 1; }\n');
+  assert.deepEqual(dir.metadata.symbols.map((s) => `${s.file}:${s.line} ${s.type} ${s.name}`),
+    ['src/calls.ts:1 function top', 'src/calls.ts:2 function mid', 'src/calls.ts:3 function leaf']);
+  assert.equal(dir.metadata.total, 3);
+  // A file: its items and their members, indented.
+  const file = await outline.execute({ path: 'src/a.ts' });
+  assert.equal(file.llmContent, 'src/a.ts\n1: class A {\n  2: run() {\n');
+  assert.deepEqual(file.metadata.symbols.map((s) => [s.name, !!s.member]), [['A', false], ['run', true]]);
+  // Pages: offset and limit, with the index tools' words and next_offset.
+  const first = await outline.execute({ limit: 2 });
+  assert.match(first.llmContent, /\n1 more of 3: call again with offset=2\n$/);
+  assert.equal(first.metadata.next_offset, 2);
+  const last = await outline.execute({ limit: 2, offset: first.metadata.next_offset });
+  assert.deepEqual(last.metadata.symbols.map((s) => s.name), ['leaf']);
+  assert.equal(last.metadata.next_offset, undefined);
+  const bad = await outline.execute({ type: 'klass' });
+  assert.match(String(bad.metadata.error), /Unknown outline symbol type `klass`/);
 });
 
 test('structural_analysis through the JS surface (REQ-SA-*)', async () => {

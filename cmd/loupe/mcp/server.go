@@ -40,10 +40,10 @@ var ProtocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-
 // single tool's description says, how the tools combine. Each tool's own
 // description, schema and annotations come with tools/list.
 const Instructions = `loupe answers questions about the code of one workspace from its syntax trees. Paths are relative to the workspace root and never leave it. How the tools combine:
-- Orient: list_directory, glob and search find files; when the project index is served, search_symbols, get_symbol and the package tools answer names and packages without reading files.
-- Find: grep for text, ast_grep for code by its shape, structural_analysis for how code relates (callers, callees, definitions, hierarchy, references, imports); qualify a symbol (Class.method, module.func) to pick one definition.
-- Read: read_file with the line range a search or an analysis gave.
-- Change: replace_in_file (preview_only first) or edit_lines for a few lines, update_file for most of a file, create_file for a new one. Lines below an edit move, so read again before editing further down.
+- Orient: outline first for the symbols of a directory or a file; list_directory, glob and search find files; with the project index, search_symbols, get_symbol and the package tools answer without reading files.
+- Find: grep for text, ast_grep for code by its shape, structural_analysis for how code relates; qualify a symbol (Class.method, module.func) to pick one definition.
+- Read: read_file with the line range an outline, a search or an analysis gave.
+- Change: replace_in_file (preview_only first) or edit_lines for a few lines, update_file for most of a file. Lines below an edit move, so read again before editing further down.
 - Answers come in pages: a capped one says how many items are left and the offset to call again with, or how to narrow the search.`
 
 // NewServer returns a server named loupe at version offering ts.

@@ -190,6 +190,8 @@ func TestCallTool(t *testing.T) {
 	}{
 		{"ast_grep", map[string]any{"pattern": "$O.foo($A)", "language": "typescript"}, false, "a.ts:1:1 [call_expression] x.foo(1)\n  $A = 1\n  $O = x\n1 match.\n1 file skipped: bin.ts (binary)\n"},
 		{"structural_analysis", map[string]any{"mode": "callers", "language": "typescript", "symbol": "leaf", "depth": 2}, false, "← mid()  calls.ts:2"},
+		{"outline", map[string]any{"path": "calls.ts", "limit": 2}, false, "calls.ts\n1: export function top() { mid(); }\n2: export function mid() { leaf(); }\n1 more of 3: call again with offset=2\n"},
+		{"outline", map[string]any{"type": "klass"}, true, "Unknown outline symbol type `klass`"},
 		{"ast_grep", map[string]any{"pattern": "x", "rule": map[string]any{"kind": "identifier"}, "language": "ts"}, true, "exactly one of pattern or rule"},
 		{"ast_grep", map[string]any{"patern": "x"}, true, `unknown field "patern"`},
 		{"structural_analysis", map[string]any{"mode": "nope", "language": "typescript"}, true, "callers"},

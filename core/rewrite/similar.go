@@ -1,6 +1,4 @@
-package printer
-
-import "github.com/loupe-dev/loupe/core/rewrite"
+package rewrite
 
 // ast-grep diffs a fix with the `similar` crate: its linear-space Myers
 // (divide and conquer on the middle snake, common prefix and suffix taken
@@ -8,7 +6,7 @@ import "github.com/loupe-dev/loupe/core/rewrite"
 // insertions up and down over equal lines to merge it with its
 // neighbours, then runs of changes merged into replacements. Where
 // several edits are equally short, the lines they pair differ from a
-// greedy Myers; LineDiff follows the crate's steps so that the hunks are
+// greedy Myers; DiffLines follows the crate's steps so that the hunks are
 // the same. Its heuristics for inputs over 96 changed lines (anchors,
 // disjoint and small-side fast paths) are not followed.
 
@@ -50,14 +48,15 @@ type lineDiffer struct {
 	steps int
 }
 
-// LineDiff diffs two texts' lines (rewrite.SplitLines) as ast-grep's diff
-// library does and returns the ops, equal runs and changes alternating:
-// the hunks Diff prints, cut by rewrite.Hunks.
-func LineDiff(a, b []string) []rewrite.DiffOp {
+// DiffLines diffs two texts' lines (SplitLines) as ast-grep's diff
+// library does and returns the ops, equal runs and changes alternating,
+// to be cut into hunks by Hunks: every diff loupe shows (printer.Diff,
+// the file tools' previews, the playground) pairs lines as ast-grep does.
+func DiffLines(a, b []string) []DiffOp {
 	d := &lineDiffer{a: a, b: b}
 	d.conquer(0, len(a), 0, len(b))
 	d.compact()
-	var out []rewrite.DiffOp
+	var out []DiffOp
 	for _, o := range d.ops {
 		if o.empty() {
 			continue
@@ -68,7 +67,7 @@ func LineDiff(a, b []string) []rewrite.DiffOp {
 			out[n-1].NewLen += o.newLen
 			continue
 		}
-		out = append(out, rewrite.DiffOp{OldStart: o.oldIdx, OldLen: o.oldLen, NewStart: o.newIdx, NewLen: o.newLen, Equal: eq})
+		out = append(out, DiffOp{OldStart: o.oldIdx, OldLen: o.oldLen, NewStart: o.newIdx, NewLen: o.newLen, Equal: eq})
 	}
 	return out
 }
