@@ -307,14 +307,12 @@ func (w *writer) files() (map[string]fileRow, error) {
 	return out, rows.Err()
 }
 
-// sources brings the files and their symbols up to date.
-func (w *writer) sources(root string, files []search.File, old map[string]fileRow, owners *owners, progress func(int, int)) error {
-	reader, err := search.NewReader(search.Options{Root: root, MaxFileSize: search.DefaultMaxFileSize})
-	if err != nil {
-		return fmt.Errorf("index: %w", err)
-	}
-	defer reader.Close()
-	stmts := map[string]*sql.Stmt{}
+// statements are the prepared statements that write files and symbols.
+type statements map[string]*sql.Stmt
+
+// prepare prepares the statements of a transaction; close them after it.
+func (w *writer) prepare() (statements, error) {
+	stmts := statements{}
 	for name, q := range map[string]string{
 		"delSyms": "DELETE FROM symbols WHERE file_path = ?",
 		"insSym":  "INSERT INTO symbols(name, kind, container, signature, package, file_path, line, return_type, parameters) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -324,11 +322,67 @@ func (w *writer) sources(root string, files []search.File, old map[string]fileRo
 	} {
 		s, err := w.tx.PrepareContext(w.ctx, q)
 		if err != nil {
-			return fmt.Errorf("index: %w", err)
+			stmts.close()
+			return nil, fmt.Errorf("index: %w", err)
 		}
-		defer s.Close()
 		stmts[name] = s
 	}
+	return stmts, nil
+}
+
+// close closes the statements.
+func (s statements) close() {
+	for _, st := range s {
+		st.Close()
+	}
+}
+
+// sources brings the files and their symbols up to date.
+func (w *writer) sources(root string, files []search.File, old map[string]fileRow, owners *owners, progress func(int, int)) error {
+	stmts, err := w.prepare()
+	if err != nil {
+		return err
+	}
+	defer stmts.close()
+	if err := w.index(root, stmts, files, old, owners, progress); err != nil {
+		return err
+	}
+	seen := make(map[string]bool, len(files))
+	for _, f := range files {
+		seen[f.Path] = true
+	}
+	for p := range old {
+		if seen[p] {
+			continue
+		}
+		if err := w.remove(stmts, p); err != nil {
+			return err
+		}
+	}
+	w.st.Files = len(files)
+	return w.tx.QueryRowContext(w.ctx, "SELECT count(*) FROM symbols").Scan(&w.st.Symbols)
+}
+
+// remove takes one file and its symbols out of the index.
+func (w *writer) remove(stmts statements, p string) error {
+	if _, err := stmts["delSyms"].ExecContext(w.ctx, p); err != nil {
+		return fmt.Errorf("index: removing %s: %w", p, err)
+	}
+	if _, err := stmts["delFile"].ExecContext(w.ctx, p); err != nil {
+		return fmt.Errorf("index: removing %s: %w", p, err)
+	}
+	w.st.Removed++
+	return nil
+}
+
+// index parses the files that changed since old, in parallel, and
+// writes them in order; progress hears each file written.
+func (w *writer) index(root string, stmts statements, files []search.File, old map[string]fileRow, owners *owners, progress func(int, int)) error {
+	reader, err := search.NewReader(search.Options{Root: root, MaxFileSize: search.DefaultMaxFileSize})
+	if err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	defer reader.Close()
 	var failed error
 	done := 0
 	search.Ordered(w.ctx, len(files), search.OrderedLimits{}, func(ctx context.Context, i int) (parsedFile, int64) {
@@ -351,24 +405,7 @@ func (w *writer) sources(root string, files []search.File, old map[string]fileRo
 	if err := w.ctx.Err(); err != nil {
 		return fmt.Errorf("index: %w", err)
 	}
-	seen := make(map[string]bool, len(files))
-	for _, f := range files {
-		seen[f.Path] = true
-	}
-	for p := range old {
-		if seen[p] {
-			continue
-		}
-		if _, err := stmts["delSyms"].ExecContext(w.ctx, p); err != nil {
-			return fmt.Errorf("index: removing %s: %w", p, err)
-		}
-		if _, err := stmts["delFile"].ExecContext(w.ctx, p); err != nil {
-			return fmt.Errorf("index: removing %s: %w", p, err)
-		}
-		w.st.Removed++
-	}
-	w.st.Files = len(files)
-	return w.tx.QueryRowContext(w.ctx, "SELECT count(*) FROM symbols").Scan(&w.st.Symbols)
+	return nil
 }
 
 // parse decides whether a file changed and, if it did, reads and parses
@@ -412,7 +449,7 @@ func (w *writer) parse(ctx context.Context, root string, reader *search.Reader, 
 }
 
 // put writes what parse found about one file.
-func (w *writer) put(stmts map[string]*sql.Stmt, pf parsedFile, old map[string]fileRow) error {
+func (w *writer) put(stmts statements, pf parsedFile, old map[string]fileRow) error {
 	ctx := w.ctx
 	if pf.problem != "" {
 		w.st.Problems = append(w.st.Problems, pf.problem)
@@ -451,6 +488,7 @@ func (w *writer) meta(root string, packages int) error {
 		"indexed_at":     time.Now().UTC().Format(time.RFC3339),
 		"git_commit":     gitCommit(root),
 		"package_count":  strconv.Itoa(packages),
+		"files_changed":  "0",
 		"root":           root,
 	} {
 		if _, err := w.tx.ExecContext(w.ctx, "INSERT OR REPLACE INTO "+MetaTable+"(key, value) VALUES (?, ?)", k, v); err != nil {

@@ -1,0 +1,155 @@
+//go:build !js
+
+package index
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// write writes a file of the tree at root, making its directories.
+func write(t *testing.T, root, rel, content string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func newUpdater(t *testing.T, root string) *Updater {
+	t.Helper()
+	u, err := NewUpdater(Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { u.Close() })
+	return u
+}
+
+// symbolFiles is where the symbols named name are, as file:package.
+func symbolFiles(t *testing.T, db *DB, name string) []string {
+	t.Helper()
+	ss, err := db.Symbols(context.Background(), name, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := []string{}
+	for _, s := range ss {
+		out = append(out, s.FilePath+":"+s.Package)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestUpdate: each kind of change Update is told of is reflected, as a
+// rebuild would reflect it, and only the files named are parsed.
+func TestUpdate(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		change  func(t *testing.T, root string) []string
+		symbol  string
+		want    []string
+		parsed  int
+		removed int
+	}{
+		{"a file edited", func(t *testing.T, root string) []string {
+			write(t, root, "api/server.go", "package api\n\nfunc Edited() {}\n")
+			return []string{"api/server.go"}
+		}, "Edited", []string{"api/server.go:example.com/shop/api"}, 1, 0},
+		{"the symbols of an edited file leave", func(t *testing.T, root string) []string {
+			write(t, root, "api/server.go", "package api\n\nfunc Edited() {}\n")
+			return []string{filepath.Join(root, "api", "server.go")} // absolute
+		}, "NewServer", []string{}, 1, 0},
+		{"a file created in a new directory", func(t *testing.T, root string) []string {
+			write(t, root, "api/v2/handler.go", "package v2\n\nfunc Handle() {}\n")
+			return []string{"api/v2"}
+		}, "Handle", []string{"api/v2/handler.go:example.com/shop/api"}, 1, 0},
+		{"a file deleted", func(t *testing.T, root string) []string {
+			os.Remove(filepath.Join(root, "tools/shop_tools/report.py"))
+			return []string{"tools/shop_tools/report.py"}
+		}, "monthly_report", []string{}, 0, 1},
+		{"a directory deleted", func(t *testing.T, root string) []string {
+			os.RemoveAll(filepath.Join(root, "packages/core/src"))
+			return []string{"packages/core/src"}
+		}, "Cart", []string{}, 0, 1},
+		{"a file in an ignored directory", func(t *testing.T, root string) []string {
+			write(t, root, ".ignore", "build/\n") // .gitignore counts only in a git repository
+			if _, err := Build(context.Background(), Options{Root: root}); err != nil {
+				t.Fatal(err)
+			}
+			write(t, root, "build/gen.go", "package build\n\nfunc Generated() {}\n")
+			return []string{"build/gen.go"}
+		}, "Generated", []string{}, 0, 0},
+		{"a file in a hidden directory", func(t *testing.T, root string) []string {
+			write(t, root, ".cache/x.go", "package x\n\nfunc Hidden() {}\n")
+			return []string{".cache/x.go", ".cache"}
+		}, "Hidden", []string{}, 0, 0},
+		{"a file in a vendored directory", func(t *testing.T, root string) []string {
+			write(t, root, "api/vendor/dep/dep.go", "package dep\n\nfunc Vendored() {}\n")
+			return []string{"api/vendor/dep/dep.go", "api/vendor"}
+		}, "Vendored", []string{}, 0, 0},
+		{"a path outside the root", func(t *testing.T, root string) []string {
+			return []string{"../elsewhere.go", "/"}
+		}, "Server", []string{"api/server.go:example.com/shop/api"}, 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root, _ := buildShop(t)
+			u := newUpdater(t, root)
+			db := open(t, root)
+			st, err := u.Update(context.Background(), tc.change(t, root))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Parsed != tc.parsed || st.Removed != tc.removed {
+				t.Errorf("parsed %d, removed %d; want %d, %d", st.Parsed, st.Removed, tc.parsed, tc.removed)
+			}
+			if got := symbolFiles(t, db, tc.symbol); !slices.Equal(got, tc.want) {
+				t.Errorf("%s: %v, want %v", tc.symbol, got, tc.want)
+			}
+			status, err := db.Status(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if status.FilesChanged != tc.parsed+tc.removed {
+				t.Errorf("files_changed %d, want %d", status.FilesChanged, tc.parsed+tc.removed)
+			}
+		})
+	}
+}
+
+// TestUpdateManifest: a changed manifest rebuilds the packages, and the
+// files the new package owns move to it.
+func TestUpdateManifest(t *testing.T) {
+	root, _ := buildShop(t)
+	u := newUpdater(t, root)
+	db := open(t, root)
+	ctx := context.Background()
+	write(t, root, "packages/web/src/admin/package.json", `{"name": "@shop/admin", "version": "1.0.0"}`)
+	write(t, root, "packages/web/src/admin/panel.ts", "export function panel() {}\n")
+	if _, err := u.Update(ctx, []string{"packages/web/src/admin/package.json", "packages/web/src/admin/panel.ts"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := symbolFiles(t, db, "panel"); !slices.Equal(got, []string{"packages/web/src/admin/panel.ts:@shop/admin"}) {
+		t.Errorf("panel: %v", got)
+	}
+	if ok, err := db.HasPackage(ctx, "@shop/admin"); err != nil || !ok {
+		t.Errorf("the new package: %v %v", ok, err)
+	}
+	// The manifest deleted: the file goes back to the package above.
+	os.Remove(filepath.Join(root, "packages/web/src/admin/package.json"))
+	if _, err := u.Update(ctx, []string{"packages/web/src/admin/package.json"}); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := db.HasPackage(ctx, "@shop/admin"); ok {
+		t.Error("a package whose manifest is gone is still indexed")
+	}
+	if got := symbolFiles(t, db, "panel"); len(got) != 1 || got[0] == "packages/web/src/admin/panel.ts:@shop/admin" {
+		t.Errorf("panel after the manifest went: %v", got)
+	}
+}
