@@ -4,9 +4,12 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -151,5 +154,128 @@ func TestUpdateManifest(t *testing.T) {
 	}
 	if got := symbolFiles(t, db, "panel"); len(got) != 1 || got[0] == "packages/web/src/admin/panel.ts:@shop/admin" {
 		t.Errorf("panel after the manifest went: %v", got)
+	}
+}
+
+// waitFor waits until ok holds, on the Updater's applied signal: no
+// sleeps, and bounded only by the test's deadline.
+func waitFor(t *testing.T, u *Updater, what string, ok func() bool) {
+	t.Helper()
+	ctx := t.Context()
+	for {
+		applied := u.Applied()
+		if ok() {
+			return
+		}
+		select {
+		case <-applied:
+		case <-ctx.Done():
+			t.Fatalf("%s: never applied", what)
+		}
+	}
+}
+
+// TestWatch: changes others make (an edit, a new file in a new
+// directory, a deletion, a git checkout of many files) reach the index
+// through the watcher.
+func TestWatch(t *testing.T) {
+	root, _ := buildShop(t)
+	u := newUpdater(t, root)
+	db := open(t, root)
+	var failures []error
+	w, err := Watch(u, func(_ *Stats, err error) {
+		if err != nil {
+			failures = append(failures, err)
+		}
+	})
+	if err != nil {
+		t.Skipf("no watching here: %v", err)
+	}
+	defer w.Close()
+	has := func(name, file string) func() bool {
+		return func() bool { return slices.Contains(symbolFiles(t, db, name), file) }
+	}
+	gone := func(name string) func() bool {
+		return func() bool { return len(symbolFiles(t, db, name)) == 0 }
+	}
+	write(t, root, "api/server.go", "package api\n\nfunc Outside() {}\n")
+	waitFor(t, u, "an outside edit", has("Outside", "api/server.go:example.com/shop/api"))
+	write(t, root, "api/v2/deep/handler.go", "package deep\n\nfunc Deep() {}\n")
+	waitFor(t, u, "a file in new directories", has("Deep", "api/v2/deep/handler.go:example.com/shop/api"))
+	write(t, root, "api/v2/deep/later.go", "package deep\n\nfunc Later() {}\n")
+	waitFor(t, u, "a file in a directory watched late", has("Later", "api/v2/deep/later.go:example.com/shop/api"))
+	if err := os.Remove(filepath.Join(root, "packages/web/src/app.ts")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, u, "a deletion", gone("renderCart"))
+	if err := os.RemoveAll(filepath.Join(root, "api/v2")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, u, "a directory deleted", gone("Deep"))
+	write(t, root, "api/v2/again.go", "package v2\n\nfunc Again() {}\n")
+	waitFor(t, u, "a directory made again", has("Again", "api/v2/again.go:example.com/shop/api"))
+	if len(failures) > 0 {
+		t.Errorf("batches failed: %v", failures)
+	}
+	if st, err := db.Status(t.Context()); err != nil || st.FilesChanged == 0 {
+		t.Errorf("status: %+v %v", st, err)
+	}
+}
+
+// TestWatchCheckout: a git checkout changing 100 files (and a go.mod)
+// is reflected whole.
+func TestWatchCheckout(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	root := copyTree(t, filepath.Join("testdata", "shop"))
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q", "-b", "main")
+	git("add", "-A")
+	git("commit", "-qm", "base")
+	git("checkout", "-qb", "other")
+	for i := range 99 {
+		write(t, root, fmt.Sprintf("api/gen%d/f%d.go", i%10, i), fmt.Sprintf("package gen\n\nfunc Checked%d() {}\n", i))
+	}
+	write(t, root, "api/go.mod", "module example.com/shop/other\n\ngo 1.22\n")
+	git("add", "-A")
+	git("commit", "-qm", "other")
+	git("checkout", "-q", "main")
+	if _, err := Build(t.Context(), Options{Root: root}); err != nil {
+		t.Fatal(err)
+	}
+	u := newUpdater(t, root)
+	db := open(t, root)
+	w, err := Watch(u, nil)
+	if err != nil {
+		t.Skipf("no watching here: %v", err)
+	}
+	defer w.Close()
+	git("checkout", "-q", "other")
+	// How many of the 99 functions are indexed, in the package of the
+	// go.mod of the checkout.
+	count := func(pkg string) int {
+		n := 0
+		for i := range 99 {
+			for _, f := range symbolFiles(t, db, fmt.Sprintf("Checked%d", i)) {
+				if strings.HasSuffix(f, ":"+pkg) {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	waitFor(t, u, "the checkout", func() bool { return count("example.com/shop/other") == 99 })
+	git("checkout", "-q", "main")
+	waitFor(t, u, "the checkout back", func() bool { return count("example.com/shop/other")+count("example.com/shop/api") == 0 })
+	if got := symbolFiles(t, db, "Server"); !slices.Equal(got, []string{"api/server.go:example.com/shop/api"}) {
+		t.Errorf("Server after the checkout back: %v", got)
 	}
 }
