@@ -417,6 +417,20 @@ func (d *DB) Packages(ctx context.Context, kind string) ([]Package, error) {
 	return scanPackages(h.db.QueryContext(ctx, q+" ORDER BY p.name, p.path", args...))
 }
 
+// Root reads the root directory of the repository the index is of.
+func (d *DB) Root(ctx context.Context) (string, error) {
+	h, err := d.acquire()
+	if err != nil {
+		return "", err
+	}
+	defer d.release(h)
+	var root string
+	if err := h.db.QueryRowContext(ctx, "SELECT value FROM "+MetaTable+" WHERE key = 'root'").Scan(&root); err != nil {
+		return "", fmt.Errorf("reading the index's root: %w", err)
+	}
+	return root, nil
+}
+
 // Status reads the index's metadata.
 func (d *DB) Status(ctx context.Context) (*Status, error) {
 	h, err := d.acquire()
