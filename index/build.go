@@ -315,7 +315,6 @@ func (w *writer) prepare() (statements, error) {
 	stmts := statements{}
 	for name, q := range map[string]string{
 		"delSyms": "DELETE FROM symbols WHERE file_path = ?",
-		"insSym":  "INSERT INTO symbols(name, kind, container, signature, package, file_path, line, return_type, parameters) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
 		"putFile": "INSERT OR REPLACE INTO files(path, language, size, mtime, hash, package) VALUES (?, ?, ?, ?, ?, ?)",
 		"delFile": "DELETE FROM files WHERE path = ?",
 		"setPkg":  "UPDATE symbols SET package = ? WHERE file_path = ?",
@@ -462,10 +461,8 @@ func (w *writer) put(stmts statements, pf parsedFile, old map[string]fileRow) er
 				return fmt.Errorf("index: %s: %w", pf.path, err)
 			}
 		}
-		for _, s := range pf.symbols {
-			if _, err := stmts["insSym"].ExecContext(ctx, s.Name, s.Kind, s.Container, s.Signature, pf.row.pkg, pf.path, s.Line, s.ReturnType, s.Parameters); err != nil {
-				return fmt.Errorf("index: %s: %w", pf.path, err)
-			}
+		if err := w.insertSymbols(pf); err != nil {
+			return err
 		}
 	} else if had && prev.pkg != pf.row.pkg {
 		if _, err := stmts["setPkg"].ExecContext(ctx, pf.row.pkg, pf.path); err != nil {
@@ -477,6 +474,35 @@ func (w *writer) put(stmts statements, pf parsedFile, old map[string]fileRow) er
 		if _, err := stmts["putFile"].ExecContext(ctx, pf.path, r.lang, r.size, r.mtime, r.hash, r.pkg); err != nil {
 			return fmt.Errorf("index: %s: %w", pf.path, err)
 		}
+	}
+	return nil
+}
+
+// symbolRows is how many symbols one INSERT statement writes (9
+// parameters each, within SQLite's default bound of 32,766).
+const symbolRows = 256
+
+// insertSymbols writes a file's symbols, many rows per statement: each
+// statement's savepoint makes FTS5 flush its pending terms, so a
+// statement per symbol cost a flush (and a segment merge) per symbol.
+func (w *writer) insertSymbols(pf parsedFile) error {
+	const cols = "INSERT INTO symbols(name, kind, container, signature, package, file_path, line, return_type, parameters) VALUES "
+	for rest := pf.symbols; len(rest) > 0; {
+		n := min(len(rest), symbolRows)
+		var q strings.Builder
+		q.WriteString(cols)
+		args := make([]any, 0, n*9)
+		for i, s := range rest[:n] {
+			if i > 0 {
+				q.WriteByte(',')
+			}
+			q.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?)")
+			args = append(args, s.Name, s.Kind, s.Container, s.Signature, pf.row.pkg, pf.path, s.Line, s.ReturnType, s.Parameters)
+		}
+		if _, err := w.tx.ExecContext(w.ctx, q.String(), args...); err != nil {
+			return fmt.Errorf("index: %s: %w", pf.path, err)
+		}
+		rest = rest[n:]
 	}
 	return nil
 }

@@ -520,9 +520,9 @@ var listPackagesTool = indexTool(decl[kindParams, *indexResult, packagesOutput]{
 var indexStatusTool = indexTool(decl[noParams, *indexResult, index.Status]{
 	Name:        "index_status",
 	Title:       "Index status",
-	Summary:     "When the project index was built (indexed_at), from which git commit, and how many packages it holds.",
-	Description: "Returns the project index's metadata as JSON: indexed_at (UTC, RFC 3339), git_commit (the commit checked out then, \"\" outside git) and package_count.",
-	Guide:       "Use index_status to judge whether the index is current (compare git_commit with the working tree) before relying on it.",
+	Summary:     "When the project index was built, from which git commit, its package count, and the files updated since.",
+	Description: "Returns the project index's metadata as JSON: indexed_at (last full build, UTC, RFC 3339), git_commit (checked out at the last update, \"\" outside git), package_count, files_changed (files updated since indexed_at: the index follows edits) and updating (true while changes are being applied).",
+	Guide:       "Use index_status to judge how current the index is before relying on it.",
 	Termination: indexTermination,
 	Examples:    []example[noParams]{{"How fresh the index is", noParams{}}},
 	Structured: func(r *indexResult) index.Status {

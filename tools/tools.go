@@ -564,4 +564,4 @@ func in(path string) string {
 // ProjectIndex is the category of the ten tools answering from the
 // project index (loupe index); native builds only, since under GOOS=js
 // no tool is of it (see indexTools).
-var ProjectIndex = toolspec.Category{Name: "Project Index", Description: "Look up the repository's packages (npm, Go, Cargo, Python, Maven, Gradle), their dependencies and the symbols of their source files in the project index that `loupe index` builds: exact names and full-text search, answered at once without reading files. Read-only; the index is as of its index_status."}
+var ProjectIndex = toolspec.Category{Name: "Project Index", Description: "Look up the repository's packages (npm, Go, Cargo, Python, Maven, Gradle), their dependencies and the symbols of their source files in the project index that `loupe index` builds: exact names and full-text search, answered at once without reading files. Read-only; kept up with edits while served (index_status)."}
