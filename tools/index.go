@@ -521,7 +521,7 @@ var indexStatusTool = indexTool(decl[noParams, *indexResult, index.Status]{
 	Name:        "index_status",
 	Title:       "Index status",
 	Summary:     "When the project index was built, from which git commit, its package count, and the files updated since.",
-	Description: "Returns the project index's metadata as JSON: indexed_at (last full build, UTC, RFC 3339), git_commit (checked out at the last update, \"\" outside git), package_count, files_changed (files updated since indexed_at: the index follows edits) and updating (true while changes are being applied).",
+	Description: "Returns the project index's metadata as JSON: indexed_at (last full build, UTC RFC 3339), git_commit (at the last update; \"\" outside git), package_count, files_changed (files updated since indexed_at) and updating (changes being applied).",
 	Guide:       "Use index_status to judge how current the index is before relying on it.",
 	Termination: indexTermination,
 	Examples:    []example[noParams]{{"How fresh the index is", noParams{}}},
