@@ -47,6 +47,9 @@ type Updater struct {
 	// onDirs hears the directories a batch found newly indexed (the
 	// watcher watches them).
 	onDirs func([]string)
+	// stamps are the modification times of the directories the walk
+	// enters, as the last stat pass (Poll) saw them; nil before the first.
+	stamps map[string]stamp
 
 	stateMu sync.Mutex
 	pending int           // batches asked for and not yet applied
@@ -179,7 +182,7 @@ func (u *Updater) Refresh(ctx context.Context) (*Stats, error) {
 // refresh rebuilds through Build; u.mu is held.
 func (u *Updater) refresh(ctx context.Context) (*Stats, error) {
 	st, err := Build(ctx, Options{Root: u.root, DB: u.dbPath, Progress: u.progress})
-	u.dirs, u.owners = nil, nil
+	u.dirs, u.owners, u.stamps = nil, nil, nil
 	return st, err
 }
 
@@ -607,3 +610,141 @@ func (p *planner) source(f search.File) {
 // supported reports whether structural_analysis extracts symbols of the
 // language.
 func hasSymbols(lang string) bool { return slices.Contains(analysis.SupportedLanguages(), lang) }
+
+// racyWindow is how recent a time stamp must be for a stat pass not to
+// trust it.
+const racyWindow = 2 * time.Second
+
+// stamp is what a stat pass compares: a directory's modification time
+// (it changes when an entry is added, removed or renamed in it).
+type stamp = int64
+
+// Poll is the stat pass that stands in for watching where there is none,
+// run before a query: it stats each indexed file and each directory the
+// build's walk enters, and updates the files whose size or modification
+// time changed and the entries of the directories whose modification
+// time changed, as Update does (with time stamps of the last two
+// seconds taken as changed). The first pass rebuilds as Refresh does and
+// records the directories. It costs a stat per file and directory, and
+// parses no file that did not change.
+func (u *Updater) Poll(ctx context.Context) (*Stats, error) {
+	u.expect(1)
+	defer u.done(1)
+	u.mu.Lock()
+	if u.stamps == nil {
+		defer u.mu.Unlock()
+		st, err := u.refresh(ctx)
+		if err != nil {
+			return nil, err
+		}
+		stamps := map[string]stamp{}
+		if err := u.stampTree(ctx, ".", stamps); err != nil {
+			return nil, err
+		}
+		u.stamps = stamps
+		return st, nil
+	}
+	changed, err := u.stat(ctx)
+	u.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	return u.update(ctx, changed)
+}
+
+// stampTree records the modification times of dir and of every
+// directory below it the build's walk enters; u.mu is held.
+func (u *Updater) stampTree(ctx context.Context, dir string, stamps map[string]stamp) error {
+	p := &planner{u: u, ctx: ctx, lists: map[string]*listing{}}
+	todo := []string{dir}
+	for len(todo) > 0 {
+		d := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		fi, err := os.Lstat(filepath.Join(u.root, filepath.FromSlash(d)))
+		if err != nil {
+			continue
+		}
+		stamps[d] = fi.ModTime().UnixNano()
+		l, err := p.list(d)
+		if err != nil {
+			return err
+		}
+		for sub := range l.dirs {
+			if !inSkippedDir(sub + "/x") {
+				todo = append(todo, sub)
+			}
+		}
+	}
+	return nil
+}
+
+// stat finds what changed since the last pass: indexed files whose size
+// or modification time differ, and the entries of directories whose
+// modification time differs (their stamps renewed first, so a change
+// made while they are read is found by the next pass); u.mu is held.
+func (u *Updater) stat(ctx context.Context) ([]string, error) {
+	var changed []string
+	// A time stamp this recent may not show a change made within the
+	// same tick of the file system's clock (a jiffy, or a second or two
+	// on some file systems): such files are hashed and such directories
+	// read again, as git treats its racy entries.
+	racy := time.Now().Add(-racyWindow).UnixNano()
+	rows, err := u.db.QueryContext(ctx, "SELECT path, size, mtime FROM files")
+	if err != nil {
+		return nil, fmt.Errorf("index: reading files: %w", err)
+	}
+	for rows.Next() {
+		var p string
+		var size, mtime int64
+		if err := rows.Scan(&p, &size, &mtime); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("index: reading files: %w", err)
+		}
+		fi, err := os.Lstat(filepath.Join(u.root, filepath.FromSlash(p)))
+		if err != nil || fi.Size() != size || fi.ModTime().UnixNano() != mtime || mtime >= racy {
+			changed = append(changed, p)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("index: reading files: %w", err)
+	}
+	for _, d := range slices.Sorted(mapKeys(u.stamps)) {
+		abs := filepath.Join(u.root, filepath.FromSlash(d))
+		fi, err := os.Lstat(abs)
+		if err != nil {
+			delete(u.stamps, d)
+			changed = append(changed, d)
+			continue
+		}
+		if m := fi.ModTime().UnixNano(); m == u.stamps[d] && m < racy {
+			continue
+		}
+		u.stamps[d] = fi.ModTime().UnixNano()
+		entries, err := os.ReadDir(abs)
+		if err != nil {
+			return nil, fmt.Errorf("index: reading %s: %w", d, err)
+		}
+		for _, e := range entries {
+			p := path.Join(d, e.Name())
+			if _, known := u.stamps[p]; known {
+				continue // a directory of its own stamp
+			}
+			changed = append(changed, p)
+			if e.IsDir() {
+				if err := u.stampTree(ctx, p, u.stamps); err != nil {
+					return nil, err
+				}
+			}
+		}
+		// Entries gone from d: its indexed files and directories below.
+		for p := range u.stamps {
+			if path.Dir(p) == d && p != d {
+				if _, err := os.Lstat(filepath.Join(u.root, filepath.FromSlash(p))); err != nil {
+					changed = append(changed, p)
+				}
+			}
+		}
+	}
+	return changed, nil
+}

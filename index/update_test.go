@@ -279,3 +279,44 @@ func TestWatchCheckout(t *testing.T) {
 		t.Errorf("Server after the checkout back: %v", got)
 	}
 }
+
+// TestPoll: the stat pass finds each kind of change without being told
+// of it, and a pass over an unchanged tree parses nothing.
+func TestPoll(t *testing.T) {
+	root, _ := buildShop(t)
+	u := newUpdater(t, root)
+	db := open(t, root)
+	ctx := t.Context()
+	if _, err := u.Poll(ctx); err != nil { // the first pass: a refresh
+		t.Fatal(err)
+	}
+	write(t, root, "docs/readme.txt", "no sources here\n")
+	if _, err := u.Poll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		change func()
+		symbol string
+		want   []string
+	}{
+		{"an edit", func() { write(t, root, "api/server.go", "package api\n\nfunc Polled() {}\n") }, "Polled", []string{"api/server.go:example.com/shop/api"}},
+		{"a new file", func() { write(t, root, "api/extra.go", "package api\n\nfunc Extra() {}\n") }, "Extra", []string{"api/extra.go:example.com/shop/api"}},
+		{"a file in a directory without sources", func() { write(t, root, "docs/gen.py", "def documented():\n    pass\n") }, "documented", []string{"docs/gen.py:shop"}},
+		{"new directories", func() { write(t, root, "api/a/b/deep.go", "package b\n\nfunc Deeper() {}\n") }, "Deeper", []string{"api/a/b/deep.go:example.com/shop/api"}},
+		{"a file deleted", func() { os.Remove(filepath.Join(root, "api/extra.go")) }, "Extra", []string{}},
+		{"a directory deleted", func() { os.RemoveAll(filepath.Join(root, "api/a")) }, "Deeper", []string{}},
+	} {
+		tc.change()
+		if _, err := u.Poll(ctx); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if got := symbolFiles(t, db, tc.symbol); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %s: %v, want %v", tc.name, tc.symbol, got, tc.want)
+		}
+	}
+	st, err := u.Poll(ctx)
+	if err != nil || st.Parsed != 0 || st.Removed != 0 {
+		t.Errorf("a pass over an unchanged tree: %+v %v", st, err)
+	}
+}

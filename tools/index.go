@@ -135,7 +135,7 @@ func (li *liveIndex) fresh(ctx context.Context) error {
 		}
 		li.unwatched = true
 	}
-	_, err = up.Refresh(ctx)
+	_, err = up.Poll(ctx)
 	return err
 }
 
