@@ -42,6 +42,7 @@ type Updater struct {
 
 	mu     sync.Mutex // held for a batch
 	db     *sql.DB
+	file   os.FileInfo // the file db has open
 	dirs   map[string]bool // directories the build's walk enters, as far as known
 	owners *owners
 	// onDirs hears the directories a batch found newly indexed (the
@@ -70,17 +71,28 @@ func NewUpdater(opts Options) (*Updater, error) {
 	if dbPath == "" {
 		dbPath = DefaultPath(root)
 	}
-	if _, err := os.Stat(dbPath); err != nil {
-		return nil, fmt.Errorf("%w at %s: %w", ErrNoIndex, dbPath, err)
+	u := &Updater{root: root, dbPath: dbPath, progress: opts.Progress, applied: make(chan struct{})}
+	if err := u.open(); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// open opens the database file for updates, in write-ahead logging.
+func (u *Updater) open() error {
+	dbPath := u.dbPath
+	fi, err := os.Stat(dbPath)
+	if err != nil {
+		return fmt.Errorf("%w at %s: %w", ErrNoIndex, dbPath, err)
 	}
 	db, err := openWrite(dbPath)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	ctx := context.Background()
 	if !current(ctx, db) {
 		db.Close()
-		return nil, fmt.Errorf("%w at %s: not a loupe index of this version (run loupe index again)", ErrNoIndex, dbPath)
+		return fmt.Errorf("%w at %s: not a loupe index of this version (run loupe index again)", ErrNoIndex, dbPath)
 	}
 	// Readers go on reading while a batch is written; the mode stays with
 	// the file.
@@ -90,10 +102,27 @@ func NewUpdater(opts Options) (*Updater, error) {
 	for _, pragma := range []string{"PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL"} {
 		if _, err := db.ExecContext(ctx, pragma); err != nil {
 			db.Close()
-			return nil, fmt.Errorf("index: %s: %s: %w", dbPath, pragma, err)
+			return fmt.Errorf("index: %s: %s: %w", dbPath, pragma, err)
 		}
 	}
-	return &Updater{root: root, dbPath: dbPath, progress: opts.Progress, db: db, applied: make(chan struct{})}, nil
+	u.db, u.file = db, fi
+	u.dirs, u.owners, u.stamps = nil, nil, nil
+	return nil
+}
+
+// reopen opens the file at the index's path again when it is not the one
+// open (an index built afresh is renamed into place); u.mu is held.
+func (u *Updater) reopen() error {
+	fi, err := os.Stat(u.dbPath)
+	if err != nil || os.SameFile(fi, u.file) {
+		return nil // gone: the one open is the last index there was
+	}
+	old := u.db
+	if err := u.open(); err != nil {
+		return err
+	}
+	old.Close()
+	return nil
 }
 
 // Root is the repository's root directory.
@@ -194,6 +223,9 @@ func (u *Updater) update(ctx context.Context, paths []string) (*Stats, error) {
 	st := &Stats{DB: u.dbPath}
 	if len(rels) == 0 {
 		return st, nil
+	}
+	if err := u.reopen(); err != nil {
+		return nil, err
 	}
 	if err := u.load(ctx); err != nil {
 		return nil, err
@@ -631,6 +663,10 @@ func (u *Updater) Poll(ctx context.Context) (*Stats, error) {
 	u.expect(1)
 	defer u.done(1)
 	u.mu.Lock()
+	if err := u.reopen(); err != nil {
+		u.mu.Unlock()
+		return nil, err
+	}
 	if u.stamps == nil {
 		defer u.mu.Unlock()
 		st, err := u.refresh(ctx)

@@ -320,3 +320,26 @@ func TestPoll(t *testing.T) {
 		t.Errorf("a pass over an unchanged tree: %+v %v", st, err)
 	}
 }
+
+// TestUpdateAfterReplacement: an index built afresh and renamed into
+// place (as loupe index does) is the one later updates write, not the
+// file the Updater opened first.
+func TestUpdateAfterReplacement(t *testing.T) {
+	root, _ := buildShop(t)
+	u := newUpdater(t, root)
+	ctx := t.Context()
+	fresh := filepath.Join(t.TempDir(), "index.db")
+	if _, err := Build(ctx, Options{Root: root, DB: fresh}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(fresh, DefaultPath(root)); err != nil {
+		t.Fatal(err)
+	}
+	write(t, root, "api/late.go", "package api\n\nfunc Late() {}\n")
+	if _, err := u.Update(ctx, []string{"api/late.go"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := symbolFiles(t, open(t, root), "Late"); !slices.Equal(got, []string{"api/late.go:example.com/shop/api"}) {
+		t.Errorf("Late: %v", got)
+	}
+}
