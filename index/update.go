@@ -42,7 +42,7 @@ type Updater struct {
 
 	mu     sync.Mutex // held for a batch
 	db     *sql.DB
-	file   os.FileInfo // the file db has open
+	file   os.FileInfo     // the file db has open
 	dirs   map[string]bool // directories the build's walk enters, as far as known
 	owners *owners
 	// onDirs hears the directories a batch found newly indexed (the
