@@ -114,9 +114,10 @@ func (li *liveIndex) updater(ctx context.Context) (*index.Updater, error) {
 }
 
 // fresh keeps the index up with the tree for a serving process: the
-// first call starts a watcher; where watching is unavailable, each call
-// runs a stat pass of the tree (parsing only what changed) before the
-// query.
+// first call starts a watcher and then brings the index up to date with
+// what changed before (as loupe index does); where watching is
+// unavailable, each call runs a stat pass of the tree (parsing only what
+// changed) before the query.
 func (li *liveIndex) fresh(ctx context.Context) error {
 	li.mu.Lock()
 	defer li.mu.Unlock()
@@ -131,7 +132,9 @@ func (li *liveIndex) fresh(ctx context.Context) error {
 		w, err := index.Watch(up, nil)
 		if err == nil {
 			li.watcher = w
-			return nil
+			// What changed before the watch began (while no server ran).
+			_, err = up.Refresh(ctx)
+			return err
 		}
 		li.unwatched = true
 	}

@@ -80,9 +80,14 @@ func TestWritesReachTheIndex(t *testing.T) {
 }
 
 // TestWatchIndex: a serving configuration (WatchIndex) answers from the
-// tree as others change it, waiting on the updater's applied signal.
+// tree as others change it, before its first call and after (waiting on
+// the updater's applied signal).
 func TestWatchIndex(t *testing.T) {
 	root := shopIndex(t)
+	// Changed after the build, before the server's first index call.
+	if err := os.WriteFile(filepath.Join(root, "api", "before.go"), []byte("package api\n\nfunc Before() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	ts := toolsByName(t, Config{Workspace: root, WatchIndex: true})
 	call := func(name, params string) string {
 		t.Helper()
@@ -91,6 +96,9 @@ func TestWatchIndex(t *testing.T) {
 			t.Fatal(err)
 		}
 		return out.Text
+	}
+	if got := call("get_symbol", `{"name":"Before"}`); !strings.Contains(got, `"file_path":"api/before.go"`) {
+		t.Errorf("a change made before the first call: %s", got)
 	}
 	if got := call("get_symbol", `{"name":"Outsider"}`); got != "[]" {
 		t.Fatalf("before: %s", got)
