@@ -524,6 +524,36 @@ func (p *planner) list(dir string) (*listing, error) {
 	return p.lists[dir], nil
 }
 
+// subdirs lists the subdirectories of dir that a watch or a stat pass
+// follows: those the build's walk enters and, at the root (where an
+// empty one is not known to the walk), every directory that is not
+// hidden, vendored or build output (a change in one the walk would pass
+// over is passed over when it is planned).
+func (p *planner) subdirs(dir string) ([]string, error) {
+	l, err := p.list(dir)
+	if err != nil {
+		return nil, err
+	}
+	subs := map[string]bool{}
+	for d := range l.dirs {
+		if !inSkippedDir(d + "/x") {
+			subs[d] = true
+		}
+	}
+	if dir == "." {
+		entries, err := os.ReadDir(p.u.root)
+		if err != nil {
+			return nil, fmt.Errorf("index: reading %s: %w", p.u.root, err)
+		}
+		for _, e := range entries {
+			if n := e.Name(); e.IsDir() && !strings.HasPrefix(n, ".") && !skipDirs[n] {
+				subs[n] = true
+			}
+		}
+	}
+	return slices.Sorted(mapKeys(subs)), nil
+}
+
 // walked reports whether the build's walk enters directory dir.
 func (p *planner) walked(dir string) (bool, error) {
 	if p.u.dirs[dir] || dir == "." {
@@ -701,15 +731,11 @@ func (u *Updater) stampTree(ctx context.Context, dir string, stamps map[string]s
 			continue
 		}
 		stamps[d] = fi.ModTime().UnixNano()
-		l, err := p.list(d)
+		subs, err := p.subdirs(d)
 		if err != nil {
 			return err
 		}
-		for sub := range l.dirs {
-			if !inSkippedDir(sub + "/x") {
-				todo = append(todo, sub)
-			}
-		}
+		todo = append(todo, subs...)
 	}
 	return nil
 }

@@ -180,6 +180,11 @@ func waitFor(t *testing.T, u *Updater, what string, ok func() bool) {
 // through the watcher.
 func TestWatch(t *testing.T) {
 	root, _ := buildShop(t)
+	// An empty directory at the root, which the build's walk does not
+	// report, is watched too.
+	if err := os.Mkdir(filepath.Join(root, "empty"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	u := newUpdater(t, root)
 	db := open(t, root)
 	var failures []error
@@ -200,6 +205,8 @@ func TestWatch(t *testing.T) {
 	}
 	write(t, root, "api/server.go", "package api\n\nfunc Outside() {}\n")
 	waitFor(t, u, "an outside edit", has("Outside", "api/server.go:example.com/shop/api"))
+	write(t, root, "empty/first.py", "def first():\n    pass\n")
+	waitFor(t, u, "a file in an empty directory", has("first", "empty/first.py:shop"))
 	write(t, root, "api/v2/deep/handler.go", "package deep\n\nfunc Deep() {}\n")
 	waitFor(t, u, "a file in new directories", has("Deep", "api/v2/deep/handler.go:example.com/shop/api"))
 	write(t, root, "api/v2/deep/later.go", "package deep\n\nfunc Later() {}\n")
@@ -287,6 +294,9 @@ func TestPoll(t *testing.T) {
 	u := newUpdater(t, root)
 	db := open(t, root)
 	ctx := t.Context()
+	if err := os.Mkdir(filepath.Join(root, "empty"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := u.Poll(ctx); err != nil { // the first pass: a refresh
 		t.Fatal(err)
 	}
@@ -303,6 +313,7 @@ func TestPoll(t *testing.T) {
 		{"an edit", func() { write(t, root, "api/server.go", "package api\n\nfunc Polled() {}\n") }, "Polled", []string{"api/server.go:example.com/shop/api"}},
 		{"a new file", func() { write(t, root, "api/extra.go", "package api\n\nfunc Extra() {}\n") }, "Extra", []string{"api/extra.go:example.com/shop/api"}},
 		{"a file in a directory without sources", func() { write(t, root, "docs/gen.py", "def documented():\n    pass\n") }, "documented", []string{"docs/gen.py:shop"}},
+		{"a file in an empty directory", func() { write(t, root, "empty/first.py", "def first():\n    pass\n") }, "first", []string{"empty/first.py:shop"}},
 		{"new directories", func() { write(t, root, "api/a/b/deep.go", "package b\n\nfunc Deeper() {}\n") }, "Deeper", []string{"api/a/b/deep.go:example.com/shop/api"}},
 		{"a file deleted", func() { os.Remove(filepath.Join(root, "api/extra.go")) }, "Extra", []string{}},
 		{"a directory deleted", func() { os.RemoveAll(filepath.Join(root, "api/a")) }, "Deeper", []string{}},

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -96,15 +95,11 @@ func (w *Watcher) walkDirs(ctx context.Context) ([]string, error) {
 	p := &planner{u: w.u, ctx: ctx, lists: map[string]*listing{}}
 	out := []string{"."}
 	for i := 0; i < len(out); i++ {
-		l, err := p.list(out[i])
+		subs, err := p.subdirs(out[i])
 		if err != nil {
 			return nil, err
 		}
-		for _, d := range slices.Sorted(mapKeys(l.dirs)) {
-			if !inSkippedDir(d + "/x") {
-				out = append(out, d)
-			}
-		}
+		out = append(out, subs...)
 	}
 	return out, nil
 }
