@@ -315,28 +315,81 @@ func (w *writer) files() (map[string]fileRow, error) {
 	return out, rows.Err()
 }
 
-// sources brings the files and their symbols up to date.
-func (w *writer) sources(root string, files []search.File, old map[string]fileRow, owners *owners, progress func(int, int)) error {
-	reader, err := search.NewReader(search.Options{Root: root, MaxFileSize: search.DefaultMaxFileSize})
-	if err != nil {
-		return fmt.Errorf("index: %w", err)
-	}
-	defer reader.Close()
-	stmts := map[string]*sql.Stmt{}
+// statements are the prepared statements that write files and symbols.
+type statements map[string]*sql.Stmt
+
+// prepare prepares the statements of a transaction; close them after it.
+func (w *writer) prepare() (statements, error) {
+	stmts := statements{}
 	for name, q := range map[string]string{
 		"delSyms": "DELETE FROM symbols WHERE file_path = ?",
-		"insSym":  "INSERT INTO symbols(name, kind, container, signature, package, file_path, line, return_type, parameters) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
 		"putFile": "INSERT OR REPLACE INTO files(path, language, size, mtime, hash, package) VALUES (?, ?, ?, ?, ?, ?)",
 		"delFile": "DELETE FROM files WHERE path = ?",
 		"setPkg":  "UPDATE symbols SET package = ? WHERE file_path = ?",
 	} {
 		s, err := w.tx.PrepareContext(w.ctx, q)
 		if err != nil {
-			return fmt.Errorf("index: %w", err)
+			stmts.close()
+			return nil, fmt.Errorf("index: %w", err)
 		}
-		defer s.Close()
 		stmts[name] = s
 	}
+	return stmts, nil
+}
+
+// close closes the statements.
+func (s statements) close() {
+	for _, st := range s {
+		st.Close()
+	}
+}
+
+// sources brings the files and their symbols up to date.
+func (w *writer) sources(root string, files []search.File, old map[string]fileRow, owners *owners, progress func(int, int)) error {
+	stmts, err := w.prepare()
+	if err != nil {
+		return err
+	}
+	defer stmts.close()
+	if err := w.index(root, stmts, files, old, owners, progress); err != nil {
+		return err
+	}
+	seen := make(map[string]bool, len(files))
+	for _, f := range files {
+		seen[f.Path] = true
+	}
+	for p := range old {
+		if seen[p] {
+			continue
+		}
+		if err := w.remove(stmts, p); err != nil {
+			return err
+		}
+	}
+	w.st.Files = len(files)
+	return w.tx.QueryRowContext(w.ctx, "SELECT count(*) FROM symbols").Scan(&w.st.Symbols)
+}
+
+// remove takes one file and its symbols out of the index.
+func (w *writer) remove(stmts statements, p string) error {
+	if _, err := stmts["delSyms"].ExecContext(w.ctx, p); err != nil {
+		return fmt.Errorf("index: removing %s: %w", p, err)
+	}
+	if _, err := stmts["delFile"].ExecContext(w.ctx, p); err != nil {
+		return fmt.Errorf("index: removing %s: %w", p, err)
+	}
+	w.st.Removed++
+	return nil
+}
+
+// index parses the files that changed since old, in parallel, and
+// writes them in order; progress hears each file written.
+func (w *writer) index(root string, stmts statements, files []search.File, old map[string]fileRow, owners *owners, progress func(int, int)) error {
+	reader, err := search.NewReader(search.Options{Root: root, MaxFileSize: search.DefaultMaxFileSize})
+	if err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	defer reader.Close()
 	var failed error
 	done := 0
 	search.Ordered(w.ctx, len(files), search.OrderedLimits{}, func(ctx context.Context, i int) (parsedFile, int64) {
@@ -359,24 +412,7 @@ func (w *writer) sources(root string, files []search.File, old map[string]fileRo
 	if err := w.ctx.Err(); err != nil {
 		return fmt.Errorf("index: %w", err)
 	}
-	seen := make(map[string]bool, len(files))
-	for _, f := range files {
-		seen[f.Path] = true
-	}
-	for p := range old {
-		if seen[p] {
-			continue
-		}
-		if _, err := stmts["delSyms"].ExecContext(w.ctx, p); err != nil {
-			return fmt.Errorf("index: removing %s: %w", p, err)
-		}
-		if _, err := stmts["delFile"].ExecContext(w.ctx, p); err != nil {
-			return fmt.Errorf("index: removing %s: %w", p, err)
-		}
-		w.st.Removed++
-	}
-	w.st.Files = len(files)
-	return w.tx.QueryRowContext(w.ctx, "SELECT count(*) FROM symbols").Scan(&w.st.Symbols)
+	return nil
 }
 
 // parse decides whether a file changed and, if it did, reads and parses
@@ -420,7 +456,7 @@ func (w *writer) parse(ctx context.Context, root string, reader *search.Reader, 
 }
 
 // put writes what parse found about one file.
-func (w *writer) put(stmts map[string]*sql.Stmt, pf parsedFile, old map[string]fileRow) error {
+func (w *writer) put(stmts statements, pf parsedFile, old map[string]fileRow) error {
 	ctx := w.ctx
 	if pf.problem != "" {
 		w.st.Problems = append(w.st.Problems, pf.problem)
@@ -433,10 +469,8 @@ func (w *writer) put(stmts map[string]*sql.Stmt, pf parsedFile, old map[string]f
 				return fmt.Errorf("index: %s: %w", pf.path, err)
 			}
 		}
-		for _, s := range pf.symbols {
-			if _, err := stmts["insSym"].ExecContext(ctx, s.Name, s.Kind, s.Container, s.Signature, pf.row.pkg, pf.path, s.Line, s.ReturnType, s.Parameters); err != nil {
-				return fmt.Errorf("index: %s: %w", pf.path, err)
-			}
+		if err := w.insertSymbols(pf); err != nil {
+			return err
 		}
 	} else if had && prev.pkg != pf.row.pkg {
 		if _, err := stmts["setPkg"].ExecContext(ctx, pf.row.pkg, pf.path); err != nil {
@@ -452,6 +486,35 @@ func (w *writer) put(stmts map[string]*sql.Stmt, pf parsedFile, old map[string]f
 	return nil
 }
 
+// symbolRows is how many symbols one INSERT statement writes (9
+// parameters each, within SQLite's default bound of 32,766).
+const symbolRows = 256
+
+// insertSymbols writes a file's symbols, many rows per statement: each
+// statement's savepoint makes FTS5 flush its pending terms, so a
+// statement per symbol cost a flush (and a segment merge) per symbol.
+func (w *writer) insertSymbols(pf parsedFile) error {
+	const cols = "INSERT INTO symbols(name, kind, container, signature, package, file_path, line, return_type, parameters) VALUES "
+	for rest := pf.symbols; len(rest) > 0; {
+		n := min(len(rest), symbolRows)
+		var q strings.Builder
+		q.WriteString(cols)
+		args := make([]any, 0, n*9)
+		for i, s := range rest[:n] {
+			if i > 0 {
+				q.WriteByte(',')
+			}
+			q.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?)")
+			args = append(args, s.Name, s.Kind, s.Container, s.Signature, pf.row.pkg, pf.path, s.Line, s.ReturnType, s.Parameters)
+		}
+		if _, err := w.tx.ExecContext(w.ctx, q.String(), args...); err != nil {
+			return fmt.Errorf("index: %s: %w", pf.path, err)
+		}
+		rest = rest[n:]
+	}
+	return nil
+}
+
 // meta records when and from which commit the index was built.
 func (w *writer) meta(root string, packages int) error {
 	for k, v := range map[string]string{
@@ -459,6 +522,7 @@ func (w *writer) meta(root string, packages int) error {
 		"indexed_at":     time.Now().UTC().Format(time.RFC3339),
 		"git_commit":     gitCommit(root),
 		"package_count":  strconv.Itoa(packages),
+		"files_changed":  "0",
 		"root":           root,
 	} {
 		if _, err := w.tx.ExecContext(w.ctx, "INSERT OR REPLACE INTO "+MetaTable+"(key, value) VALUES (?, ?)", k, v); err != nil {

@@ -209,9 +209,17 @@ type Symbol struct {
 
 // Status is the index's metadata.
 type Status struct {
-	IndexedAt    string `json:"indexed_at"`
+	// IndexedAt is when the last whole build (Build) ran, UTC RFC 3339.
+	IndexedAt string `json:"indexed_at"`
+	// GitCommit is the commit checked out at the last build or update.
 	GitCommit    string `json:"git_commit"`
 	PackageCount int    `json:"package_count"`
+	// FilesChanged counts the source files updated (changed, added or
+	// removed) by incremental updates (Updater) since IndexedAt.
+	FilesChanged int `json:"files_changed" desc:"Source files updated since indexed_at: the index follows edits."`
+	// Updating is set while changes seen are still being applied (by the
+	// Updater of this process).
+	Updating bool `json:"updating,omitempty" desc:"Changes are being applied; answers may lag them."`
 }
 
 // ftsQuery makes q one FTS5 string: wrapped in double quotes, inner
@@ -419,6 +427,20 @@ func (d *DB) Packages(ctx context.Context, kind string) ([]Package, error) {
 	return scanPackages(h.db.QueryContext(ctx, q+" ORDER BY p.name, p.path", args...))
 }
 
+// Root reads the root directory of the repository the index is of.
+func (d *DB) Root(ctx context.Context) (string, error) {
+	h, err := d.acquire()
+	if err != nil {
+		return "", err
+	}
+	defer d.release(h)
+	var root string
+	if err := h.db.QueryRowContext(ctx, "SELECT value FROM "+MetaTable+" WHERE key = 'root'").Scan(&root); err != nil {
+		return "", fmt.Errorf("reading the index's root: %w", err)
+	}
+	return root, nil
+}
+
 // Status reads the index's metadata.
 func (d *DB) Status(ctx context.Context) (*Status, error) {
 	h, err := d.acquire()
@@ -426,7 +448,7 @@ func (d *DB) Status(ctx context.Context) (*Status, error) {
 		return nil, err
 	}
 	defer d.release(h)
-	rows, err := h.db.QueryContext(ctx, "SELECT key, value FROM "+MetaTable+" WHERE key IN ('indexed_at', 'git_commit', 'package_count')")
+	rows, err := h.db.QueryContext(ctx, "SELECT key, value FROM "+MetaTable+" WHERE key IN ('indexed_at', 'git_commit', 'package_count', 'files_changed')")
 	if err != nil {
 		return nil, fmt.Errorf("querying the index: %w", err)
 	}
@@ -444,6 +466,8 @@ func (d *DB) Status(ctx context.Context) (*Status, error) {
 			s.GitCommit = v
 		case "package_count":
 			fmt.Sscan(v, &s.PackageCount)
+		case "files_changed":
+			fmt.Sscan(v, &s.FilesChanged)
 		}
 	}
 	return s, rows.Err()

@@ -52,6 +52,14 @@ func named(tool string, warnings []string) []string {
 	return out
 }
 
+// wrote is the file a call wrote: path when it did, else none.
+func wrote(path string, did bool) string {
+	if !did {
+		return ""
+	}
+	return path
+}
+
 // always is the requires-approval rule of a tool whose every call writes.
 func always[P any](P) bool { return true }
 
@@ -191,6 +199,7 @@ var createFileTool = declare(decl[filetools.CreateFileParams, *filetools.CreateF
 		{"create a module", filetools.CreateFileParams{Path: "src/util/slug.ts", Content: "export function slug(s: string): string {\n  return s.toLowerCase().replace(/\\W+/g, '-');\n}\n"}},
 	},
 	Open:       openFiles((*filetools.Tools).CreateFile),
+	Wrote:      func(r *filetools.CreateFileResult) string { return wrote(r.Path, r.Created || r.Overwritten) },
 	Structured: deref[filetools.CreateFileResult],
 })
 
@@ -208,6 +217,7 @@ var updateFileTool = declare(decl[filetools.UpdateFileParams, *filetools.UpdateF
 		{"rewrite a small config file", filetools.UpdateFileParams{Path: ".prettierrc", Content: "{\n  \"semi\": false,\n  \"singleQuote\": true\n}\n"}},
 	},
 	Open:       openFiles((*filetools.Tools).UpdateFile),
+	Wrote:      func(r *filetools.UpdateFileResult) string { return wrote(r.Path, r.Changed) },
 	Structured: deref[filetools.UpdateFileResult],
 })
 
@@ -226,6 +236,7 @@ var appendFileTool = declare(decl[filetools.AppendFileParams, *filetools.AppendF
 		{"ignore a directory", filetools.AppendFileParams{Path: ".gitignore", Content: "coverage/\n"}},
 	},
 	Open:       openFiles((*filetools.Tools).AppendFile),
+	Wrote:      func(r *filetools.AppendFileResult) string { return r.Path },
 	Structured: deref[filetools.AppendFileResult],
 })
 
@@ -246,7 +257,8 @@ var replaceInFileTool = declare(decl[filetools.ReplaceInFileParams, *filetools.R
 		{"rename an identifier", filetools.ReplaceInFileParams{Path: "src/registry.ts", Find: "oldText", Replace: "newText"}},
 		{"swap arguments with capture groups, previewing first", filetools.ReplaceInFileParams{Path: "src/api.go", Find: `assertEqual\((\w+), (\w+)\)`, Replace: "assertEqual($2, $1)", IsRegex: true, PreviewOnly: true}},
 	},
-	Open: openFiles((*filetools.Tools).ReplaceInFile),
+	Open:  openFiles((*filetools.Tools).ReplaceInFile),
+	Wrote: func(r *filetools.ReplaceInFileResult) string { return wrote(r.Path, r.Applied) },
 	Structured: func(r *filetools.ReplaceInFileResult) filetools.ReplaceInFileResult {
 		out := *r
 		out.Diff = clipLines(r.Diff, maxDiffBytes)
@@ -271,7 +283,8 @@ var editLinesTool = declare(decl[filetools.EditLinesParams, *filetools.EditLines
 		{"delete lines 5 to 8", filetools.EditLinesParams{Path: "src/app.py", Operation: filetools.OpDelete, StartLine: 5, EndLine: 8}},
 		{"replace lines 10 to 15, previewing first", filetools.EditLinesParams{Path: "src/app.py", Operation: filetools.OpReplace, StartLine: 10, EndLine: 15, Content: "def main():\n    run()\n", PreviewOnly: true}},
 	},
-	Open: openFiles((*filetools.Tools).EditLines),
+	Open:  openFiles((*filetools.Tools).EditLines),
+	Wrote: func(r *filetools.EditLinesResult) string { return wrote(r.Path, r.Applied) },
 	Structured: func(r *filetools.EditLinesResult) filetools.EditLinesResult {
 		out := *r
 		out.Diff = clipLines(r.Diff, maxDiffBytes)
@@ -293,6 +306,7 @@ var deleteFileTool = declare(decl[filetools.DeleteFileParams, *filetools.DeleteF
 		{"remove an obsolete file", filetools.DeleteFileParams{Path: "src/legacy/old_registry.ts"}},
 	},
 	Open:       openFiles((*filetools.Tools).DeleteFile),
+	Wrote:      func(r *filetools.DeleteFileResult) string { return wrote(r.Path, r.Deleted) },
 	Structured: deref[filetools.DeleteFileResult],
 })
 

@@ -3,7 +3,9 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -27,21 +29,36 @@ func IndexPath(cfg Config) string {
 
 var (
 	indexMu  sync.Mutex
-	indexDBs = map[string]*index.DB{}
+	indexDBs = map[string]*liveIndex{}
 )
+
+// liveIndex is one project index as this process serves it: the
+// read-only DB the queries use and, once a write or a watching server
+// needs it, the one Updater that writes it and the Watcher that feeds it.
+type liveIndex struct {
+	path string
+	db   *index.DB
+
+	mu      sync.Mutex
+	up      *index.Updater
+	watcher *index.Watcher
+	// unwatched is set when watching failed: a stat pass (Refresh)
+	// before each query stands in for it.
+	unwatched bool
+}
 
 // openIndex returns the index at path, opened read-only once per process
 // and shared by the tools; a missing index is not remembered, so the
 // tools answer as soon as `loupe index` has built it.
-func openIndex(path string) (*index.DB, error) {
+func openIndex(path string) (*liveIndex, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, err
 	}
 	indexMu.Lock()
 	defer indexMu.Unlock()
-	if db, ok := indexDBs[abs]; ok {
-		return db, nil
+	if li, ok := indexDBs[abs]; ok {
+		return li, nil
 	}
 	db, err := index.Open(abs)
 	if err != nil {
@@ -50,8 +67,106 @@ func openIndex(path string) (*index.DB, error) {
 		}
 		return nil, err
 	}
-	indexDBs[abs] = db
-	return db, nil
+	li := &liveIndex{path: abs, db: db}
+	indexDBs[abs] = li
+	return li, nil
+}
+
+// CloseIndexes closes the project indexes the tools opened, with their
+// updaters and watchers (a server calls it as it stops).
+func CloseIndexes() error {
+	indexMu.Lock()
+	defer indexMu.Unlock()
+	var errs []error
+	for path, li := range indexDBs {
+		li.mu.Lock()
+		if li.watcher != nil {
+			errs = append(errs, li.watcher.Close())
+		}
+		if li.up != nil {
+			errs = append(errs, li.up.Close())
+		}
+		li.mu.Unlock()
+		errs = append(errs, li.db.Close())
+		delete(indexDBs, path)
+	}
+	return errors.Join(errs...)
+}
+
+// updater returns the index's one writer, opened on first use; li.mu is
+// held.
+func (li *liveIndex) updater(ctx context.Context) (*index.Updater, error) {
+	if li.up != nil {
+		return li.up, nil
+	}
+	root, err := li.db.Root(ctx)
+	if err != nil {
+		return nil, err
+	}
+	up, err := index.NewUpdater(index.Options{Root: root, DB: li.path})
+	if err != nil {
+		return nil, err
+	}
+	li.up = up
+	return up, nil
+}
+
+// fresh keeps the index up with the tree for a serving process: the
+// first call starts a watcher and then brings the index up to date with
+// what changed before (as loupe index does); where watching is
+// unavailable, each call runs a stat pass of the tree (parsing only what
+// changed) before the query.
+func (li *liveIndex) fresh(ctx context.Context) error {
+	li.mu.Lock()
+	defer li.mu.Unlock()
+	if li.watcher != nil {
+		return nil
+	}
+	up, err := li.updater(ctx)
+	if err != nil {
+		return err
+	}
+	if !li.unwatched {
+		w, err := index.Watch(up, nil)
+		if err == nil {
+			li.watcher = w
+			// What changed before the watch began (while no server ran).
+			_, err = up.Refresh(ctx)
+			return err
+		}
+		li.unwatched = true
+	}
+	_, err = up.Poll(ctx)
+	return err
+}
+
+// updating reports whether changes are being applied to the index.
+func (li *liveIndex) updating() bool {
+	li.mu.Lock()
+	defer li.mu.Unlock()
+	return li.up != nil && li.up.Updating()
+}
+
+// afterWrite brings the project index of cfg, when there is one, up to
+// date for the file a tool wrote (rel, relative to the workspace) before
+// the tool returns: the next query sees the write.
+func afterWrite(ctx context.Context, cfg Config, rel string) error {
+	path := IndexPath(cfg)
+	if _, err := os.Stat(path); err != nil {
+		return nil // no index to keep
+	}
+	li, err := openIndex(path)
+	if err != nil {
+		return err
+	}
+	li.mu.Lock()
+	defer li.mu.Unlock()
+	up, err := li.updater(ctx)
+	if err != nil {
+		return err
+	}
+	_, err = up.Update(ctx, []string{filepath.Join(cfg.Workspace, filepath.FromSlash(rel))})
+	return err
 }
 
 // buildMu keeps builds the tools start one at a time.
@@ -59,11 +174,11 @@ var buildMu sync.Mutex
 
 // buildIndex builds the index of the workspace at path (Config.BuildIndex)
 // unless another call did meanwhile, and opens it.
-func buildIndex(ctx context.Context, workspace, path string) (*index.DB, error) {
+func buildIndex(ctx context.Context, workspace, path string) (*liveIndex, error) {
 	buildMu.Lock()
 	defer buildMu.Unlock()
-	if db, err := openIndex(path); err == nil {
-		return db, nil
+	if li, err := openIndex(path); err == nil {
+		return li, nil
 	}
 	if _, err := index.Build(ctx, index.Options{Root: workspace, DB: path}); err != nil {
 		return nil, fmt.Errorf("building the project index of %s: %w", workspace, err)
@@ -136,20 +251,25 @@ func page[T any](items []T, offset, size int) *indexResult {
 
 // indexTool declares the common parts of a project-index tool and binds
 // its query to the index of a Config.
-func indexTool[P, S any](d decl[P, *indexResult, S], query func(ctx context.Context, db *index.DB, p P) (*indexResult, error)) entry {
+func indexTool[P, S any](d decl[P, *indexResult, S], query func(ctx context.Context, li *liveIndex, p P) (*indexResult, error)) entry {
 	d.Category = ProjectIndex
 	d.Permissions = toolspec.ReadFiles
 	d.Open = func(cfg Config) (func(context.Context, P) (*indexResult, error), error) {
 		path := IndexPath(cfg)
 		return func(ctx context.Context, p P) (*indexResult, error) {
-			db, err := openIndex(path)
+			li, err := openIndex(path)
 			if err != nil && cfg.BuildIndex && index.IsNoIndex(err) {
-				db, err = buildIndex(ctx, cfg.Workspace, path)
+				li, err = buildIndex(ctx, cfg.Workspace, path)
 			}
 			if err != nil {
 				return nil, err
 			}
-			return query(ctx, db, p)
+			if cfg.WatchIndex {
+				if err := li.fresh(ctx); err != nil {
+					return nil, fmt.Errorf("bringing the project index up to date: %w", err)
+				}
+			}
+			return query(ctx, li, p)
 		}, nil
 	}
 	return declare(d)
@@ -287,11 +407,11 @@ var searchPackagesTool = indexTool(decl[searchQueryParams, *indexResult, package
 	Termination: indexTermination,
 	Examples:    []example[searchQueryParams]{{"Packages about authentication", searchQueryParams{Query: "auth"}}},
 	Structured:  packagesStructured,
-}, func(ctx context.Context, db *index.DB, p searchQueryParams) (*indexResult, error) {
+}, func(ctx context.Context, li *liveIndex, p searchQueryParams) (*indexResult, error) {
 	if r, ok := emptyQuery(p.Query); ok {
 		return r, nil
 	}
-	ps, err := db.SearchPackages(ctx, p.Query)
+	ps, err := li.db.SearchPackages(ctx, p.Query)
 	return &indexResult{Value: ps}, err
 })
 
@@ -312,8 +432,8 @@ var getPackageTool = indexTool(decl[packageNameParams, *indexResult, packageOutp
 		}
 		return out
 	},
-}, func(ctx context.Context, db *index.DB, p packageNameParams) (*indexResult, error) {
-	pkg, err := db.Package(ctx, p.Name)
+}, func(ctx context.Context, li *liveIndex, p packageNameParams) (*indexResult, error) {
+	pkg, err := li.db.Package(ctx, p.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -332,11 +452,11 @@ var packageDependenciesTool = indexTool(decl[packageDepsParams, *indexResult, de
 	Termination: indexTermination,
 	Examples:    []example[packageDepsParams]{{"What a package uses from the rest of the repository", packageDepsParams{Name: "@acme/web", InternalOnly: true}}},
 	Structured:  dependenciesStructured,
-}, func(ctx context.Context, db *index.DB, p packageDepsParams) (*indexResult, error) {
-	if ok, err := db.HasPackage(ctx, p.Name); err != nil || !ok {
+}, func(ctx context.Context, li *liveIndex, p packageDepsParams) (*indexResult, error) {
+	if ok, err := li.db.HasPackage(ctx, p.Name); err != nil || !ok {
 		return notFound(p.Name), err
 	}
-	ds, err := db.Dependencies(ctx, p.Name, p.InternalOnly)
+	ds, err := li.db.Dependencies(ctx, p.Name, p.InternalOnly)
 	if err != nil {
 		return nil, err
 	}
@@ -352,8 +472,8 @@ var packageDependentsTool = indexTool(decl[dependentsParams, *indexResult, depen
 	Termination: indexTermination,
 	Examples:    []example[dependentsParams]{{"Who depends on the core package", dependentsParams{Name: "@acme/core"}}},
 	Structured:  dependenciesStructured,
-}, func(ctx context.Context, db *index.DB, p dependentsParams) (*indexResult, error) {
-	ds, err := db.Dependents(ctx, p.Name)
+}, func(ctx context.Context, li *liveIndex, p dependentsParams) (*indexResult, error) {
+	ds, err := li.db.Dependents(ctx, p.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -379,11 +499,11 @@ var dependencyGraphTool = indexTool(decl[graphParams, *indexResult, graphOutput]
 		})
 		return graphOutput{Edges: items, Depth: depth, Omitted: om, NextOffset: r.Next, Message: r.Message}
 	},
-}, func(ctx context.Context, db *index.DB, p graphParams) (*indexResult, error) {
-	if ok, err := db.HasPackage(ctx, p.Name); err != nil || !ok {
+}, func(ctx context.Context, li *liveIndex, p graphParams) (*indexResult, error) {
+	if ok, err := li.db.HasPackage(ctx, p.Name); err != nil || !ok {
 		return notFound(p.Name), err
 	}
-	es, err := db.DependencyGraph(ctx, p.Name, p.Depth)
+	es, err := li.db.DependencyGraph(ctx, p.Name, p.Depth)
 	if err != nil {
 		return nil, err
 	}
@@ -410,8 +530,8 @@ var listPackagesTool = indexTool(decl[kindParams, *indexResult, packagesOutput]{
 	Termination: indexTermination,
 	Examples:    []example[kindParams]{{"Every package", kindParams{}}, {"Only the Go modules", kindParams{Kind: "go"}}},
 	Structured:  packagesStructured,
-}, func(ctx context.Context, db *index.DB, p kindParams) (*indexResult, error) {
-	ps, err := db.Packages(ctx, p.Kind)
+}, func(ctx context.Context, li *liveIndex, p kindParams) (*indexResult, error) {
+	ps, err := li.db.Packages(ctx, p.Kind)
 	if err != nil {
 		return nil, err
 	}
@@ -421,9 +541,9 @@ var listPackagesTool = indexTool(decl[kindParams, *indexResult, packagesOutput]{
 var indexStatusTool = indexTool(decl[noParams, *indexResult, index.Status]{
 	Name:        "index_status",
 	Title:       "Index status",
-	Summary:     "When the project index was built (indexed_at), from which git commit, and how many packages it holds.",
-	Description: "Returns the project index's metadata as JSON: indexed_at (UTC, RFC 3339), git_commit (the commit checked out then, \"\" outside git) and package_count.",
-	Guide:       "Use index_status to judge whether the index is current (compare git_commit with the working tree) before relying on it.",
+	Summary:     "When the project index was built, from which git commit, its package count, and the files updated since.",
+	Description: "Returns the project index's metadata as JSON: indexed_at (last full build, UTC RFC 3339), git_commit (at the last update; \"\" outside git), package_count, files_changed (files updated since indexed_at) and updating (changes being applied).",
+	Guide:       "Use index_status to judge how current the index is before relying on it.",
 	Termination: indexTermination,
 	Examples:    []example[noParams]{{"How fresh the index is", noParams{}}},
 	Structured: func(r *indexResult) index.Status {
@@ -432,9 +552,13 @@ var indexStatusTool = indexTool(decl[noParams, *indexResult, index.Status]{
 		}
 		return index.Status{}
 	},
-}, func(ctx context.Context, db *index.DB, _ noParams) (*indexResult, error) {
-	s, err := db.Status(ctx)
-	return &indexResult{Value: s}, err
+}, func(ctx context.Context, li *liveIndex, _ noParams) (*indexResult, error) {
+	s, err := li.db.Status(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.Updating = li.updating()
+	return &indexResult{Value: s}, nil
 })
 
 var searchSymbolsTool = indexTool(decl[searchSymParams, *indexResult, symbolsOutput]{
@@ -446,11 +570,11 @@ var searchSymbolsTool = indexTool(decl[searchSymParams, *indexResult, symbolsOut
 	Termination: indexTermination,
 	Examples:    []example[searchSymParams]{{"Functions about parsing in one package", searchSymParams{Query: "parse", Package: "example.com/shop/api", Kind: "function"}}},
 	Structured:  symbolsStructured,
-}, func(ctx context.Context, db *index.DB, p searchSymParams) (*indexResult, error) {
+}, func(ctx context.Context, li *liveIndex, p searchSymParams) (*indexResult, error) {
 	if r, ok := emptyQuery(p.Query); ok {
 		return r, nil
 	}
-	ss, err := db.SearchSymbols(ctx, p.Query, p.Package, p.Kind)
+	ss, err := li.db.SearchSymbols(ctx, p.Query, p.Package, p.Kind)
 	return &indexResult{Value: ss}, err
 })
 
@@ -463,8 +587,8 @@ var getPackageSymbolsTool = indexTool(decl[packageSymParams, *indexResult, symbo
 	Termination: indexTermination,
 	Examples:    []example[packageSymParams]{{"The classes of a package", packageSymParams{Package: "@acme/core", Kind: "class"}}},
 	Structured:  symbolsStructured,
-}, func(ctx context.Context, db *index.DB, p packageSymParams) (*indexResult, error) {
-	ss, err := db.PackageSymbols(ctx, p.Package, p.Kind)
+}, func(ctx context.Context, li *liveIndex, p packageSymParams) (*indexResult, error) {
+	ss, err := li.db.PackageSymbols(ctx, p.Package, p.Kind)
 	if err != nil {
 		return nil, err
 	}
@@ -480,8 +604,8 @@ var getSymbolTool = indexTool(decl[getSymbolParams, *indexResult, symbolsOutput]
 	Termination: indexTermination,
 	Examples:    []example[getSymbolParams]{{"Where a type is defined", getSymbolParams{Name: "Server"}}, {"A function of one package", getSymbolParams{Name: "NewServer", Package: "example.com/shop/api"}}},
 	Structured:  symbolsStructured,
-}, func(ctx context.Context, db *index.DB, p getSymbolParams) (*indexResult, error) {
-	ss, err := db.Symbols(ctx, p.Name, p.Package)
+}, func(ctx context.Context, li *liveIndex, p getSymbolParams) (*indexResult, error) {
+	ss, err := li.db.Symbols(ctx, p.Name, p.Package)
 	if err != nil {
 		return nil, err
 	}

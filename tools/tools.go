@@ -59,12 +59,19 @@ type Config struct {
 	Shard search.Shard
 	// Index is the project index (loupe index) the project-index tools
 	// read; "" means the workspace's default one (index.DefaultPath).
+	// Whatever the tools write is applied to it before they return.
 	Index string
 	// BuildIndex has the first project-index call build the index of
 	// Workspace at Index when there is none (index.Build): for workspaces
 	// that no `loupe index` reaches, such as the npm package's in-memory
 	// files.
 	BuildIndex bool
+	// WatchIndex keeps the project index up with changes others make
+	// while the tools serve (a server sets it): from the first
+	// project-index call on, a watcher applies them as they happen;
+	// where watching is unavailable, a stat pass of the tree runs before
+	// each project-index query.
+	WatchIndex bool
 	// Approver is asked before a tool writes (toolspec.Approve); without
 	// one, tools that write refuse to. A call's context may carry its own
 	// (toolspec.WithApprover), which takes precedence.
@@ -214,6 +221,10 @@ type decl[P any, R result, S any] struct {
 	NeedsApproval func(P) bool
 	Termination   string
 	Examples      []example[P]
+	// Wrote, for a tool that writes, is the file a result wrote
+	// (relative to the workspace; "" for none, as in a preview): the
+	// project index is brought up to date for it before the call returns.
+	Wrote func(R) string
 	// Open binds the tool to a workspace and returns its handler.
 	Open func(Config) (func(context.Context, P) (R, error), error)
 	// Structured returns the compact structured output of a result,
@@ -298,7 +309,15 @@ func (d *declared[P, R, S]) bind(cfg Config) (*Tool, error) {
 		if err != nil {
 			return nil, err
 		}
-		return d.output(res), nil
+		out := d.output(res)
+		if d.Wrote != nil {
+			if rel := d.Wrote(res); rel != "" {
+				if err := afterWrite(ctx, cfg, rel); err != nil {
+					out.Warnings = append(out.Warnings, fmt.Sprintf("%s: the project index was not updated for %s: %v", d.Name, rel, err))
+				}
+			}
+		}
+		return out, nil
 	}
 	t.needsApproval = func(raw json.RawMessage) (bool, error) {
 		var p P
@@ -550,4 +569,4 @@ func in(path string) string {
 
 // ProjectIndex is the category of the ten tools answering from the
 // project index (loupe index), in every face (see indexTools).
-var ProjectIndex = toolspec.Category{Name: "Project Index", Description: "Look up the repository's packages (npm, Go, Cargo, Python, Maven, Gradle), their dependencies and the symbols of their source files in the project index that `loupe index` builds: exact names and full-text search, answered at once without reading files. Read-only; the index is as of its index_status."}
+var ProjectIndex = toolspec.Category{Name: "Project Index", Description: "Look up the repository's packages (npm, Go, Cargo, Python, Maven, Gradle), their dependencies and the symbols of their source files in the project index that `loupe index` builds: exact names and full-text search, answered at once without reading files. Read-only; kept up with edits while served (index_status)."}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/loupe-dev/loupe/index"
@@ -29,13 +30,14 @@ const stallEnv = "LOUPE_INDEX_TEST_STALL"
 func runIndex(ctx context.Context, e *env, args []string) int {
 	fs := newFlagSet("index")
 	dbFlag := fs.String(0, "db", "PATH", "The database to write (default: DIR/.loupe/index.db)")
+	watch := fs.Bool(0, "watch", "After the build, keep the index up with the tree: apply each change as it happens, until interrupted")
 	help := fs.Bool('h', "help", "Print help")
 	if err := fs.Parse(args); err != nil {
 		return e.errorf("%v", err)
 	}
 	if help.set {
 		var b strings.Builder
-		b.WriteString("Build or update the project index of DIR (default: the current directory): its packages and\ndependencies from every manifest and the symbols of its source files, in SQLite, for the\nproject-index tools of `loupe mcp`. A rebuild parses only the files that changed.\n\nUsage: loupe index [OPTIONS] [DIR]\n\nOptions:\n")
+		b.WriteString("Build or update the project index of DIR (default: the current directory): its packages and\ndependencies from every manifest and the symbols of its source files, in SQLite, for the\nproject-index tools of `loupe mcp`. A rebuild parses only the files that changed; with --watch\nthe index then follows every change to the tree until interrupted.\n\nUsage: loupe index [OPTIONS] [DIR]\n\nOptions:\n")
 		fs.usage(&b)
 		fmt.Fprint(e.stdout, b.String())
 		return exitMatch
@@ -85,6 +87,46 @@ func runIndex(ctx context.Context, e *env, args []string) int {
 	}
 	fmt.Fprintf(e.stdout, "Indexed %d files (%d parsed, %d removed), %d packages, %d symbols in %s: %s\n",
 		st.Files, st.Parsed, st.Removed, st.Packages, st.Symbols, st.Duration.Round(time.Millisecond), db)
+	if watch.set {
+		return watchIndex(ctx, e, opts)
+	}
+	return exitMatch
+}
+
+// watchIndex keeps the index of opts up with its tree until ctx ends,
+// saying on stdout what each batch of changes did.
+func watchIndex(ctx context.Context, e *env, opts index.Options) int {
+	opts.Progress = nil
+	u, err := index.NewUpdater(opts)
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	defer u.Close()
+	var mu sync.Mutex // the watcher's goroutine reports; e's writers are not shared
+	w, err := index.Watch(u, func(st *index.Stats, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil {
+			fmt.Fprintf(e.stderr, "warning: %v\n", err)
+			return
+		}
+		for _, p := range st.Problems {
+			fmt.Fprintf(e.stderr, "warning: %s\n", p)
+		}
+		if st.Parsed+st.Removed > 0 {
+			fmt.Fprintf(e.stdout, "Updated %d files (%d parsed, %d removed) in %s\n", st.Parsed+st.Removed, st.Parsed, st.Removed, st.Duration.Round(time.Millisecond))
+		}
+	})
+	if err != nil {
+		return e.errorf("cannot watch %s: %v", opts.Root, err)
+	}
+	mu.Lock()
+	fmt.Fprintf(e.stdout, "Watching %d directories of %s for changes (interrupt to stop)\n", w.Watched(), opts.Root)
+	mu.Unlock()
+	<-ctx.Done()
+	if err := w.Close(); err != nil {
+		return e.errorf("%v", err)
+	}
 	return exitMatch
 }
 

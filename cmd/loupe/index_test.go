@@ -120,3 +120,55 @@ func TestIndexCommand(t *testing.T) {
 		t.Errorf("missing dir: exit %d", code)
 	}
 }
+
+// TestIndexWatch: `loupe index --watch` builds, then applies each change
+// to the tree as it happens (each batch a line on stdout, read as the
+// signal that it is applied), until SIGINT ends it with status 0.
+func TestIndexWatch(t *testing.T) {
+	bin := buildLoupe(t)
+	root := indexFixture(t)
+	cmd := exec.Command(bin, "index", "--watch", root)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	lines := bufio.NewScanner(out)
+	next := func() string {
+		t.Helper()
+		if !lines.Scan() {
+			t.Fatalf("loupe index --watch ended: %v\n%s", lines.Err(), stderr.String())
+		}
+		return lines.Text()
+	}
+	for _, prefix := range []string{"Indexed 4 files", "Watching "} {
+		if line := next(); !strings.HasPrefix(line, prefix) {
+			t.Fatalf("%q, want %s…", line, prefix)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "api", "watched.go"), []byte("package api\n\nfunc Watched() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if line := next(); !strings.HasPrefix(line, "Updated 1 files (1 parsed, 0 removed) in ") {
+		t.Fatalf("%q", line)
+	}
+	db, err := index.Open(index.DefaultPath(root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if got, err := db.Symbols(context.Background(), "Watched", ""); err != nil || len(got) != 1 {
+		t.Errorf("Watched: %v %v", got, err)
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("after SIGINT: %v\n%s", err, stderr.String())
+	}
+}

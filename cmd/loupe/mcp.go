@@ -78,6 +78,11 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 		serveIndex = false
 		fmt.Fprintf(e.stderr, "loupe mcp: no project index at %s (run `loupe index` to build one); serving without the project-index tools\n", path)
 	}
+	// The index served keeps up with the tree: the file tools' writes
+	// update it before they return, and the changes of others are
+	// watched (or found by a stat pass before each query).
+	cfg.WatchIndex = serveIndex
+	defer tools.CloseIndexes()
 	ts, err := tools.New(cfg)
 	if err != nil {
 		return e.errorf("%v", err)

@@ -215,3 +215,43 @@ func TestMCPBinaryOldClientAndShutdown(t *testing.T) {
 		t.Errorf("loupe mcp: %v", err)
 	}
 }
+
+// The server keeps its project index up with the tree: an edit through
+// edit_lines is in search_symbols' next answer, and index_status's
+// files_changed counts it.
+func TestMCPIndexFollowsEdits(t *testing.T) {
+	bin := buildLoupe(t)
+	root := mcpWorkspace(t)
+	if out, err := exec.Command(bin, "index", root).CombinedOutput(); err != nil {
+		t.Fatalf("loupe index: %v\n%s", err, out)
+	}
+	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
+	ctx := context.Background()
+	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: exec.Command(bin, "mcp", "--workspace", root)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	call := func(name string, args map[string]any) string {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		text := res.Content[0].(*sdk.TextContent).Text
+		if res.IsError {
+			t.Fatalf("%s: %s", name, text)
+		}
+		return text
+	}
+	if got := call("search_symbols", map[string]any{"query": "renamedLeaf"}); got != "[]" {
+		t.Fatalf("before the edit: %s", got)
+	}
+	call("edit_lines", map[string]any{"path": "calls.ts", "operation": "replace", "start_line": 3, "content": "export function renamedLeaf() { return 1; }"})
+	if got := call("search_symbols", map[string]any{"query": "renamedLeaf"}); !strings.Contains(got, `"file_path":"calls.ts","line":3`) {
+		t.Errorf("after edit_lines: %s", got)
+	}
+	if got := call("index_status", map[string]any{}); !strings.Contains(got, `"files_changed":1`) {
+		t.Errorf("index_status: %s", got)
+	}
+}

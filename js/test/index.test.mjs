@@ -130,9 +130,10 @@ test('list_packages: Filtered by kind — only packages of that kind', async () 
   assert.deepEqual((await json('list_packages', { kind: 'python' })).map((p) => p.name), ['shop-tools']);
 });
 
-test('index_status: Status query — indexed_at, git_commit, package_count from the meta table', async () => {
+test('index_status: Status query — indexed_at, git_commit, package_count from the meta table, files_changed since', async () => {
   const s = await json('index_status');
-  assert.deepEqual(Object.keys(s), ['indexed_at', 'git_commit', 'package_count']);
+  assert.deepEqual(Object.keys(s), ['indexed_at', 'git_commit', 'package_count', 'files_changed']);
+  assert.equal(typeof s.files_changed, 'number');
   assert.ok(!Number.isNaN(Date.parse(s.indexed_at)));
   assert.equal(s.git_commit, '');
   assert.equal(s.package_count, 5);
