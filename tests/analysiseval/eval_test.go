@@ -20,10 +20,12 @@ import (
 // The projects measured, pinned: mobx's TypeScript sources (56 files;
 // its classes share member names: get, set, has, keys, values, ...) and
 // TanStack Query's core (23 files; caches, observers and clients sharing
-// build, find, subscribe, ...).
+// build, find, subscribe, ...) and rxjs (251 files; subjects, observers,
+// subscribers and schedulers sharing next, error, complete, schedule, ...).
 var projects = []struct{ name, version, src string }{
 	{"mobx", "7.1.3", "src"},
 	{"@tanstack/query-core", "5.108.0", "src"},
+	{"rxjs", "7.8.2", "src"},
 }
 
 const (
