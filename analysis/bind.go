@@ -2,6 +2,8 @@ package analysis
 
 import (
 	pathpkg "path"
+
+	"github.com/loupe-dev/loupe/analysis/internal/tstype"
 	"path/filepath"
 	"strings"
 )
@@ -201,7 +203,51 @@ func (b *binder) classify(f *fileFacts, k call, t target) status {
 	if k.Name == "" {
 		return miss
 	}
-	return b.judge(b.resolveCall(f, k), t)
+	bd := b.resolveCall(f, k)
+	st := b.judge(bd, t)
+	if st == nameOnly && k.Member && len(bd.defs) == 0 && len(bd.files) == 0 && !f.c.spec.ImplicitSelf &&
+		b.valueReceiver(f, k) && b.functionTarget(t) {
+		return miss // a method of a value is never a module's function
+	}
+	return st
+}
+
+// valueReceiver reports whether call k's receiver is a value (this, a
+// variable, a parameter, a field, a call's result), not possibly a
+// namespace, a package or a class.
+func (b *binder) valueReceiver(f *fileFacts, k call) bool {
+	if !k.RecvPlain {
+		return true
+	}
+	if contains(f.c.spec.SelfNames, k.Recv) {
+		return true
+	}
+	bd := b.lookup(f, k.Recv, k.Start, 0)
+	if len(bd.files) > 0 || bd.external {
+		return false
+	}
+	if len(bd.defs) == 0 {
+		_, declared := b.declAt(f, k.Recv, k.Start)
+		return declared
+	}
+	for _, dr := range bd.defs {
+		if d := dr.f.defs[dr.i]; d.container || d.Callable {
+			return false
+		}
+	}
+	return true
+}
+
+// functionTarget reports whether every definition a target asks about is
+// a function of a module or block scope, not a member.
+func (b *binder) functionTarget(t target) bool {
+	ds := b.targetDefs(t)
+	for _, dr := range ds {
+		if d := dr.f.defs[dr.i]; !d.Lexical || d.Label != lFunction {
+			return false
+		}
+	}
+	return len(ds) > 0
 }
 
 // resolveCall finds what call k of f calls: a name in scope or imported
@@ -226,6 +272,9 @@ func (b *binder) resolveCall(f *fileFacts, k call) binding {
 		if t, ok := b.declAt(f, k.Recv, k.Start); ok {
 			return b.member(b.declType(f, t, k.Start), k.Name) // function f(this: Foo)
 		}
+		if b.thisUntyped(f, k.Start) {
+			return binding{external: true, typeName: tstype.Anonymous}
+		}
 		return b.selfMember(f, k.Caller, k.Name)
 	case k.RecvPlain:
 		bd := b.lookup(f, k.Recv, k.Start, 0)
@@ -241,6 +290,9 @@ func (b *binder) resolveCall(f *fileFacts, k call) binding {
 		}
 		return b.member(b.typeOf(f, k.Recv, k.Start, bd), k.Name)
 	case k.RecvSelf:
+		if _, typed := b.declAt(f, "this", k.Start); !typed && b.thisUntyped(f, k.Start) {
+			return binding{external: true, typeName: tstype.Anonymous}
+		}
 		return b.member(b.fieldType(f, k.Caller, k.Recv, k.Start), k.Name)
 	case k.RecvNew != "":
 		return b.member(b.instance(f, k.RecvNew, k.Start), k.Name)

@@ -249,7 +249,7 @@ func (f *fileFacts) addTyped(n tree.Node, s *typedShape, stack []int) {
 			break
 		}
 	}
-	if len(s.Field) > 0 && !s.Field.first(n).IsZero() && scope >= 0 {
+	if (len(s.Field) > 0 && !s.Field.first(n).IsZero() || s.FieldToken != "" && hasToken(n, s.FieldToken)) && scope >= 0 {
 		scope = f.defs[scope].Parent // the constructor's class
 		if scope < 0 {
 			return

@@ -110,8 +110,10 @@ var tsSpec = &langSpec{
 	Typed: []typedShape{
 		// Parameters (this: Foo among them), with or without a written
 		// type; a parameter property is a field of the class.
-		{Kind: "required_parameter", Name: path{"pattern"}, Expr: path{"type"}, Field: path{"#accessibility_modifier"}},
-		{Kind: "optional_parameter", Name: path{"pattern"}, Expr: path{"type"}, Field: path{"#accessibility_modifier"}},
+		{Kind: "required_parameter", Name: path{"pattern"}, Expr: path{"type"}, ValueExpr: path{"value"},
+			Field: path{"#accessibility_modifier"}, FieldToken: "readonly"},
+		{Kind: "optional_parameter", Name: path{"pattern"}, Expr: path{"type"}, ValueExpr: path{"value"},
+			Field: path{"#accessibility_modifier"}, FieldToken: "readonly"},
 		{Kind: "variable_declarator", Name: path{"name"}, Expr: path{"type"}, ValueExpr: path{"value"}},
 		{Kind: "public_field_definition", Name: path{"name"}, Expr: path{"type"}, ValueExpr: path{"value"}},
 		{Kind: "property_signature", Name: path{"name"}, Expr: path{"type"}},

@@ -422,17 +422,18 @@ type langSpec struct {
 // is the initial value, typed from its syntax when it is a literal, an
 // assertion (x as Foo), this or another name. Field marks a constructor's
 // parameter property (constructor(private s: Store)): a field of the
-// class. Return marks a function's or method's return type, which types
+// class, as does FieldToken (constructor(readonly s: Store)). Return marks a function's or method's return type, which types
 // its calls, not a variable.
 type typedShape struct {
-	Kind      string
-	Name      path
-	Type      path
-	Value     path
-	Expr      path
-	ValueExpr path
-	Field     path
-	Return    bool
+	Kind       string
+	Name       path
+	Type       path
+	Value      path
+	Expr       path
+	ValueExpr  path
+	Field      path
+	FieldToken string
+	Return     bool
 }
 
 // packageShape reads a package declaration.

@@ -248,3 +248,14 @@ func (b *binder) defType(dr defRef) binding {
 	}
 	return b.valueType(dr.f, d.Start, d.End)
 }
+
+// thisUntyped reports whether this, at pos of a TypeScript file, is
+// outside every class (an object literal's method, a plain function): the
+// compiler types it as the object literal or any, never as a class.
+func (b *binder) thisUntyped(f *fileFacts, pos int) bool {
+	switch f.c.spec.Lang {
+	case "typescript", "tsx":
+		return len(b.enclosingClass(f, pos).defs) == 0
+	}
+	return false
+}

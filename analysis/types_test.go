@@ -58,6 +58,13 @@ export class User {
   run() { this.store.get('k'); }
 }
 export function a(o: Opts) { o.store.get('k'); o.cache.get('k'); }`, []string{"a resolved", "run resolved"}},
+		{"parameter properties with a default value or readonly", `import { Store } from './store';
+export class User {
+  constructor(public cache = new Map<string, string>(), readonly store: Store) {}
+  run() { this.cache.get('k'); this.store.get('k'); }
+}`, []string{"run resolved"}},
+		{"this outside a class", `export const ext = { reverse() { this.get('k'); } };
+export function a() { this.get('k'); }`, nil},
 		{"this parameter", `import { Store } from './store';
 export function a(this: Store) { this.get('k'); }
 export function b(this: Map<string, string>) { this.get('k'); }`, []string{"a resolved"}},
@@ -134,4 +141,21 @@ export function viaA(a: A) { a.next(1); }
 `})
 	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "A.next"})
 	sameList(t, "callers of A.next", callerSet(r.Callers), []string{"viaA obs.ts resolved", "viaB obs.ts name-only"})
+}
+
+// TestMethodOfValue checks that a method called on a value (a variable, a
+// parameter, this, a chain) is never a module-level function of the same
+// name, while a namespace's member is.
+func TestMethodOfValue(t *testing.T) {
+	dir := project(t, map[string]string{
+		"api.ts": "export function get(o: object, k: string) { return 1; }\n",
+		"use.ts": `import * as api from './api';
+import { get } from './api';
+export function a(m: any) { m.get('k'); }
+export function b() { api.get({}, 'k'); }
+export function c() { get({}, 'k'); }
+export function d(x: any) { x.first().get('k'); }
+`})
+	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "api.get"})
+	sameList(t, "callers of api.get", callerSet(r.Callers), []string{"b use.ts resolved", "c use.ts resolved"})
 }
