@@ -200,16 +200,28 @@ func (st status) label() string {
 
 // classify decides whether call k of f calls the target.
 func (b *binder) classify(f *fileFacts, k call, t target) status {
+	st, _ := b.classifyWhy(f, k, t)
+	return st
+}
+
+// classifyWhy is classify, saying why a name-only call could not be
+// resolved (a Reason* constant).
+func (b *binder) classifyWhy(f *fileFacts, k call, t target) (status, string) {
 	if k.Name == "" {
-		return miss
+		return miss, ""
 	}
 	bd := b.resolveCall(f, k)
-	st := b.judge(bd, t)
-	if st == nameOnly && k.Member && len(bd.defs) == 0 && len(bd.files) == 0 && !f.c.spec.ImplicitSelf &&
-		b.valueReceiver(f, k) && b.functionTarget(t) {
-		return miss // a method of a value is never a module's function
+	st, why := b.judgeWhy(bd, t)
+	if st != nameOnly || why != "" {
+		return st, why
 	}
-	return st
+	if !k.Member {
+		return st, ReasonUnboundName
+	}
+	if len(bd.defs) == 0 && len(bd.files) == 0 && !f.c.spec.ImplicitSelf && b.valueReceiver(f, k) && b.functionTarget(t) {
+		return miss, "" // a method of a value is never a module's function
+	}
+	return st, ReasonUntypedReceiver
 }
 
 // valueReceiver reports whether call k's receiver is a value (this, a
@@ -499,28 +511,44 @@ func (b *binder) classifyName(f *fileFacts, name string, pos int, t target) stat
 	return b.judge(b.lookup(f, name, pos, 0), t)
 }
 
+// why names the reason a name-only site of a name (not a call) stayed
+// name-only.
+func why(st status) string {
+	if st == nameOnly {
+		return ReasonUnboundName
+	}
+	return ""
+}
+
 // judge compares what a site binds to with the target. A call of a
 // member of a supertype or subtype of the target's class may dispatch to
 // the target: it stays name-only.
 func (b *binder) judge(bd binding, t target) status {
+	st, _ := b.judgeWhy(bd, t)
+	return st
+}
+
+// judgeWhy is judge, saying why a site stays name-only when it is
+// dispatch (ReasonDispatch); "" when nothing binds it.
+func (b *binder) judgeWhy(bd binding, t target) (status, string) {
 	switch {
 	case len(bd.defs) > 0:
 		for _, dr := range bd.defs {
 			if t.matches(dr.f, dr.i) {
-				return resolved
+				return resolved, ""
 			}
 		}
 		if b.dispatches(bd.defs, t) {
-			return nameOnly
+			return nameOnly, ReasonDispatch
 		}
-		return miss
+		return miss, ""
 	case bd.external && (t.owner != "" || t.exact != nil):
 		if bd.typeName != "" && b.implementsExternal(bd.typeName, t) {
-			return nameOnly // a Map's get may be a class's implementing Map
+			return nameOnly, ReasonDispatch // a Map's get may be a class's implementing Map
 		}
-		return miss
+		return miss, ""
 	}
-	return nameOnly
+	return nameOnly, ""
 }
 
 // implementsExternal reports whether a target's class names typeName as a

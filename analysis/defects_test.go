@@ -92,6 +92,7 @@ func TestCycleByNameAndFile(t *testing.T) {
       via: a.run();
       ← start()  cycle/b.ts:5
         via: run();
+  (exhaustive: no site left unresolved)
 `
 	if got := r.Text(); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)

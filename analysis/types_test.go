@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -158,4 +159,64 @@ export function d(x: any) { x.first().get('k'); }
 `})
 	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "api.get"})
 	sameList(t, "callers of api.get", callerSet(r.Callers), []string{"b use.ts resolved", "c use.ts resolved"})
+}
+
+// TestCompleteness checks the completeness statement of callers and
+// references answers: exhaustive when every site resolved, else the
+// count of name-only sites by reason, in the structured answer, on each
+// name-only node and in the text.
+func TestCompleteness(t *testing.T) {
+	dir := project(t, map[string]string{"store.ts": storeTS, "use.ts": `import { Store } from './store';
+export interface Getter { get(k: string): Item }
+export class Sub extends Store {}
+export function a(s: Store) { s.get('k'); }
+export function b(s) { s.get('k'); }
+export function c(s: Sub) { s.get('k'); }
+`, "other.ts": `import { Cache } from './store';
+export function d(c: Cache) { c.get('k'); }
+`})
+	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "Store.get"})
+	c := r.Completeness
+	if c == nil || c.Exhaustive || c.NameOnly != 1 || c.Reasons[ReasonUntypedReceiver] != 1 || len(c.Reasons) != 1 {
+		t.Errorf("callers of Store.get: %+v", c)
+	}
+	for _, n := range r.Callers {
+		if want := map[string]string{"b": ReasonUntypedReceiver}[n.Name]; n.Reason != want {
+			t.Errorf("caller %s: reason %q, want %q", n.Name, n.Reason, want)
+		}
+	}
+	text := r.Text()
+	if want := "(not exhaustive: 1 of 3 callers matched by name only, marked [name-only]: 1 untyped receiver)"; !strings.Contains(text, want) {
+		t.Errorf("text lacks %q:\n%s", want, text)
+	}
+	r = run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "Cache.get", Path: "other.ts"})
+	if c := r.Completeness; c == nil || !c.Exhaustive || c.NameOnly != 0 || len(r.Callers) != 1 {
+		t.Errorf("callers of Cache.get: %+v %+v", c, r.Callers)
+	}
+	if !strings.Contains(r.Text(), "(exhaustive: no site left unresolved)") {
+		t.Errorf("text of an exhaustive answer:\n%s", r.Text())
+	}
+	r = run(t, dir, Params{Mode: ModeReferences, Language: "typescript", Symbol: "Store.get"})
+	if c := r.Completeness; c == nil || c.Exhaustive || c.NameOnly != 1 || c.Reasons[ReasonUntypedReceiver] != 1 {
+		t.Errorf("references of Store.get: %+v", c)
+	}
+	r = run(t, dir, Params{Mode: ModeDefinitions, Language: "typescript", Symbol: "Store.get"})
+	if r.Completeness != nil {
+		t.Errorf("definitions carry no completeness: %+v", r.Completeness)
+	}
+}
+
+// TestImportAlias checks that a call through a renamed import (import {
+// get as fetch }) is a caller and a reference of the function imported.
+func TestImportAlias(t *testing.T) {
+	dir := project(t, map[string]string{
+		"api.ts": "export function get(k: string) { return 1; }\n",
+		"use.ts": "import { get as fetchIt } from './api';\nexport function a() { fetchIt('k'); }\n",
+	})
+	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "api.get"})
+	sameList(t, "callers of api.get", callerSet(r.Callers), []string{"a use.ts resolved"})
+	r = run(t, dir, Params{Mode: ModeReferences, Language: "typescript", Symbol: "api.get"})
+	if c := r.References.Categories[1]; c.ID != RefDirectCalls || c.Count != 1 || c.Items[0].Confidence != Resolved {
+		t.Errorf("direct calls of api.get: %+v", c)
+	}
 }

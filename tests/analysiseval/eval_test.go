@@ -196,6 +196,21 @@ func measure(t *testing.T, project, version, srcDir string) {
 		}
 	}
 	heuristic := &score{}
+	// exhaustive counts, per mode, the qualified answers marked
+	// exhaustive and those of them missing a result the truth has.
+	exhaustive, wrongExhaustive := map[string]int{}, map[string]int{}
+	claim := func(mode string, r *analysis.Result, got, wanted []string, symbol string) {
+		if r.Completeness == nil || !r.Completeness.Exhaustive {
+			return
+		}
+		exhaustive[mode]++
+		if _, missing := misses(got, wanted, wanted); len(missing) > 0 {
+			wrongExhaustive[mode]++
+			if verbose {
+				t.Logf("%s %s marked exhaustive misses %v", mode, symbol, missing)
+			}
+		}
+	}
 	for _, q := range tr.Queries {
 		for _, w := range ways {
 			symbol := q.Name
@@ -215,6 +230,9 @@ func measure(t *testing.T, project, version, srcDir string) {
 					got = append(got, callerKey(n))
 				}
 				scores["callers"][w.name].add(got, q.Callers, q.Callers)
+				if w.qualified && !w.resolvedOnly {
+					claim("callers", r, got, q.Callers, symbol)
+				}
 				if verbose && w.qualified {
 					extra, missing := misses(got, q.Callers, q.Callers)
 					t.Logf("callers %s (%s): extra %v missing %v", symbol, w.name, extra, missing)
@@ -270,6 +288,9 @@ func measure(t *testing.T, project, version, srcDir string) {
 				}
 			}
 			scores["references"][w.name].add(dedup(got), q.RefsAll, q.RefsStructural)
+			if w.qualified && !w.resolvedOnly {
+				claim("references", r, got, q.RefsStructural, symbol)
+			}
 			if verbose && w.qualified {
 				extra, missing := misses(got, q.RefsAll, q.RefsStructural)
 				t.Logf("references %s (%s): extra %v missing %v", symbol, w.name, extra, missing)
@@ -294,6 +315,9 @@ func measure(t *testing.T, project, version, srcDir string) {
 		}
 	}
 	t.Logf("%-11s %-25s %s", "references", "heuristic category", heuristic)
+	for _, mode := range []string{"callers", "references"} {
+		t.Logf("%-11s %d qualified answers marked exhaustive, %d of them missing a result", mode, exhaustive[mode], wrongExhaustive[mode])
+	}
 	// Qualifying a shared name never costs precision: what it leaves out
 	// is what resolves to another definition.
 	for _, mode := range modes {
