@@ -72,6 +72,8 @@ export type StructuralAnalysisParams = {
 
 /** The structured result of structural_analysis (ToolResult.structured). */
 export type StructuralAnalysisResult = {
+  /** callers, references: no site left name-only, no file skipped, no limit hit; notes say why not. */
+  exhaustive?: boolean;
   filesAnalyzed: number;
   filesInScope: number;
   /** The answer, as many items as fit the size bound (omitted counts the rest; the text shows them all). */
