@@ -167,6 +167,17 @@ bench: build js
 analysis-eval: test-deps
 	LOUPE_ANALYSIS_EVAL=full $(GO) test -count=1 -v -timeout 30m -run TestEval ./tests/analysiseval/
 
+# structural_analysis's table of TypeScript's standard library types
+# (analysis/libtypes_ts.txt), read from typescript@$(TS_LIB_VERSION)'s
+# lib.*.d.ts (npm pack'ed into .cache/corpora when missing).
+TS_LIB_VERSION = 5.9.3
+TS_LIB_DIR = .cache/corpora/typescript-$(TS_LIB_VERSION)/package
+.PHONY: analysis-libtypes
+analysis-libtypes:
+	@test -d $(TS_LIB_DIR) || { mkdir -p $(dir $(TS_LIB_DIR)) && cd $(dir $(TS_LIB_DIR)) && \
+		tar xzf "$$(npm pack --silent typescript@$(TS_LIB_VERSION))" && rm -f typescript-$(TS_LIB_VERSION).tgz; }
+	$(GO) run ./analysis/internal/libgen -lib $(TS_LIB_DIR)/lib -version $(TS_LIB_VERSION) -o analysis/libtypes_ts.txt
+
 # The project index (loupe index) on GOROOT/src, LiveKit's protocol (a
 # pnpm workspace beside a Go module, from the Go module proxy) and, when
 # Debian's rust-src is installed, the Rust source: files, packages,

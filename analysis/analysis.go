@@ -146,6 +146,7 @@ func (t *Tool) run(ctx context.Context, p Params) (*Result, error) {
 		if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			res.Reason = ReasonCancelled
 		}
+		res.Completeness = res.completeness()
 		return res, nil
 	}
 	defer s.close()
@@ -194,6 +195,7 @@ func (t *Tool) run(ctx context.Context, p Params) (*Result, error) {
 			res.Reason = ReasonCancelled
 		}
 	}
+	res.Completeness = res.completeness()
 	return res, nil
 }
 

@@ -2,6 +2,8 @@ package analysis
 
 import (
 	pathpkg "path"
+
+	"github.com/loupe-dev/loupe/analysis/internal/tstype"
 	"path/filepath"
 	"strings"
 )
@@ -121,6 +123,12 @@ type binding struct {
 	// standard type, named typeName when it is a written type (Map).
 	external bool
 	typeName string
+	// lib, for a standard library type, is its table; typeArgs are the
+	// type's arguments (Map<K, V>'s K and V), and member the member of it
+	// a call names (its return type types the call).
+	lib      *libTable
+	typeArgs []binding
+	member   string
 	// files: a namespace (import * as ns, a Go package, a Python module):
 	// the files whose exports it holds.
 	files []*fileFacts
@@ -139,13 +147,15 @@ type binder struct {
 	imported map[importKey][]*fileFacts
 	// targets caches targetDefs.
 	targets map[string][]defRef
-	depth   int // nesting of typeOf's calls, bounded
+	// rootsMemo caches roots.
+	rootsMemo map[rootsKey]map[rootKey]bool
+	depth     int // nesting of typeOf's calls, bounded
 }
 
 func (s *session) binder() *binder {
 	if s.bind == nil {
 		s.bind = &binder{s: s, r: newResolver(s), byRel: map[string][]*fileFacts{}, dirs: map[string]map[string][]defRef{},
-			targets: map[string][]defRef{}, imported: map[importKey][]*fileFacts{}}
+			targets: map[string][]defRef{}, imported: map[importKey][]*fileFacts{}, rootsMemo: map[rootsKey]map[rootKey]bool{}}
 	}
 	return s.bind
 }
@@ -190,10 +200,66 @@ func (st status) label() string {
 
 // classify decides whether call k of f calls the target.
 func (b *binder) classify(f *fileFacts, k call, t target) status {
+	st, _ := b.classifyWhy(f, k, t)
+	return st
+}
+
+// classifyWhy is classify, saying why a name-only call could not be
+// resolved (a Reason* constant).
+func (b *binder) classifyWhy(f *fileFacts, k call, t target) (status, string) {
 	if k.Name == "" {
-		return miss
+		return miss, ""
 	}
-	return b.judge(b.resolveCall(f, k), t)
+	bd := b.resolveCall(f, k)
+	st, why := b.judgeWhy(bd, t)
+	if st != nameOnly || why != "" {
+		return st, why
+	}
+	if !k.Member {
+		return st, ReasonUnboundName
+	}
+	if len(bd.defs) == 0 && len(bd.files) == 0 && !f.c.spec.ImplicitSelf && b.valueReceiver(f, k) && b.functionTarget(t) {
+		return miss, "" // a method of a value is never a module's function
+	}
+	return st, ReasonUntypedReceiver
+}
+
+// valueReceiver reports whether call k's receiver is a value (this, a
+// variable, a parameter, a field, a call's result), not possibly a
+// namespace, a package or a class.
+func (b *binder) valueReceiver(f *fileFacts, k call) bool {
+	if !k.RecvPlain {
+		return true
+	}
+	if contains(f.c.spec.SelfNames, k.Recv) {
+		return true
+	}
+	bd := b.lookup(f, k.Recv, k.Start, 0)
+	if len(bd.files) > 0 || bd.external {
+		return false
+	}
+	if len(bd.defs) == 0 {
+		_, declared := b.declAt(f, k.Recv, k.Start)
+		return declared
+	}
+	for _, dr := range bd.defs {
+		if d := dr.f.defs[dr.i]; d.container || d.Callable {
+			return false
+		}
+	}
+	return true
+}
+
+// functionTarget reports whether every definition a target asks about is
+// a function of a module or block scope, not a member.
+func (b *binder) functionTarget(t target) bool {
+	ds := b.targetDefs(t)
+	for _, dr := range ds {
+		if d := dr.f.defs[dr.i]; !d.Lexical || d.Label != lFunction {
+			return false
+		}
+	}
+	return len(ds) > 0
 }
 
 // resolveCall finds what call k of f calls: a name in scope or imported
@@ -215,17 +281,33 @@ func (b *binder) resolveCall(f *fileFacts, k call) binding {
 		}
 		return b.lookup(f, k.Name, k.Start, 0)
 	case k.RecvPlain && contains(f.c.spec.SelfNames, k.Recv):
+		if t, ok := b.declAt(f, k.Recv, k.Start); ok {
+			return b.member(b.declType(f, t, k.Start), k.Name) // function f(this: Foo)
+		}
+		if b.thisUntyped(f, k.Start) {
+			return binding{external: true, typeName: tstype.Anonymous}
+		}
 		return b.selfMember(f, k.Caller, k.Name)
 	case k.RecvPlain:
 		bd := b.lookup(f, k.Recv, k.Start, 0)
 		if len(bd.files) > 0 || bd.external || b.isTypeBinding(bd) {
 			return b.member(bd, k.Name)
 		}
+		if len(bd.defs) == 0 {
+			if _, declared := b.declAt(f, k.Recv, k.Start); !declared {
+				if g := b.global(f, k.Recv); g.found() {
+					return b.member(g, k.Name)
+				}
+			}
+		}
 		return b.member(b.typeOf(f, k.Recv, k.Start, bd), k.Name)
 	case k.RecvSelf:
-		return b.member(b.fieldType(f, k.Caller, k.Recv), k.Name)
+		if _, typed := b.declAt(f, "this", k.Start); !typed && b.thisUntyped(f, k.Start) {
+			return binding{external: true, typeName: tstype.Anonymous}
+		}
+		return b.member(b.fieldType(f, k.Caller, k.Recv, k.Start), k.Name)
 	case k.RecvNew != "":
-		return b.member(b.types(b.lookup(f, k.RecvNew, k.Start, 0)), k.Name)
+		return b.member(b.instance(f, k.RecvNew, k.Start), k.Name)
 	case k.RecvCall > 0:
 		for _, inner := range f.calls {
 			if inner.Start == k.RecvCall && inner.End < k.End && !inner.Literal {
@@ -268,36 +350,19 @@ func (b *binder) isTypeBinding(bd binding) bool {
 // class its definition instantiates (x = new Foo(), x = Foo()). bd is
 // what the name binds to.
 func (b *binder) typeOf(f *fileFacts, name string, pos int, bd binding) binding {
-	best, bestStart := -1, -2
-	for i, t := range f.typed {
-		if t.Name != name || t.Type == "" && t.Start > pos {
-			continue // a name declared by its value is typed after it
-		}
-		start := -1
-		if t.Scope >= 0 {
-			sc := f.defs[t.Scope]
-			if pos < sc.Start || pos >= sc.End || (sc.container && isType(sc)) {
-				continue // out of scope, or a field (reached through this)
-			}
-			start = sc.Start
-		}
-		// The innermost scope, and in it the last declaration before pos.
-		if start > bestStart || start == bestStart && t.Start > f.typed[best].Start {
-			best, bestStart = i, start
-		}
-	}
-	if best >= 0 {
-		if t := f.typed[best]; t.Type == "" {
-			return b.valueType(f, t.ValStart, t.ValEnd)
-		}
-		return b.written(f, f.typed[best], pos)
+	if t, ok := b.declAt(f, name, pos); ok {
+		return b.declType(f, t, pos)
 	}
 	for _, dr := range bd.defs {
-		if dr.f != f {
-			continue
-		}
-		if d := f.defs[dr.i]; !d.Callable && !d.container {
-			return b.valueType(f, d.Start, d.End)
+		if d := dr.f.defs[dr.i]; !d.Callable && !d.container {
+			if b.depth > 6 {
+				return binding{}
+			}
+			// A variable of this file or imported from another.
+			b.depth++
+			ty := b.defType(dr)
+			b.depth--
+			return ty
 		}
 	}
 	return binding{}
@@ -314,6 +379,9 @@ func (b *binder) valueType(f *fileFacts, start, end int) binding {
 		if k.NewOf != "" {
 			return b.types(b.lookup(f, k.NewOf, k.Start, 0))
 		}
+		if k.New && !k.Member && k.Name != "" {
+			return b.instance(f, k.Name, k.Start)
+		}
 		if b.depth > 6 {
 			return binding{}
 		}
@@ -328,16 +396,21 @@ func (b *binder) valueType(f *fileFacts, start, end int) binding {
 	return binding{}
 }
 
-// returns finds the written return type of the functions bd names.
+// returns finds the written return type of the functions bd names, or
+// of the standard library method it names.
 func (b *binder) returns(bd binding) binding {
+	if bd.external && bd.member != "" {
+		ty, _ := libMember(bd, bd.member)
+		return ty
+	}
 	for _, dr := range bd.defs {
 		d := dr.f.defs[dr.i]
-		if !d.Callable {
+		if !d.Callable && d.Label != lSignature {
 			continue
 		}
 		for _, t := range dr.f.typed {
 			if t.Name == d.Name && t.Start == d.Start {
-				return b.written(dr.f, t, d.Start)
+				return b.declType(dr.f, t, d.Start)
 			}
 		}
 	}
@@ -384,8 +457,11 @@ func (b *binder) types(bd binding) binding {
 }
 
 // fieldType finds the declared type of field name of the class enclosing
-// definition caller (this.name.f()).
-func (b *binder) fieldType(f *fileFacts, caller int, name string) binding {
+// definition caller, or of a this: parameter's type (this.name.f()).
+func (b *binder) fieldType(f *fileFacts, caller int, name string, pos int) binding {
+	if t, ok := b.declAt(f, "this", pos); ok {
+		return b.fieldOf(b.declType(f, t, pos), name)
+	}
 	for i := caller; i >= 0; i = f.defs[i].Parent {
 		if d := f.defs[i]; d.container && isType(d) {
 			return b.fieldOf(binding{defs: []defRef{{f, i}}}, name)
@@ -403,8 +479,8 @@ func (b *binder) fieldOf(ty binding, name string) binding {
 			continue
 		}
 		for _, t := range f.typed {
-			if t.Name == name && t.Scope == dr.i {
-				return b.written(f, t, d.Start)
+			if t.Name == name && t.Scope == dr.i && !t.Return {
+				return b.declType(f, t, d.Start)
 			}
 		}
 		for _, m := range b.membersOf(dr, name, 0) {
@@ -413,8 +489,18 @@ func (b *binder) fieldOf(ty binding, name string) binding {
 			}
 		}
 	}
+	if ty.external && ty.lib != nil {
+		// A standard type's property (a Map's size, a Record's values).
+		if ft, ok := libMember(ty, name); ok {
+			return ft
+		}
+		if ty.typeName == "Record" && len(ty.typeArgs) == 2 {
+			return ty.typeArgs[1]
+		}
+		return binding{}
+	}
 	if ty.external {
-		return ty // a standard or package type's field: not the workspace's
+		return ty // a package type's field: not the workspace's
 	}
 	return binding{}
 }
@@ -425,28 +511,44 @@ func (b *binder) classifyName(f *fileFacts, name string, pos int, t target) stat
 	return b.judge(b.lookup(f, name, pos, 0), t)
 }
 
+// why names the reason a name-only site of a name (not a call) stayed
+// name-only.
+func why(st status) string {
+	if st == nameOnly {
+		return ReasonUnboundName
+	}
+	return ""
+}
+
 // judge compares what a site binds to with the target. A call of a
 // member of a supertype or subtype of the target's class may dispatch to
 // the target: it stays name-only.
 func (b *binder) judge(bd binding, t target) status {
+	st, _ := b.judgeWhy(bd, t)
+	return st
+}
+
+// judgeWhy is judge, saying why a site stays name-only when it is
+// dispatch (ReasonDispatch); "" when nothing binds it.
+func (b *binder) judgeWhy(bd binding, t target) (status, string) {
 	switch {
 	case len(bd.defs) > 0:
 		for _, dr := range bd.defs {
 			if t.matches(dr.f, dr.i) {
-				return resolved
+				return resolved, ""
 			}
 		}
 		if b.dispatches(bd.defs, t) {
-			return nameOnly
+			return nameOnly, ReasonDispatch
 		}
-		return miss
+		return miss, ""
 	case bd.external && (t.owner != "" || t.exact != nil):
 		if bd.typeName != "" && b.implementsExternal(bd.typeName, t) {
-			return nameOnly // a Map's get may be a class's implementing Map
+			return nameOnly, ReasonDispatch // a Map's get may be a class's implementing Map
 		}
-		return miss
+		return miss, ""
 	}
-	return nameOnly
+	return nameOnly, ""
 }
 
 // implementsExternal reports whether a target's class names typeName as a
@@ -507,13 +609,72 @@ func (b *binder) dispatches(bound []defRef, t target) bool {
 			continue
 		}
 		cls := defRef{td.f, d.Parent}
+		var mine map[rootKey]bool
 		for _, o := range owners {
 			if b.inherits(cls, o, 0) || b.inherits(o, cls, 0) {
 				return true
 			}
+			// Two implementations of one interface's or base class's
+			// member: a call of either is a call of that member.
+			if mine == nil {
+				mine = b.roots(cls, t.name)
+			}
+			for k := range b.roots(o, t.name) {
+				if mine[k] {
+					return true
+				}
+			}
 		}
 	}
 	return false
+}
+
+// rootKey identifies a type definition.
+type rootKey struct {
+	file string
+	i    int
+}
+
+// roots returns the supertypes of type dr, transitively, that declare a
+// member name; computed once per type and name.
+func (b *binder) roots(dr defRef, name string) map[rootKey]bool {
+	k := rootsKey{rootKey{dr.f.rel, dr.i}, name}
+	if r, ok := b.rootsMemo[k]; ok {
+		return r
+	}
+	out := map[rootKey]bool{}
+	b.rootsMemo[k] = out
+	var walk func(t defRef, depth int)
+	walk = func(t defRef, depth int) {
+		if depth > 6 {
+			return
+		}
+		for _, sf := range t.f.supers {
+			if sf.Def != t.i {
+				continue
+			}
+			for _, p := range b.lookup(t.f, sf.Name, t.f.defs[t.i].Start, 0).defs {
+				if !p.f.defs[p.i].container || out[rootKey{p.f.rel, p.i}] {
+					continue
+				}
+				for _, d := range p.f.defs {
+					if d.Parent == p.i && d.Name == name {
+						out[rootKey{p.f.rel, p.i}] = true
+						break
+					}
+				}
+				walk(p, depth+1)
+			}
+		}
+	}
+	walk(dr, 0)
+	return out
+}
+
+// rootsKey memoizes roots.
+type rootsKey struct {
+	t    rootKey
+	name string
 }
 
 // inherits reports whether type sub extends or implements type sup,
@@ -785,7 +946,9 @@ func (b *binder) member(bd binding, name string) binding {
 		return b.exported(bd.files, name, 1)
 	}
 	if bd.external {
-		return bd // its members are the package's, or the standard type's
+		// Its members are the package's, or the standard type's.
+		bd.member = name
+		return bd
 	}
 	var out []defRef
 	for _, dr := range bd.defs {

@@ -82,7 +82,7 @@ func (s *session) callers(sym, owner string, depth, maxNodes int) []CallNode {
 			for _, m := range s.callSitesFor(p.tgt) {
 				f, k := m.f, m.f.calls[m.i]
 				n := &callNode{CallNode: CallNode{File: f.rel, Via: f.lineText(k.Line, viaMax), ViaLine: k.Line,
-					Confidence: m.st.label()}}
+					Confidence: m.st.label(), Reason: m.why}}
 				key := symKey{callerName, f.rel}
 				if k.Caller >= 0 {
 					dd := f.defs[k.Caller]
@@ -152,13 +152,34 @@ func (s *session) callSitesOf(name string) []site {
 	}
 	var out []site
 	for _, f := range s.factsWith(s.files, []string{name}) {
+		aliases := f.aliasesOf(name)
 		for i, k := range f.calls {
-			if !k.Literal && k.Name == name {
+			if !k.Literal && (k.Name == name || aliases[k.Name]) {
 				out = append(out, site{f, i})
 			}
 		}
 	}
 	s.sites[name] = out
+	return out
+}
+
+// aliasesOf returns the local names under which f imports name
+// (import { refCount as higherOrderRefCount }): calls of them may call it.
+func (f *fileFacts) aliasesOf(name string) map[string]bool {
+	var out map[string]bool
+	for _, imp := range f.imports {
+		if imp.Form == "re-export" {
+			continue
+		}
+		for _, bn := range imp.Names {
+			if bn.Name == name && bn.Alias != "" && bn.Alias != name && bn.Form == "named" {
+				if out == nil {
+					out = map[string]bool{}
+				}
+				out[bn.Alias] = true
+			}
+		}
+	}
 	return out
 }
 
@@ -171,7 +192,8 @@ type site struct {
 // match is a call site that may call a target, and how sure that is.
 type match struct {
 	site
-	st status
+	st  status
+	why string // why a name-only site was not resolved
 }
 
 // callSitesFor returns, for each definition calling t (or, outside any,
@@ -187,19 +209,19 @@ func (s *session) callSitesFor(t target) []match {
 	var out []match
 	for _, st := range s.callSitesOf(t.name) {
 		k := st.f.calls[st.i]
-		status := b.classify(st.f, k, t)
+		status, why := b.classifyWhy(st.f, k, t)
 		if status == miss {
 			continue
 		}
 		key := callerKey{st.f, k.Caller}
 		if j, ok := idx[key]; ok {
 			if out[j].st == nameOnly && status == resolved {
-				out[j] = match{st, status}
+				out[j] = match{st, status, why}
 			}
 			continue
 		}
 		idx[key] = len(out)
-		out = append(out, match{st, status})
+		out = append(out, match{st, status, why})
 	}
 	return out
 }

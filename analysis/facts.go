@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/loupe-dev/loupe/analysis/internal/tstype"
 	"github.com/loupe-dev/loupe/core/tree"
 )
 
@@ -96,8 +97,15 @@ type typedName struct {
 	// without a written type (Type empty).
 	ValStart, ValEnd int
 	TypeRecv         string // the type's qualifier (a in *a.Store), if a plain name
-	Scope            int
-	Start            int
+	// Expr is the written type's compact form (tstype), ValExpr the
+	// initial value's when its syntax tells it: "this", "=name" for
+	// another name's type, or a compact type. Typed by Expr: Type is empty.
+	Expr, ValExpr string
+	// Return: the type is a function's or method's return type; the
+	// entry types calls of Name, not a variable.
+	Return bool
+	Scope  int
+	Start  int
 }
 
 // importFact is one imported module specifier.
@@ -204,9 +212,15 @@ func (f *fileFacts) addTyped(n tree.Node, s *typedShape, stack []int) {
 	if nn.IsZero() || nn.NamedChildCount() > 0 {
 		return
 	}
-	var typ, typeRecv string
+	var typ, typeRecv, expr, valExpr string
 	valStart, valEnd := -1, -1
-	if len(s.Value) > 0 {
+	if len(s.Expr) > 0 {
+		expr = tstype.Expr(s.Expr.first(n))
+		if v := s.ValueExpr.first(n); !v.IsZero() {
+			valStart, valEnd = v.StartByte(), v.EndByte()
+			valExpr = valueExpr(v, 0)
+		}
+	} else if len(s.Value) > 0 {
 		v := s.Value.first(n)
 		if v.IsZero() {
 			return
@@ -235,8 +249,76 @@ func (f *fileFacts) addTyped(n tree.Node, s *typedShape, stack []int) {
 			break
 		}
 	}
+	if (len(s.Field) > 0 && !s.Field.first(n).IsZero() || s.FieldToken != "" && hasToken(n, s.FieldToken)) && scope >= 0 {
+		scope = f.defs[scope].Parent // the constructor's class
+		if scope < 0 {
+			return
+		}
+	}
 	f.typed = append(f.typed, typedName{Name: strings.TrimLeft(nn.Text(), "$"), Type: typ, TypeRecv: typeRecv, Scope: scope, Start: n.StartByte(),
-		ValStart: valStart, ValEnd: valEnd})
+		ValStart: valStart, ValEnd: valEnd, Expr: expr, ValExpr: valExpr, Return: s.Return})
+}
+
+// valueExpr types a JavaScript or TypeScript value from its syntax alone:
+// a literal, a function, an assertion (x as Foo, <Foo>x), this, another
+// name ("=name"), or the first typed side of x ?? y, x || y and c ? x :
+// y. Calls and instantiations are typed later, from what they call.
+func valueExpr(v tree.Node, depth int) string {
+	if v.IsZero() || depth > 6 {
+		return ""
+	}
+	switch v.Kind() {
+	case "string", "template_string":
+		return "String"
+	case "number":
+		return "Number"
+	case "true", "false":
+		return "Boolean"
+	case "regex":
+		return "RegExp"
+	case "array":
+		return "Array"
+	case "object":
+		return tstype.Anonymous
+	case "arrow_function", "function_expression", "function", "generator_function", "class":
+		return "Function"
+	case "this":
+		return "this"
+	case "identifier":
+		if t := v.Text(); t != "undefined" {
+			return "=" + t
+		}
+	case "as_expression":
+		switch cs := v.NamedChildren(); len(cs) {
+		case 1: // x as const
+			return valueExpr(cs[0], depth+1)
+		case 2:
+			return tstype.Expr(cs[1])
+		}
+	case "type_assertion":
+		if cs := v.NamedChildren(); len(cs) == 2 && cs[0].Kind() == "type_arguments" {
+			if ts := cs[0].NamedChildren(); len(ts) == 1 {
+				return tstype.Expr(ts[0])
+			}
+		}
+	case "satisfies_expression", "parenthesized_expression", "non_null_expression":
+		if cs := v.NamedChildren(); len(cs) > 0 {
+			return valueExpr(cs[0], depth+1)
+		}
+	case "binary_expression":
+		if op := v.ChildByField("operator"); !op.IsZero() && (op.Text() == "??" || op.Text() == "||") {
+			if t := valueExpr(v.ChildByField("left"), depth+1); t != "" {
+				return t
+			}
+			return valueExpr(v.ChildByField("right"), depth+1)
+		}
+	case "ternary_expression":
+		if t := valueExpr(v.ChildByField("consequence"), depth+1); t != "" {
+			return t
+		}
+		return valueExpr(v.ChildByField("alternative"), depth+1)
+	}
+	return ""
 }
 
 // inCallable reports whether a definition on the stack is callable.
@@ -432,6 +514,22 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 		if r, _ := utf8.DecodeRuneInString(leaf.Text()); recv.IsZero() && !unicode.IsUpper(r) {
 			return
 		}
+	}
+	// A receiver wrapped without a name of its own (s!.get(), (s).get())
+	// is what it wraps.
+	for range 4 {
+		if recv.IsZero() {
+			break
+		}
+		r := c.at(recv.KindID()).name
+		if r == nil || len(r.Receiver) > 0 || len(r.Name) != 1 || r.Name[0] != "^" {
+			break
+		}
+		inner := r.Name.first(recv)
+		if inner.IsZero() {
+			break
+		}
+		recv = inner
 	}
 	k := call{Line: n.StartPoint().Row + 1, Start: n.StartByte(), End: n.EndByte(), Caller: -1,
 		New: s.New, Literal: s.Literal, Recv: c.receiverName(recv), Member: !recv.IsZero(), Element: s.Component}

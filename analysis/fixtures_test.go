@@ -27,6 +27,7 @@ var fixtureCases = []struct {
     via: createRegistry();
   ← View()  src/view.tsx:2
     via: const r = createRegistry();
+  (exhaustive: no site left unresolved)
 `},
 	{"typescript", "callers cycle", Params{Mode: "callers", Symbol: "ping", Depth: 3}, `ping()
   ← main()  src/main.ts:4
@@ -37,6 +38,7 @@ var fixtureCases = []struct {
     via: ping(n);
     ← ping()  src/main.ts:10  (cycle)
       via: if (n > 0) pong(n - 1);
+  (exhaustive: no site left unresolved)
 `},
 	{"typescript", "callers maxNodes", Params{Mode: "callers", Symbol: "ping", Depth: 3, MaxNodes: 1}, `ping()
   ← main()  src/main.ts:4
@@ -91,6 +93,7 @@ var fixtureCases = []struct {
     src/registry.ts:16  export class SpecialRegistry extends ToolRegistry {}
   Imports (1):
     src/service.ts:1  import { ToolRegistry, type Tool } from './registry.js';
+  (exhaustive: no site left unresolved)
 `},
 	{"typescript", "dependencies", Params{Mode: "dependencies", Target: "src/service.ts"}, `src/service.ts — 3 imports
   → ./registry.js  named { ToolRegistry, Tool }  :1  = src/registry.ts
@@ -157,6 +160,7 @@ Imported by (4):
     src/view.tsx:1  import { createRegistry } from './service';
   Re-exports (1):
     src/forms.ts:7  export { createRegistry as makeRegistry } from './service.js';
+  (exhaustive: no site left unresolved)
 `},
 	{"typescript", "definitions by kind", Params{Mode: "definitions", Symbol: "Registry"}, `Registry — 1 definition
   interface Registry  src/registry.ts:1
@@ -167,6 +171,7 @@ Imported by (4):
     via: this.toolRegistry = createRegistry();
   ← reset()  src/service.ts:14
     via: createRegistry();
+  (exhaustive: no site left unresolved)
 `},
 	{"javascript", "callers depth 2", Params{Mode: "callers", Symbol: "createRegistry", Depth: 2}, `createRegistry()
   ← init()  src/service.js:10
@@ -175,6 +180,7 @@ Imported by (4):
       via: s.init('a');
   ← reset()  src/service.js:15
     via: createRegistry();
+  (exhaustive: no site left unresolved)
 `},
 	{"javascript", "callers cycle", Params{Mode: "callers", Symbol: "ping", Depth: 3}, `ping()
   ← main()  src/main.cjs:4
@@ -185,6 +191,7 @@ Imported by (4):
     via: ping(n);
     ← ping()  src/main.cjs:10  (cycle)
       via: if (n > 0) pong(n - 1);
+  (exhaustive: no site left unresolved)
 `},
 	{"javascript", "callers maxNodes", Params{Mode: "callers", Symbol: "ping", Depth: 3, MaxNodes: 1}, `ping()
   ← main()  src/main.cjs:4
@@ -233,6 +240,7 @@ Imported by (4):
     src/registry.js:12  export class SpecialRegistry extends ToolRegistry {}
   Imports (1):
     src/service.js:1  import { ToolRegistry } from './registry.js';
+  (exhaustive: no site left unresolved)
 `},
 	{"javascript", "dependencies", Params{Mode: "dependencies", Target: "src/main.cjs"}, `src/main.cjs — 3 imports
   → ./service.js  named { Service }  :1  = src/service.js
@@ -274,6 +282,7 @@ note: no javascript file in . mentions nothingCallsThis
       via: s.init("a")
   ← reset()  app/service.py:19
     via: reset = lambda self: create_registry()
+  (exhaustive: no site left unresolved)
 `},
 	{"python", "callers cycle", Params{Mode: "callers", Symbol: "ping", Depth: 3}, `ping()
   ← main()  app/main.py:7
@@ -284,6 +293,7 @@ note: no javascript file in . mentions nothingCallsThis
     via: ping(n)
     ← ping()  app/main.py:14  (cycle)
       via: pong(n - 1)
+  (exhaustive: no site left unresolved)
 `},
 	{"python", "callers maxNodes", Params{Mode: "callers", Symbol: "ping", Depth: 3, MaxNodes: 1}, `ping()
   ← main()  app/main.py:7
@@ -338,6 +348,7 @@ note: no javascript file in . mentions nothingCallsThis
     app/registry.py:24  class SpecialRegistry(ToolRegistry):
   Imports (1):
     app/service.py:2  from .registry import ToolRegistry
+  (exhaustive: no site left unresolved)
 `},
 	{"python", "dependencies", Params{Mode: "dependencies", Target: "app/service.py"}, `app/service.py — 5 imports
   → os  module  :1
@@ -387,6 +398,7 @@ Imported by (2):
       via: s.Init("a")
   ← Reset()  service/service.go:28
     via: reset := func() { CreateRegistry() }
+  (exhaustive: no site left unresolved)
 `},
 	{"go", "callers cycle", Params{Mode: "callers", Symbol: "ping", Depth: 3}, `ping()
   ← main()  main.go:5
@@ -395,6 +407,7 @@ Imported by (2):
     via: func pong(n int) { ping(n) }
     ← ping()  main.go:12  (cycle)
       via: pong(n - 1)
+  (exhaustive: no site left unresolved)
 `},
 	{"go", "callers maxNodes", Params{Mode: "callers", Symbol: "ping", Depth: 3, MaxNodes: 1}, `ping()
   ← main()  main.go:5
@@ -446,6 +459,7 @@ Imported by (2):
     service/service.go:17    toolRegistry *reg.ToolRegistry
   Extends/implements (1):
     registry/registry.go:27  type SpecialRegistry struct{ *ToolRegistry }
+  (exhaustive: no site left unresolved)
 `},
 	{"go", "dependencies", Params{Mode: "dependencies", Target: "service/service.go"}, `service/service.go — 3 imports
   → fmt  package  :4
@@ -484,6 +498,7 @@ note: no go file in . mentions nothingCallsThis
     via: let again = || create_registry();
     ← reset()  src/service.rs:20
       via: again();
+  (exhaustive: no site left unresolved)
 `},
 	{"rust", "callers cycle", Params{Mode: "callers", Symbol: "ping", Depth: 3}, `ping()
   ← main()  src/main.rs:7
@@ -492,6 +507,7 @@ note: no go file in . mentions nothingCallsThis
     via: ping(n)
     ← ping()  src/main.rs:14  (cycle)
       via: pong(n - 1);
+  (exhaustive: no site left unresolved)
 `},
 	{"rust", "callers maxNodes", Params{Mode: "callers", Symbol: "ping", Depth: 3, MaxNodes: 1}, `ping()
   ← main()  src/main.rs:7
@@ -542,6 +558,7 @@ note: no go file in . mentions nothingCallsThis
     src/service.rs:10  tool_registry: Option<ToolRegistry>
   Imports (1):
     src/service.rs:1  use crate::registry::{Registry, ToolRegistry};
+  (exhaustive: no site left unresolved)
 `},
 	{"rust", "dependencies", Params{Mode: "dependencies", Target: "src/service.rs"}, `src/service.rs — 3 imports
   → crate::registry  named { Registry, ToolRegistry }  :1  = src/registry.rs
@@ -602,6 +619,7 @@ Imported by (3):
       via: s.init("a");
   ← reset()  src/com/example/service/Service.java:20
     via: Runnable again = () -> createRegistry();
+  (exhaustive: no site left unresolved)
 `},
 	{"java", "callers cycle", Params{Mode: "callers", Symbol: "ping", Depth: 3}, `ping()
   ← main()  src/com/example/Main.java:6
@@ -610,6 +628,7 @@ Imported by (3):
     via: ping(n);
     ← ping()  src/com/example/Main.java:13  (cycle)
       via: pong(n - 1);
+  (exhaustive: no site left unresolved)
 `},
 	{"java", "callers maxNodes", Params{Mode: "callers", Symbol: "ping", Depth: 3, MaxNodes: 1}, `ping()
   ← main()  src/com/example/Main.java:6
@@ -665,6 +684,7 @@ Imported by (3):
     src/com/example/registry/ToolRegistry.java:22  class SpecialRegistry extends ToolRegistry {
   Imports (1):
     src/com/example/service/Service.java:3  import com.example.registry.ToolRegistry;
+  (exhaustive: no site left unresolved)
 `},
 	{"java", "dependencies", Params{Mode: "dependencies", Target: "src/com/example/service/Service.java"}, `src/com/example/service/Service.java — 3 imports
   → com.example.registry  named { ToolRegistry }  :3  = src/com/example/registry/ToolRegistry.java
@@ -703,7 +723,7 @@ Imported by (1):
     via: void Again() => CreateRegistry();
     ← Reset()  Service/Service.cs:22
       via: Again();
-  (1 of 4 callers matched by name only, marked [name-only]: syntax cannot tell which definition they mean; the others resolved through imports or scope)
+  (not exhaustive: 1 of 4 callers matched by name only, marked [name-only]: 1 untyped receiver)
 `},
 	{"csharp", "callers cycle", Params{Mode: "callers", Symbol: "Ping", Depth: 3}, `Ping()
   ← Main()  Program.cs:5
@@ -712,6 +732,7 @@ Imported by (1):
     via: static void Pong(int n) => Ping(n);
     ← Ping()  Program.cs:13  (cycle)
       via: if (n > 0) Pong(n - 1);
+  (exhaustive: no site left unresolved)
 `},
 	{"csharp", "callers maxNodes", Params{Mode: "callers", Symbol: "Ping", Depth: 3, MaxNodes: 1}, `Ping()
   ← Main()  Program.cs:5
@@ -764,6 +785,7 @@ Imported by (1):
     Service/Service.cs:10  public static ToolRegistry CreateRegistry()  [name-only]
   Extends/implements (1):
     Registry/Registry.cs:33  internal class SpecialRegistry : ToolRegistry
+  (not exhaustive: 3 of 4 references matched by name only, marked [name-only]: 3 unbound names)
 `},
 	{"csharp", "dependencies", Params{Mode: "dependencies", Target: "Service/Service.cs"}, `Service/Service.cs — 2 imports
   → Example.Registry  using  :1
@@ -799,7 +821,7 @@ Imported by (1):
       via: s.init("a")
   ← reset()  src/main/kotlin/com/example/service/Service.kt:18
     via: val reset = { createRegistry() }
-  (1 of 3 callers matched by name only, marked [name-only]: syntax cannot tell which definition they mean; the others resolved through imports or scope)
+  (not exhaustive: 1 of 3 callers matched by name only, marked [name-only]: 1 untyped receiver)
 `},
 	{"kotlin", "callers cycle", Params{Mode: "callers", Symbol: "ping", Depth: 3}, `ping()
   ← main()  src/main/kotlin/com/example/Main.kt:5
@@ -808,6 +830,7 @@ Imported by (1):
     via: ping(n)
     ← ping()  src/main/kotlin/com/example/Main.kt:12  (cycle)
       via: pong(n - 1)
+  (exhaustive: no site left unresolved)
 `},
 	{"kotlin", "callers maxNodes", Params{Mode: "callers", Symbol: "ping", Depth: 3, MaxNodes: 1}, `ping()
   ← main()  src/main/kotlin/com/example/Main.kt:5
@@ -862,6 +885,7 @@ Imported by (1):
     src/main/kotlin/com/example/registry/Registry.kt:25  class SpecialRegistry : ToolRegistry()
   Imports (1):
     src/main/kotlin/com/example/service/Service.kt:3  import com.example.registry.ToolRegistry
+  (exhaustive: no site left unresolved)
 `},
 	{"kotlin", "dependencies", Params{Mode: "dependencies", Target: "src/main/kotlin/com/example/service/Service.kt"}, `src/main/kotlin/com/example/service/Service.kt — 3 imports
   → com.example.registry  named { ToolRegistry }  :3  = src/main/kotlin/com/example/registry
@@ -904,7 +928,7 @@ Imported by (1):
       via: s.init("a")
   ← reset()  lib/app/service.rb:17
     via: again = -> { create_registry() }
-  (1 of 3 callers matched by name only, marked [name-only]: syntax cannot tell which definition they mean; the others resolved through imports or scope)
+  (not exhaustive: 1 of 3 callers matched by name only, marked [name-only]: 1 untyped receiver)
 `},
 	{"ruby", "callers cycle", Params{Mode: "callers", Symbol: "ping", Depth: 3}, `ping()
   ← main()  lib/main.rb:3
@@ -915,6 +939,7 @@ Imported by (1):
     via: ping(n)
     ← ping()  lib/main.rb:10  (cycle)
       via: pong(n - 1) if n > 0
+  (exhaustive: no site left unresolved)
 `},
 	{"ruby", "callers maxNodes", Params{Mode: "callers", Symbol: "ping", Depth: 3, MaxNodes: 1}, `ping()
   ← main()  lib/main.rb:3
@@ -960,6 +985,7 @@ Imported by (1):
     lib/app/service.rb:8  ToolRegistry.new  [name-only]
   Extends/implements (1):
     lib/app/registry.rb:26  class SpecialRegistry < App::ToolRegistry
+  (not exhaustive: 1 of 2 references matched by name only, marked [name-only]: 1 unbound name)
 `},
 	{"ruby", "dependencies", Params{Mode: "dependencies", Target: "lib/app/service.rb"}, `lib/app/service.rb — 3 imports
   → registry  require_relative  :1  = lib/app/registry.rb
@@ -1001,7 +1027,7 @@ Imported by (1):
     via: $again = fn() => createRegistry();
     ← reset()  src/Service/Service.php:25
       via: $again();
-  (1 of 4 callers matched by name only, marked [name-only]: syntax cannot tell which definition they mean; the others resolved through imports or scope)
+  (not exhaustive: 1 of 4 callers matched by name only, marked [name-only]: 1 untyped receiver)
 `},
 	{"php", "callers cycle", Params{Mode: "callers", Symbol: "ping", Depth: 3}, `ping()
   ← main()  src/main.php:6
@@ -1012,6 +1038,7 @@ Imported by (1):
     via: ping($n);
     ← ping()  src/main.php:14  (cycle)
       via: pong($n - 1);
+  (exhaustive: no site left unresolved)
 `},
 	{"php", "callers maxNodes", Params{Mode: "callers", Symbol: "ping", Depth: 3, MaxNodes: 1}, `ping()
   ← main()  src/main.php:6
@@ -1066,6 +1093,7 @@ Imported by (1):
     src/Registry/Registry.php:37  final class SpecialRegistry extends ToolRegistry
   Imports (1, 1 name-only):
     src/Service/Service.php:4  use App\Registry\ToolRegistry;  [name-only]
+  (not exhaustive: 4 of 5 references matched by name only, marked [name-only]: 4 unbound names)
 `},
 	{"php", "dependencies", Params{Mode: "dependencies", Target: "src/Service/Service.php"}, `src/Service/Service.php — 3 imports
   → App\Registry  named { ToolRegistry }  :4
@@ -1114,7 +1142,7 @@ Imported by (2):
       via: service_init("a");
   ← service_reset()  src/service.c:13  [name-only]
     via: create_registry();
-  (3 of 3 callers matched by name only, marked [name-only]: syntax cannot tell which definition they mean; the others resolved through imports or scope)
+  (not exhaustive: 3 of 3 callers matched by name only, marked [name-only]: 3 unbound names)
 `},
 	{"c", "callers cycle", Params{Mode: "callers", Symbol: "ping", Depth: 3}, `ping()
   ← pong()  src/main.c:13
@@ -1123,6 +1151,7 @@ Imported by (2):
       via: pong(n - 1);
   ← main()  src/main.c:17
     via: ping(3);
+  (exhaustive: no site left unresolved)
 `},
 	{"c", "callers maxNodes", Params{Mode: "callers", Symbol: "ping", Depth: 3, MaxNodes: 1}, `ping()
   ← pong()  src/main.c:13
@@ -1160,6 +1189,7 @@ Imported by (2):
     src/registry.c:8       ToolRegistry *create_registry(void) {
     src/registry.c:12      ToolRegistry *r
     src/service.c:5        static ToolRegistry *tool_registry;
+  (exhaustive: no site left unresolved)
 `},
 	{"c", "dependencies", Params{Mode: "dependencies", Target: "src/service.c"}, `src/service.c — 3 imports
   → stdio.h  include  :1
@@ -1205,7 +1235,7 @@ note: no c file in . mentions nothingCallsThis
     via: auto again = [] { return create_registry(); };
     ← reset()  src/service.cpp:13
       via: again();
-  (3 of 4 callers matched by name only, marked [name-only]: syntax cannot tell which definition they mean; the others resolved through imports or scope)
+  (not exhaustive: 3 of 4 callers matched by name only, marked [name-only]: 1 untyped receiver, 2 unbound names)
 `},
 	{"cpp", "callers cycle", Params{Mode: "callers", Symbol: "ping", Depth: 3}, `ping()
   ← pong()  src/main.cpp:12
@@ -1214,6 +1244,7 @@ note: no c file in . mentions nothingCallsThis
       via: pong(n - 1);
   ← main()  src/main.cpp:14
     via: ping(3);
+  (exhaustive: no site left unresolved)
 `},
 	{"cpp", "callers maxNodes", Params{Mode: "callers", Symbol: "ping", Depth: 3, MaxNodes: 1}, `ping()
   ← pong()  src/main.cpp:12
@@ -1267,6 +1298,7 @@ note: no c file in . mentions nothingCallsThis
     src/service.cpp:19  ToolRegistry* toolRegistry = nullptr;
   Extends/implements (1):
     src/registry.h:31  class SpecialRegistry final : public ToolRegistry {};
+  (exhaustive: no site left unresolved)
 `},
 	{"cpp", "dependencies", Params{Mode: "dependencies", Target: "src/service.cpp"}, `src/service.cpp — 2 imports
   → registry.h  include  :1  = src/registry.h

@@ -108,15 +108,24 @@ var jsNames = []nameRule{
 var tsSpec = &langSpec{
 	Lang: "typescript",
 	Typed: []typedShape{
-		{Kind: "required_parameter", Name: path{"pattern"}, Type: path{"type", "^"}},
-		{Kind: "optional_parameter", Name: path{"pattern"}, Type: path{"type", "^"}},
-		{Kind: "variable_declarator", Name: path{"name"}, Type: path{"type", "^"}},
-		{Kind: "public_field_definition", Name: path{"name"}, Type: path{"type", "^"}},
+		// Parameters (this: Foo among them), with or without a written
+		// type; a parameter property is a field of the class.
+		{Kind: "required_parameter", Name: path{"pattern"}, Expr: path{"type"}, ValueExpr: path{"value"},
+			Field: path{"#accessibility_modifier"}, FieldToken: "readonly"},
+		{Kind: "optional_parameter", Name: path{"pattern"}, Expr: path{"type"}, ValueExpr: path{"value"},
+			Field: path{"#accessibility_modifier"}, FieldToken: "readonly"},
+		{Kind: "variable_declarator", Name: path{"name"}, Expr: path{"type"}, ValueExpr: path{"value"}},
+		{Kind: "public_field_definition", Name: path{"name"}, Expr: path{"type"}, ValueExpr: path{"value"}},
+		{Kind: "property_signature", Name: path{"name"}, Expr: path{"type"}},
 		// Return types: x = f() has f's written return type.
-		{Kind: "function_declaration", Name: path{"name"}, Type: path{"return_type", "^"}},
-		{Kind: "method_definition", Name: path{"name"}, Type: path{"return_type", "^"}},
+		{Kind: "function_declaration", Name: path{"name"}, Expr: path{"return_type"}, Return: true},
+		{Kind: "method_definition", Name: path{"name"}, Expr: path{"return_type"}, Return: true},
+		{Kind: "method_signature", Name: path{"name"}, Expr: path{"return_type"}, Return: true},
+		{Kind: "abstract_method_signature", Name: path{"name"}, Expr: path{"return_type"}, Return: true},
+		{Kind: "function_signature", Name: path{"name"}, Expr: path{"return_type"}, Return: true},
 	},
 	SelfNames: []string{"this"},
+	Library:   tsLibrary,
 	Scope:     []string{"typescript", "tsx"},
 	Defs: append(jsCommonDefs(),
 		defShape{Kind: "function_signature", Name: path{"name"}, Label: lSignature},
@@ -165,8 +174,14 @@ var tsClassHeritage = []parentShape{
 }
 
 var jsSpec = &langSpec{
-	Lang:      "javascript",
+	Lang: "javascript",
+	// JavaScript writes no types: a variable is typed by its value.
+	Typed: []typedShape{
+		{Kind: "variable_declarator", Name: path{"name"}, Expr: path{"type"}, ValueExpr: path{"value"}},
+		{Kind: "field_definition", Name: path{"property"}, Expr: path{"type"}, ValueExpr: path{"value"}},
+	},
 	SelfNames: []string{"this"},
+	Library:   tsLibrary,
 	Scope:     []string{"javascript"},
 	Defs: append(jsCommonDefs(),
 		defShape{Kind: "field_definition", Name: path{"property"}, Label: lProperty,

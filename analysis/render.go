@@ -56,8 +56,8 @@ func (r *Result) textCallers(b *strings.Builder) {
 		}
 	}
 	walk(r.Callers, "  ")
-	total, nameOnly := countCalls(r.Callers)
-	textNameOnly(b, total, nameOnly, "caller", "callers")
+	total, _ := countCalls(r.Callers)
+	r.textCompleteness(b, total, "caller", "callers")
 }
 
 // confMark marks a result matched by name only.
@@ -82,14 +82,39 @@ func countCalls(ns []CallNode) (total, nameOnly int) {
 	return total, nameOnly
 }
 
-// textNameOnly says how many results were matched by name only, when any
-// were.
-func textNameOnly(b *strings.Builder, total, nameOnly int, one, many string) {
-	if nameOnly == 0 {
-		return
+// textCompleteness says whether the answer is exhaustive, or how many of
+// its total results were matched by name only and why. A cut answer's
+// footer says so instead.
+func (r *Result) textCompleteness(b *strings.Builder, total int, one, many string) {
+	c := r.Completeness
+	switch {
+	case c == nil || r.Truncated:
+	case c.Exhaustive:
+		b.WriteString("  (exhaustive: no site left unresolved)\n")
+	default:
+		var why []string
+		for _, k := range []string{ReasonUntypedReceiver, ReasonDispatch, ReasonUnboundName} {
+			if n := c.Reasons[k]; n > 0 {
+				many := k + "s"
+				if k == ReasonDispatch {
+					many = "dispatches"
+				}
+				why = append(why, plural(n, k, many))
+			}
+		}
+		b.WriteString("  (not exhaustive: ")
+		if c.NameOnly > 0 {
+			fmt.Fprintf(b, "%d of %s matched by name only, marked [name-only]: %s", c.NameOnly, plural(total, one, many),
+				strings.Join(why, ", "))
+			if c.Reasons[ReasonFileNotRead] > 0 {
+				b.WriteString("; ")
+			}
+		}
+		if n := c.Reasons[ReasonFileNotRead]; n > 0 {
+			fmt.Fprintf(b, "%s not read", plural(n, "file", "files"))
+		}
+		b.WriteString(")\n")
 	}
-	fmt.Fprintf(b, "  (%d of %s matched by name only, marked [name-only]: syntax cannot tell which definition they mean; the others resolved through imports or scope)\n",
-		nameOnly, plural(total, one, many))
 }
 
 func mark(cycle, repeated bool) string {
@@ -237,6 +262,7 @@ func (r *Result) textReferences(b *strings.Builder) {
 			fmt.Fprintf(b, "    ... %d more\n", more)
 		}
 	}
+	r.textCompleteness(b, refs.Resolved+refs.NameOnly, "reference", "references")
 }
 
 func (r *Result) textDependencies(b *strings.Builder) {

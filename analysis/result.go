@@ -39,9 +39,41 @@ type Result struct {
 	ImportedBy   []Importer   `json:"importedBy,omitzero"`
 	Exports      []Export     `json:"exports,omitzero"`
 
+	// Completeness, for callers and references, says whether the answer
+	// is exhaustive.
+	Completeness *Completeness `json:"completeness,omitempty"`
+
 	// Notes explain the answer (a symbol with no definition in scope, a
 	// depth lowered to the maximum).
 	Notes []string `json:"notes,omitempty"`
+}
+
+// Why a site stays name-only (CallNode.Reason, Ref.Reason, and the keys
+// of Completeness.Reasons).
+const (
+	// ReasonUntypedReceiver: a method called on a value whose type is not
+	// written or inferable (an untyped parameter, any, a dynamic value).
+	ReasonUntypedReceiver = "untyped receiver"
+	// ReasonDispatch: the call binds to a supertype's, subtype's or
+	// sibling implementation's member, which may dispatch to the symbol.
+	ReasonDispatch = "dispatch"
+	// ReasonUnboundName: the name is bound by no definition or import the
+	// workspace resolves (a global, an unresolved import).
+	ReasonUnboundName = "unbound name"
+	// ReasonFileNotRead: files of the scope were skipped (binary, too
+	// large, unreadable); what they hold is unknown.
+	ReasonFileNotRead = "file not read"
+)
+
+// Completeness says whether a callers or references answer is exhaustive:
+// every site found bound to the symbol or away from it, every file read,
+// no limit reached. Else NameOnly counts the sites matched by name alone
+// (the answer may hold wrong ones, and a text search may find more), by
+// reason in Reasons, with the files not read.
+type Completeness struct {
+	Exhaustive bool           `json:"exhaustive"`
+	NameOnly   int            `json:"nameOnly,omitempty"`
+	Reasons    map[string]int `json:"reasons,omitempty"`
 }
 
 // CallNode is one node of a call tree. For callers it is a function or
@@ -62,6 +94,9 @@ type CallNode struct {
 	// (through an import or scope) or NameOnly (the name matches). Empty
 	// for the top nodes of callees, which are definitions.
 	Confidence string `json:"confidence,omitempty"`
+	// Reason, for a name-only caller, says why it was not resolved (a
+	// Reason* constant).
+	Reason string `json:"reason,omitempty"`
 	// Text is a callee's call expression.
 	Text string `json:"text,omitempty"`
 	// Cycle: the node is already on the path above it; Repeated: it was
@@ -155,6 +190,9 @@ type Ref struct {
 	// Confidence: Resolved, NameOnly, or Heuristic in the heuristic
 	// category.
 	Confidence string `json:"confidence"`
+	// Reason, for a name-only reference, says why it was not resolved (a
+	// Reason* constant).
+	Reason string `json:"reason,omitempty"`
 }
 
 // FileDeps is one file's imports.
@@ -197,6 +235,60 @@ type Export struct {
 	Source    string `json:"source,omitempty"` // re-exports
 	Default   bool   `json:"default,omitempty"`
 	Detail    string `json:"detail,omitempty"`
+}
+
+// completeness computes the answer's Completeness (callers and
+// references).
+func (r *Result) completeness() *Completeness {
+	c := &Completeness{Reasons: map[string]int{}}
+	switch r.Mode {
+	case ModeCallers:
+		var walk func(ns []CallNode)
+		walk = func(ns []CallNode) {
+			for _, n := range ns {
+				if n.Confidence == NameOnly {
+					c.NameOnly++
+					c.Reasons[orUnknown(n.Reason)]++
+				}
+				walk(n.Children)
+			}
+		}
+		walk(r.Callers)
+	case ModeReferences:
+		if r.References == nil {
+			return nil
+		}
+		for _, cat := range r.References.Categories {
+			if cat.Heuristic {
+				continue
+			}
+			c.NameOnly += cat.NameOnly
+			for _, it := range cat.Items {
+				if it.Confidence == NameOnly {
+					c.Reasons[orUnknown(it.Reason)]++
+				}
+			}
+		}
+	default:
+		return nil
+	}
+	if r.SkippedFiles > 0 {
+		c.Reasons[ReasonFileNotRead] = r.SkippedFiles
+	}
+	c.Exhaustive = c.NameOnly == 0 && r.SkippedFiles == 0 && !r.Truncated && !r.Partial
+	if len(c.Reasons) == 0 {
+		c.Reasons = nil
+	}
+	return c
+}
+
+// orUnknown names a name-only site's reason, ReasonUnboundName when none
+// was recorded.
+func orUnknown(reason string) string {
+	if reason == "" {
+		return ReasonUnboundName
+	}
+	return reason
 }
 
 // Empty reports whether the answer found nothing: no caller, callee,

@@ -392,6 +392,9 @@ type langSpec struct {
 	// ImplicitSelf: an unqualified call inside a class may call one of its
 	// own methods (Java, C#, Kotlin, Ruby, C++).
 	ImplicitSelf bool
+	// Library is the language's standard library table: its types
+	// (a written Map is the library's), members' types and globals.
+	Library func() *libTable
 	// DirScope: the files of one directory share a scope (Go's and Java's
 	// packages), so an unqualified name may be defined in a sibling file.
 	DirScope bool
@@ -412,11 +415,25 @@ type langSpec struct {
 // at Name, the type at Type (read through the name rules, so Foo<T>, *Foo
 // and pkg.Foo give Foo); or, with Value instead of Type, a name declared
 // by its initial value (Go's x := New()), typed by what the value calls.
+//
+// TypeScript's shapes set Expr instead: the whole written type, kept in
+// its compact form (tstype), and the declaration is recorded even without
+// one (an untyped parameter still hides a global of its name); ValueExpr
+// is the initial value, typed from its syntax when it is a literal, an
+// assertion (x as Foo), this or another name. Field marks a constructor's
+// parameter property (constructor(private s: Store)): a field of the
+// class, as does FieldToken (constructor(readonly s: Store)). Return marks a function's or method's return type, which types
+// its calls, not a variable.
 type typedShape struct {
-	Kind  string
-	Name  path
-	Type  path
-	Value path
+	Kind       string
+	Name       path
+	Type       path
+	Value      path
+	Expr       path
+	ValueExpr  path
+	Field      path
+	FieldToken string
+	Return     bool
 }
 
 // packageShape reads a package declaration.

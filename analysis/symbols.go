@@ -289,38 +289,50 @@ func (s *session) references(sym, owner string, maxNodes int) *References {
 		line      int
 	}
 	seen := map[lineKey]int{}
-	add := func(cat string, f *fileFacts, line int, text string, st status) {
+	add := func(cat string, f *fileFacts, line int, text string, st status, reason string) {
 		if st == miss {
 			return
 		}
 		c := byID[cat]
 		conf := st.label()
 		if c.Heuristic {
-			conf = Heuristic
+			conf, reason = Heuristic, ""
+		}
+		if st != nameOnly {
+			reason = ""
 		}
 		k := lineKey{cat, f.rel, line}
 		if i, ok := seen[k]; ok {
 			if st == resolved && !c.Heuristic {
-				c.Items[i].Confidence = Resolved
+				c.Items[i].Confidence, c.Items[i].Reason = Resolved, ""
 			}
 			return
 		}
 		seen[k] = len(c.Items)
-		c.Items = append(c.Items, Ref{File: f.rel, Line: line, Text: text, Confidence: conf})
+		c.Items = append(c.Items, Ref{File: f.rel, Line: line, Text: text, Confidence: conf, Reason: reason})
 	}
+	call := func(f *fileFacts, k call) (status, string) { return b.classifyWhy(f, k, tgt) }
+	named := func(st status) (status, string) { return st, why(st) }
 	for _, f := range facts {
+		aliases := f.aliasesOf(sym)
 		for _, k := range f.calls {
 			text := func() string { return f.text(k.Start, k.End, 100) }
 			switch {
+			case aliases[k.Name] && !k.Member:
+				st, why := call(f, k)
+				add(RefDirectCalls, f, k.Line, text(), st, why)
 			case k.New && k.NewOf == sym:
-				add(RefInstantiations, f, k.Line, text(), b.classifyName(f, sym, k.Start, tgt))
+				st, why := named(b.classifyName(f, sym, k.Start, tgt))
+				add(RefInstantiations, f, k.Line, text(), st, why)
 			case k.New && k.Name == sym, k.Name == sym && classCall:
-				add(RefInstantiations, f, k.Line, text(), b.classify(f, k, tgt))
+				st, why := call(f, k)
+				add(RefInstantiations, f, k.Line, text(), st, why)
 			case k.Name == sym:
-				add(RefDirectCalls, f, k.Line, text(), b.classify(f, k, tgt))
+				st, why := call(f, k)
+				add(RefDirectCalls, f, k.Line, text(), st, why)
 			}
 			if !k.New && !k.Element && k.Recv != "" && k.Name != "" && containsWords(identWords(k.Recv), words) {
-				add(RefInstanceCalls, f, k.Line, text(), nameOnly)
+				add(RefInstanceCalls, f, k.Line, text(), nameOnly, "")
 			}
 		}
 		for _, t := range f.types {
@@ -334,13 +346,14 @@ func (s *session) references(sym, owner string, maxNodes int) *References {
 				if t.Recv != "" {
 					st = b.judge(b.member(b.lookup(f, t.Recv, pos, 0), sym), tgt)
 				}
-				add(RefTypes, f, t.Line, text, st)
+				add(RefTypes, f, t.Line, text, st, why(st))
 			}
 		}
 		for _, sf := range f.supers {
 			if sf.Name == sym {
 				d := f.defs[sf.Def]
-				add(RefHeritage, f, d.Line, f.lineText(d.Line, viaMax), b.classifyName(f, sym, d.Start, tgt))
+				st := b.classifyName(f, sym, d.Start, tgt)
+				add(RefHeritage, f, d.Line, f.lineText(d.Line, viaMax), st, why(st))
 			}
 		}
 		for _, imp := range f.imports {
@@ -358,7 +371,8 @@ func (s *session) references(sym, owner string, maxNodes int) *References {
 					line, text = bn.Line, f.lineText(bn.Line, 100)
 				}
 			}
-			add(cat, f, line, text, b.classifyImport(f, imp, tgt))
+			st := b.classifyImport(f, imp, tgt)
+			add(cat, f, line, text, st, why(st))
 		}
 	}
 	refs := &References{}

@@ -222,6 +222,7 @@ type analysisOutput struct {
 	TotalItems    int            `json:"totalItems" desc:"The items of the whole answer, on every page."`
 	NextOffset    int            `json:"next_offset,omitempty" desc:"The offset of the item after the last one listed here, when there are more."`
 	References    map[string]int `json:"references,omitempty" desc:"references mode: the count of each reference category (items may list fewer, see maxNodes), and under resolved and nameOnly the totals of references resolved and matched by name alone (the heuristic category counts in neither)."`
+	Exhaustive    *bool          `json:"exhaustive,omitempty" desc:"callers, references: no site left name-only, no file skipped, no limit hit; notes say why not."`
 	Notes         []string       `json:"notes,omitempty"`
 }
 
@@ -246,6 +247,12 @@ func compactAnalysis(p *analysisPage) analysisOutput {
 		Truncated: r.Truncated, Partial: r.Partial, Reason: r.Reason,
 		FilesInScope: r.FilesInScope, FilesAnalyzed: r.FilesAnalyzed, SkippedFiles: r.SkippedFiles,
 		Notes: clipAll(r.Notes), TotalItems: p.TotalItems, NextOffset: p.NextOffset}
+	if c := r.Completeness; c != nil {
+		out.Exhaustive = &c.Exhaustive
+		if why := completenessNote(c); why != "" {
+			out.Notes = append(out.Notes, why)
+		}
+	}
 	if r.References != nil {
 		refs := r.References
 		out.References = map[string]int{"resolved": refs.Resolved, "nameOnly": refs.NameOnly}
@@ -471,4 +478,19 @@ func mark(cycle, repeated bool) string {
 		return "repeated"
 	}
 	return ""
+}
+
+// completenessNote says why an answer is not exhaustive: its name-only
+// sites by reason, and the files not read.
+func completenessNote(c *analysis.Completeness) string {
+	var why []string
+	for _, k := range []string{analysis.ReasonUntypedReceiver, analysis.ReasonDispatch, analysis.ReasonUnboundName, analysis.ReasonFileNotRead} {
+		if n := c.Reasons[k]; n > 0 {
+			why = append(why, fmt.Sprintf("%d %s", n, k))
+		}
+	}
+	if c.Exhaustive || len(why) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("not exhaustive: %d name-only (%s)", c.NameOnly, strings.Join(why, ", "))
 }

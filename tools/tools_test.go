@@ -377,3 +377,47 @@ func TestDeclareRejectsIncomplete(t *testing.T) {
 		}()
 	}
 }
+
+// TestAnalysisCompleteness: structural_analysis's structured answer says
+// whether a callers or references answer is exhaustive, and a note why
+// not.
+func TestAnalysisCompleteness(t *testing.T) {
+	root := writeFiles(t, map[string]string{"m.ts": "export class S { get() {} }\n" +
+		"export function a(s: S) { s.get(); }\nexport function b(x) { x.get(); }\n"})
+	ts, err := New(Config{Workspace: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tool *Tool
+	for _, x := range ts {
+		if x.Name == "structural_analysis" {
+			tool = x
+		}
+	}
+	cases := []struct {
+		params     string
+		exhaustive bool
+		note       string
+	}{
+		{`{"mode":"callers","language":"typescript","symbol":"S.get"}`, false, "not exhaustive: 1 name-only (1 untyped receiver)"},
+		{`{"mode":"callers","language":"typescript","symbol":"a"}`, true, ""},
+		{`{"mode":"references","language":"typescript","symbol":"S.get"}`, false, "not exhaustive: 1 name-only (1 untyped receiver)"},
+	}
+	for _, c := range cases {
+		out, err := tool.Call(context.Background(), json.RawMessage(c.params))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := out.Structured.(analysisOutput)
+		if s.Exhaustive == nil || *s.Exhaustive != c.exhaustive {
+			t.Errorf("%s: exhaustive %v, want %v", c.params, s.Exhaustive, c.exhaustive)
+		}
+		found := c.note == ""
+		for _, n := range s.Notes {
+			found = found || n == c.note
+		}
+		if !found {
+			t.Errorf("%s: notes %q lack %q", c.params, s.Notes, c.note)
+		}
+	}
+}

@@ -78,6 +78,8 @@ export type StructuralAnalysisParams = {
 
 /** The structured result of structural_analysis (ToolResult.structured). */
 export type StructuralAnalysisResult = {
+  /** callers, references: no site left name-only, no file skipped, no limit hit; notes say why not. */
+  exhaustive?: boolean;
   filesAnalyzed: number;
   filesInScope: number;
   /** The page's items, as many as fit the size bound. */

@@ -20,10 +20,12 @@ import (
 // The projects measured, pinned: mobx's TypeScript sources (56 files;
 // its classes share member names: get, set, has, keys, values, ...) and
 // TanStack Query's core (23 files; caches, observers and clients sharing
-// build, find, subscribe, ...).
+// build, find, subscribe, ...) and rxjs (251 files; subjects, observers,
+// subscribers and schedulers sharing next, error, complete, schedule, ...).
 var projects = []struct{ name, version, src string }{
 	{"mobx", "7.1.3", "src"},
 	{"@tanstack/query-core", "5.108.0", "src"},
+	{"rxjs", "7.8.2", "src"},
 }
 
 const (
@@ -194,6 +196,21 @@ func measure(t *testing.T, project, version, srcDir string) {
 		}
 	}
 	heuristic := &score{}
+	// exhaustive counts, per mode, the qualified answers marked
+	// exhaustive and those of them missing a result the truth has.
+	exhaustive, wrongExhaustive := map[string]int{}, map[string]int{}
+	claim := func(mode string, r *analysis.Result, got, wanted []string, symbol string) {
+		if r.Completeness == nil || !r.Completeness.Exhaustive {
+			return
+		}
+		exhaustive[mode]++
+		if _, missing := misses(got, wanted, wanted); len(missing) > 0 {
+			wrongExhaustive[mode]++
+			if verbose {
+				t.Logf("%s %s marked exhaustive misses %v", mode, symbol, missing)
+			}
+		}
+	}
 	for _, q := range tr.Queries {
 		for _, w := range ways {
 			symbol := q.Name
@@ -213,6 +230,9 @@ func measure(t *testing.T, project, version, srcDir string) {
 					got = append(got, callerKey(n))
 				}
 				scores["callers"][w.name].add(got, q.Callers, q.Callers)
+				if w.qualified && !w.resolvedOnly {
+					claim("callers", r, got, q.Callers, symbol)
+				}
 				if verbose && w.qualified {
 					extra, missing := misses(got, q.Callers, q.Callers)
 					t.Logf("callers %s (%s): extra %v missing %v", symbol, w.name, extra, missing)
@@ -268,6 +288,9 @@ func measure(t *testing.T, project, version, srcDir string) {
 				}
 			}
 			scores["references"][w.name].add(dedup(got), q.RefsAll, q.RefsStructural)
+			if w.qualified && !w.resolvedOnly {
+				claim("references", r, got, q.RefsStructural, symbol)
+			}
 			if verbose && w.qualified {
 				extra, missing := misses(got, q.RefsAll, q.RefsStructural)
 				t.Logf("references %s (%s): extra %v missing %v", symbol, w.name, extra, missing)
@@ -292,6 +315,9 @@ func measure(t *testing.T, project, version, srcDir string) {
 		}
 	}
 	t.Logf("%-11s %-25s %s", "references", "heuristic category", heuristic)
+	for _, mode := range []string{"callers", "references"} {
+		t.Logf("%-11s %d qualified answers marked exhaustive, %d of them missing a result", mode, exhaustive[mode], wrongExhaustive[mode])
+	}
 	// Qualifying a shared name never costs precision: what it leaves out
 	// is what resolves to another definition.
 	for _, mode := range modes {

@@ -1,0 +1,131 @@
+// Package tstype writes a TypeScript type, as tree-sitter's TypeScript
+// grammar parses it, in the compact form structural_analysis's type layer
+// reads: a type name with its type arguments (Map<String,Foo>, ns.Store,
+// Array<Foo>), primitives as the library interfaces holding their members
+// (string as String), and "" for a type whose members cannot be named (any,
+// a union of several types, a conditional type). The library table
+// generator and the analysis of project code share it, so both spell a type
+// alike.
+package tstype
+
+import (
+	"strings"
+
+	"github.com/loupe-dev/loupe/core/tree"
+)
+
+// Anonymous is the form of an object type literal ({ a(): void }): a
+// type whose members belong to no named type.
+const Anonymous = "{}"
+
+// primitives maps TypeScript's primitive types to the interfaces that hold
+// their members; the types whose members cannot be named map to "".
+var primitives = map[string]string{
+	"string": "String", "number": "Number", "boolean": "Boolean", "bigint": "BigInt", "symbol": "Symbol",
+	"object": "Object", "any": "", "unknown": "", "never": "", "void": "", "undefined": "", "null": "",
+}
+
+// Expr returns the compact form of the type node n (a type annotation or
+// the type itself), "" when it names no type whose members are known.
+func Expr(n tree.Node) string {
+	return expr(n, 0)
+}
+
+func expr(n tree.Node, depth int) string {
+	if n.IsZero() || depth > 8 {
+		return ""
+	}
+	switch n.Kind() {
+	case "type_annotation", "constraint", "parenthesized_type", "readonly_type", "opting_type_annotation", "omitting_type_annotation":
+		if c := firstNamed(n); !c.IsZero() {
+			return expr(c, depth+1)
+		}
+	case "type_identifier", "identifier":
+		return n.Text()
+	case "nested_type_identifier":
+		return strings.Join(strings.Fields(n.Text()), "")
+	case "predefined_type":
+		return primitives[n.Text()]
+	case "this_type":
+		return "this"
+	case "generic_type":
+		name := expr(n.ChildByField("name"), depth+1)
+		if name == "" {
+			return ""
+		}
+		var args []string
+		if ta := n.ChildByField("type_arguments"); !ta.IsZero() {
+			for _, a := range ta.NamedChildren() {
+				if !a.IsExtra() {
+					args = append(args, expr(a, depth+1))
+				}
+			}
+		}
+		if len(args) == 0 {
+			return name
+		}
+		return name + "<" + strings.Join(args, ",") + ">"
+	case "array_type":
+		return "Array<" + expr(firstNamed(n), depth+1) + ">"
+	case "tuple_type":
+		return "Array"
+	case "function_type", "constructor_type":
+		return "Function"
+	case "object_type":
+		return Anonymous
+	case "template_literal_type":
+		return "String"
+	case "literal_type":
+		c := firstNamed(n)
+		switch {
+		case c.IsZero():
+		case c.Kind() == "string":
+			return "String"
+		case c.Kind() == "number", c.Kind() == "unary_expression":
+			return "Number"
+		case c.Kind() == "true", c.Kind() == "false":
+			return "Boolean"
+		}
+		return ""
+	case "union_type":
+		// A declared union with null or undefined is its other member; a
+		// union of several types has no one type.
+		out := ""
+		for _, c := range n.NamedChildren() {
+			if c.IsExtra() || nullish(c) {
+				continue
+			}
+			t := expr(c, depth+1)
+			if out != "" && t != out || t == "" {
+				return ""
+			}
+			out = t
+		}
+		return out
+	}
+	return ""
+}
+
+// nullish reports whether a union member is null, undefined or void.
+func nullish(n tree.Node) bool {
+	switch n.Kind() {
+	case "literal_type":
+		c := firstNamed(n)
+		return !c.IsZero() && (c.Kind() == "undefined" || c.Kind() == "null")
+	case "predefined_type":
+		switch n.Text() {
+		case "undefined", "null", "void":
+			return true
+		}
+	}
+	return false
+}
+
+func firstNamed(n tree.Node) tree.Node {
+	for _, c := range n.NamedChildren() {
+		if !c.IsExtra() {
+			return c
+		}
+	}
+	return tree.Node{}
+}

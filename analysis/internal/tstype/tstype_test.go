@@ -1,0 +1,53 @@
+package tstype
+
+import (
+	"context"
+	"testing"
+
+	"github.com/loupe-dev/loupe/core/language"
+	"github.com/loupe-dev/loupe/core/search"
+	"github.com/loupe-dev/loupe/core/tree"
+)
+
+// TestExpr parses `let x: TYPE;` with the TypeScript grammar and checks
+// the compact form of the annotation.
+func TestExpr(t *testing.T) {
+	lang, err := language.Lookup("typescript")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ typ, want string }{
+		{"Store", "Store"},
+		{"Map<string, Store>", "Map<String,Store>"},
+		{"Store | undefined | null", "Store"},
+		{"Store | Cache", ""},
+		{"Store[]", "Array<Store>"},
+		{"readonly Store[]", "Array<Store>"},
+		{"[Store, Cache]", "Array"},
+		{"ns.Store<T>", "ns.Store<T>"},
+		{"(x: number) => void", "Function"},
+		{"{ get(): void }", Anonymous},
+		{`"a" | "b"`, "String"},
+		{"number", "Number"},
+		{"any", ""},
+		{"this", "this"},
+		{"(Store)", "Store"},
+	}
+	for _, c := range cases {
+		src := []byte("let x: " + c.typ + ";")
+		tr, err := search.Parse(context.Background(), lang, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ann tree.Node
+		tr.Root().Descendants(func(n tree.Node) bool {
+			if ann.IsZero() && n.Kind() == "type_annotation" {
+				ann = n
+			}
+			return ann.IsZero()
+		})
+		if got := Expr(ann); got != c.want {
+			t.Errorf("%s: got %q, want %q", c.typ, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,261 @@
+package analysis
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/loupe-dev/loupe/analysis/internal/tstype"
+)
+
+// The type layer: what the code writes down about types (declared types
+// of parameters, fields, variables and returns, this: parameters), what a
+// reader infers at a glance (new C(), literals, x ?? y, aliases of this
+// and of other names), return types followed through calls and chains,
+// and the standard library's types (a table generated from its
+// declarations) with the type arguments that pick a member's type
+// (Map<K, V>.get gives V). A receiver whose type is known binds to that
+// type's member: the workspace's class, or the library's, which is then
+// not the workspace's method.
+
+// identityTypes are TypeScript's utility types whose members are those of
+// their first type argument (Partial<Store> has Store's methods).
+var identityTypes = map[string]bool{"Partial": true, "Required": true, "Readonly": true, "NonNullable": true,
+	"Pick": true, "Omit": true, "NoInfer": true}
+
+// libLowerGlobals are the lower-case library globals a call's receiver is
+// taken to name when nothing in scope declares it; the others (name,
+// parent, status, ...) are too often an undeclared local's name.
+var libLowerGlobals = []string{"document", "window", "console", "navigator", "localStorage", "sessionStorage",
+	"globalThis", "performance"}
+
+// declAt finds the declaration in scope at pos of f of the variable or
+// parameter name: in the innermost scope, the last one before pos.
+func (b *binder) declAt(f *fileFacts, name string, pos int) (typedName, bool) {
+	best, bestStart := -1, -2
+	for i, t := range f.typed {
+		if t.Name != name || t.Return || t.Type == "" && t.Start > pos {
+			continue // a name declared by its value is typed after it
+		}
+		start := -1
+		if t.Scope >= 0 {
+			sc := f.defs[t.Scope]
+			if pos < sc.Start || pos >= sc.End || (sc.container && isType(sc)) {
+				continue // out of scope, or a field (reached through this)
+			}
+			start = sc.Start
+		}
+		if start > bestStart || start == bestStart && t.Start > f.typed[best].Start {
+			best, bestStart = i, start
+		}
+	}
+	if best < 0 {
+		return typedName{}, false
+	}
+	return f.typed[best], true
+}
+
+// declType finds the type a declaration gives its name: its written type,
+// else its initial value's.
+func (b *binder) declType(f *fileFacts, t typedName, pos int) binding {
+	switch {
+	case t.Expr != "":
+		return b.evalType(f, parseTyx(t.Expr), pos, 0)
+	case t.Type != "":
+		return b.written(f, t, pos)
+	case t.ValExpr != "":
+		if ty := b.valueExprType(f, t); ty.found() {
+			return ty
+		}
+	}
+	if t.ValStart >= 0 {
+		return b.valueType(f, t.ValStart, t.ValEnd)
+	}
+	return binding{}
+}
+
+// valueExprType types an initial value from its syntax (valueExpr): this,
+// another name, or a written type.
+func (b *binder) valueExprType(f *fileFacts, t typedName) binding {
+	switch {
+	case t.ValExpr == "this":
+		return b.enclosingClass(f, t.Start)
+	case strings.HasPrefix(t.ValExpr, "="):
+		name := t.ValExpr[1:]
+		if name == t.Name || b.depth > 6 {
+			return binding{}
+		}
+		b.depth++
+		defer func() { b.depth-- }()
+		bd := b.lookup(f, name, t.Start, 0)
+		if len(bd.files) > 0 || b.isTypeBinding(bd) {
+			return binding{} // a namespace or a class itself, not an instance
+		}
+		return b.typeOf(f, name, t.Start, bd)
+	}
+	return b.evalType(f, parseTyx(t.ValExpr), t.Start, 0)
+}
+
+// enclosingClass finds the class or interface around pos of f.
+func (b *binder) enclosingClass(f *fileFacts, pos int) binding {
+	best := -1
+	for i, d := range f.defs {
+		if d.container && isType(d) && d.Start <= pos && pos < d.End && (best < 0 || d.Start >= f.defs[best].Start) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return binding{}
+	}
+	return binding{defs: []defRef{{f, best}}}
+}
+
+// evalType finds what a written type (compact form) names at pos of f:
+// the workspace's type definitions, a package's type (external), or a
+// standard library type with its type arguments; nothing for a type
+// parameter or a type that cannot be named.
+func (b *binder) evalType(f *fileFacts, x tyx, pos, depth int) binding {
+	switch {
+	case x.name == "" || depth > 6:
+		return binding{}
+	case x.name == tstype.Anonymous:
+		return binding{external: true, typeName: tstype.Anonymous}
+	case x.name == "this":
+		return b.enclosingClass(f, pos)
+	case identityTypes[x.name] && len(x.args) > 0:
+		return b.evalType(f, x.args[0], pos, depth+1)
+	}
+	if i := strings.IndexByte(x.name, '.'); i > 0 {
+		ns, rest := x.name[:i], x.name[i+1:]
+		bd := b.lookup(f, ns, pos, 0)
+		for _, seg := range strings.Split(rest, ".") {
+			bd = b.member(bd, seg)
+		}
+		if ty := b.types(bd); len(ty.defs) > 0 {
+			return ty
+		}
+		if bd.external {
+			return binding{external: true}
+		}
+		return binding{}
+	}
+	bd := b.lookup(f, x.name, pos, 0)
+	if ty := b.types(bd); len(ty.defs) > 0 {
+		return ty
+	}
+	if bd.external {
+		return binding{external: true, typeName: x.name}
+	}
+	if lib := f.c.spec.Library; lib != nil && !bd.found() {
+		if _, ok := lib().types[x.name]; ok {
+			out := binding{external: true, typeName: x.name, lib: lib()}
+			for _, a := range x.args {
+				out.typeArgs = append(out.typeArgs, b.evalType(f, a, pos, depth+1))
+			}
+			return out
+		}
+	}
+	return binding{}
+}
+
+// libEval finds what a library member's type (compact form) names: one
+// of its owner's type parameters (the receiver's type arguments), the
+// receiver itself (this), or another library type.
+func libEval(lib *libTable, x tyx, params []string, recv binding, depth int) binding {
+	switch {
+	case x.name == "" || depth > 6:
+		return binding{}
+	case x.name == "this":
+		recv.member = ""
+		return recv
+	case x.name == tstype.Anonymous:
+		return binding{external: true, typeName: tstype.Anonymous}
+	}
+	for i, p := range params {
+		if p == x.name {
+			if i < len(recv.typeArgs) {
+				return recv.typeArgs[i]
+			}
+			return binding{}
+		}
+	}
+	if _, ok := lib.types[x.name]; !ok {
+		return binding{} // a method's own type parameter
+	}
+	out := binding{external: true, typeName: x.name, lib: lib}
+	for _, a := range x.args {
+		out.typeArgs = append(out.typeArgs, libEval(lib, a, params, recv, depth+1))
+	}
+	return out
+}
+
+// libMember finds the type of member name of the library type bd names
+// (a method's return type); ok reports whether the library declares it.
+func libMember(bd binding, name string) (binding, bool) {
+	if bd.lib == nil || bd.typeName == "" {
+		return binding{}, false
+	}
+	typ, owner, ok := bd.lib.member(bd.typeName, name, 0)
+	if !ok {
+		return binding{}, false
+	}
+	return libEval(bd.lib, parseTyx(typ), owner.params, bd, 0), true
+}
+
+// global finds the library global a receiver names when nothing in scope
+// declares it (Object in Object.keys(), document): a library value.
+func (b *binder) global(f *fileFacts, name string) binding {
+	lib := f.c.spec.Library
+	if lib == nil {
+		return binding{}
+	}
+	typ, ok := lib().globals[name]
+	if r, _ := utf8.DecodeRuneInString(name); !ok || !unicode.IsUpper(r) && !contains(libLowerGlobals, name) {
+		return binding{}
+	}
+	if ty := libEval(lib(), parseTyx(typ), nil, binding{}, 0); ty.found() {
+		return ty
+	}
+	return binding{external: true}
+}
+
+// instance finds the type call k of f instantiates (new C()): the
+// workspace's class, a package's (external) or a library type.
+func (b *binder) instance(f *fileFacts, name string, pos int) binding {
+	bd := b.lookup(f, name, pos, 0)
+	if ty := b.types(bd); len(ty.defs) > 0 {
+		return ty
+	}
+	if bd.external {
+		return binding{external: true, typeName: name}
+	}
+	if lib := f.c.spec.Library; lib != nil && !bd.found() {
+		if _, ok := lib().types[name]; ok {
+			return binding{external: true, typeName: name, lib: lib()}
+		}
+	}
+	return binding{}
+}
+
+// defType finds the type of the variable definition dr: its declaration's
+// written type or initial value.
+func (b *binder) defType(dr defRef) binding {
+	d := dr.f.defs[dr.i]
+	for _, t := range dr.f.typed {
+		if t.Name == d.Name && t.Start == d.Start && !t.Return {
+			return b.declType(dr.f, t, d.Start)
+		}
+	}
+	return b.valueType(dr.f, d.Start, d.End)
+}
+
+// thisUntyped reports whether this, at pos of a TypeScript file, is
+// outside every class (an object literal's method, a plain function): the
+// compiler types it as the object literal or any, never as a class.
+func (b *binder) thisUntyped(f *fileFacts, pos int) bool {
+	switch f.c.spec.Lang {
+	case "typescript", "tsx":
+		return len(b.enclosingClass(f, pos).defs) == 0
+	}
+	return false
+}

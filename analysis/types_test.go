@@ -1,0 +1,222 @@
+package analysis
+
+import (
+	"sort"
+	"strings"
+	"testing"
+)
+
+// storeTS is the class every type-layer case asks about: Store.get, in
+// store.ts, beside a Cache class with a get of its own.
+const storeTS = `export class Store {
+  get(key: string): Item { return new Item(); }
+  child(): Store { return this; }
+}
+export class Cache {
+  get(key: string) { return key; }
+}
+export class Item {
+  save() {}
+}
+export interface Opts { store: Store; cache: Cache }
+`
+
+// TestTypeLayer checks each rule of the type layer on a small TypeScript
+// file calling get: the callers of Store.get it must find (resolved or
+// name-only) and those it must not (a Cache's, a library Map's).
+func TestTypeLayer(t *testing.T) {
+	cases := []struct {
+		name, code string
+		want       []string // "caller confidence" of Store.get's callers in use.ts
+	}{
+		{"parameter", `import { Store, Cache } from './store';
+export function a(s: Store) { s.get('k'); }
+export function b(c: Cache) { c.get('k'); }`, []string{"a resolved"}},
+		{"union with undefined and null", `import { Store, Cache } from './store';
+export function a(s: Store | undefined) { s!.get('k'); }
+export function b(c: Cache | null) { c?.get('k'); }`, []string{"a resolved"}},
+		{"library types are not the workspace's", `import { Store } from './store';
+export function a(m: Map<string, number>, s: Set<string>, w: WeakMap<object, string>) { m.get('k'); w.get({}); }
+export function b(x: string[]) { x.at(0); }
+export function c(r: Readonly<Store>) { r.get('k'); }`, []string{"c resolved"}},
+		{"type arguments pick a member's type", `import { Store, Item } from './store';
+export function a(m: Map<string, Store>) { m.get('k').get('x'); }
+export function b(m: Map<string, Item>) { m.get('k').save(); }
+export function c(xs: Store[]) { xs.find(Boolean)!.get('y'); }`, []string{"a resolved", "c resolved"}},
+		{"library globals and chains on them", `export function a(o: object) { Object.keys(o).map(String); new Map().get('k'); }
+export function b() { const m = new Map<string, string>(); m.get('k'); JSON.parse('1').get('x'); }`,
+			[]string{"b name-only"}},
+		{"literals and this aliases", `import { Store } from './store';
+export class User {
+  run() { const self = this; self.get(); const t = 'x'; t.get(); }
+  get() {}
+}
+export function a() { const s = new Store(); const alias = s; alias.get('k'); }
+export function b() { const x = {} as Store; x.get('k'); }`, []string{"a resolved", "b resolved"}},
+		{"fields, parameter properties and interface properties", `import { Store, Opts } from './store';
+export class User {
+  constructor(private store: Store, other: Map<string, string>) { other.get('k'); }
+  run() { this.store.get('k'); }
+}
+export function a(o: Opts) { o.store.get('k'); o.cache.get('k'); }`, []string{"a resolved", "run resolved"}},
+		{"parameter properties with a default value or readonly", `import { Store } from './store';
+export class User {
+  constructor(public cache = new Map<string, string>(), readonly store: Store) {}
+  run() { this.cache.get('k'); this.store.get('k'); }
+}`, []string{"run resolved"}},
+		{"this outside a class", `export const ext = { reverse() { this.get('k'); } };
+export function a() { this.get('k'); }`, nil},
+		{"this parameter", `import { Store } from './store';
+export function a(this: Store) { this.get('k'); }
+export function b(this: Map<string, string>) { this.get('k'); }`, []string{"a resolved"}},
+		{"return types through calls and chains", `import { Store } from './store';
+export function make(): Store { return new Store(); }
+export function a() { make().get('k'); }
+export function b(s: Store) { s.child().child().get('k'); }
+export function c() { const s = make(); s.get('k'); }`, []string{"a resolved", "b resolved", "c resolved"}},
+		{"an untyped parameter hides a global", `export function a(document) { document.get('k'); }
+export function b() { document.get('k'); }`, []string{"a name-only"}},
+		{"or and nullish values", `import { Store } from './store';
+export function a(x: Store | undefined) { const s = x ?? new Store(); s.get('k'); }
+export function b(m?: Map<string, number>) { const n = m || new Map(); n.get('k'); }`, []string{"a resolved"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := project(t, map[string]string{"store.ts": storeTS, "use.ts": c.code})
+			r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "Store.get"})
+			var got []string
+			for _, n := range r.Callers {
+				if n.File == "use.ts" {
+					got = append(got, n.Name+" "+n.Confidence)
+				}
+			}
+			sort.Strings(got)
+			sameList(t, "callers of Store.get in use.ts", got, c.want)
+		})
+	}
+}
+
+// TestLibTable checks the generated table of TypeScript's library: a
+// type's parameters and members, inherited members, and globals.
+func TestLibTable(t *testing.T) {
+	lib := tsLibrary()
+	cases := []struct{ typ, member, want string }{
+		{"Map", "get", "V"},
+		{"Map", "set", "this"},
+		{"Array", "filter", "Array<T>"}, // filter<S extends T>(): S[] gives T[]
+		{"String", "split", "Array<String>"},
+		{"ObjectConstructor", "keys", "Array<String>"},
+		{"HTMLDivElement", "getAttribute", "String"}, // inherited from Element
+	}
+	for _, c := range cases {
+		got, _, ok := lib.member(c.typ, c.member, 0)
+		if !ok || got != c.want {
+			t.Errorf("%s.%s: got %q (%v), want %q", c.typ, c.member, got, ok, c.want)
+		}
+	}
+	if got := lib.types["Map"].params; len(got) != 2 || got[0] != "K" || got[1] != "V" {
+		t.Errorf("Map's parameters: %v", got)
+	}
+	for g, want := range map[string]string{"Object": "ObjectConstructor", "document": "Document", "Math": "Math"} {
+		if lib.globals[g] != want {
+			t.Errorf("global %s: %q, want %q", g, lib.globals[g], want)
+		}
+	}
+	if x := parseTyx("Map<String,Array<Foo>>"); x.name != "Map" || len(x.args) != 2 || x.args[1].name != "Array" || x.args[1].args[0].name != "Foo" {
+		t.Errorf("parseTyx: %+v", x)
+	}
+}
+
+// TestSharedRoot checks that a call of one implementation of an
+// interface's member may be a call of another (the compiler's call
+// hierarchy counts it): name-only, while an unrelated class's member is
+// not a caller.
+func TestSharedRoot(t *testing.T) {
+	dir := project(t, map[string]string{"obs.ts": `export interface Observer { next(v: number): void }
+export class A implements Observer { next(v: number) {} }
+export class B implements Observer { next(v: number) {} }
+export class C { next(v: number) {} }
+export function viaB(b: B) { b.next(1); }
+export function viaC(c: C) { c.next(1); }
+export function viaA(a: A) { a.next(1); }
+`})
+	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "A.next"})
+	sameList(t, "callers of A.next", callerSet(r.Callers), []string{"viaA obs.ts resolved", "viaB obs.ts name-only"})
+}
+
+// TestMethodOfValue checks that a method called on a value (a variable, a
+// parameter, this, a chain) is never a module-level function of the same
+// name, while a namespace's member is.
+func TestMethodOfValue(t *testing.T) {
+	dir := project(t, map[string]string{
+		"api.ts": "export function get(o: object, k: string) { return 1; }\n",
+		"use.ts": `import * as api from './api';
+import { get } from './api';
+export function a(m: any) { m.get('k'); }
+export function b() { api.get({}, 'k'); }
+export function c() { get({}, 'k'); }
+export function d(x: any) { x.first().get('k'); }
+`})
+	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "api.get"})
+	sameList(t, "callers of api.get", callerSet(r.Callers), []string{"b use.ts resolved", "c use.ts resolved"})
+}
+
+// TestCompleteness checks the completeness statement of callers and
+// references answers: exhaustive when every site resolved, else the
+// count of name-only sites by reason, in the structured answer, on each
+// name-only node and in the text.
+func TestCompleteness(t *testing.T) {
+	dir := project(t, map[string]string{"store.ts": storeTS, "use.ts": `import { Store } from './store';
+export interface Getter { get(k: string): Item }
+export class Sub extends Store {}
+export function a(s: Store) { s.get('k'); }
+export function b(s) { s.get('k'); }
+export function c(s: Sub) { s.get('k'); }
+`, "other.ts": `import { Cache } from './store';
+export function d(c: Cache) { c.get('k'); }
+`})
+	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "Store.get"})
+	c := r.Completeness
+	if c == nil || c.Exhaustive || c.NameOnly != 1 || c.Reasons[ReasonUntypedReceiver] != 1 || len(c.Reasons) != 1 {
+		t.Errorf("callers of Store.get: %+v", c)
+	}
+	for _, n := range r.Callers {
+		if want := map[string]string{"b": ReasonUntypedReceiver}[n.Name]; n.Reason != want {
+			t.Errorf("caller %s: reason %q, want %q", n.Name, n.Reason, want)
+		}
+	}
+	text := r.Text()
+	if want := "(not exhaustive: 1 of 3 callers matched by name only, marked [name-only]: 1 untyped receiver)"; !strings.Contains(text, want) {
+		t.Errorf("text lacks %q:\n%s", want, text)
+	}
+	r = run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "Cache.get", Path: "other.ts"})
+	if c := r.Completeness; c == nil || !c.Exhaustive || c.NameOnly != 0 || len(r.Callers) != 1 {
+		t.Errorf("callers of Cache.get: %+v %+v", c, r.Callers)
+	}
+	if !strings.Contains(r.Text(), "(exhaustive: no site left unresolved)") {
+		t.Errorf("text of an exhaustive answer:\n%s", r.Text())
+	}
+	r = run(t, dir, Params{Mode: ModeReferences, Language: "typescript", Symbol: "Store.get"})
+	if c := r.Completeness; c == nil || c.Exhaustive || c.NameOnly != 1 || c.Reasons[ReasonUntypedReceiver] != 1 {
+		t.Errorf("references of Store.get: %+v", c)
+	}
+	r = run(t, dir, Params{Mode: ModeDefinitions, Language: "typescript", Symbol: "Store.get"})
+	if r.Completeness != nil {
+		t.Errorf("definitions carry no completeness: %+v", r.Completeness)
+	}
+}
+
+// TestImportAlias checks that a call through a renamed import (import {
+// get as fetch }) is a caller and a reference of the function imported.
+func TestImportAlias(t *testing.T) {
+	dir := project(t, map[string]string{
+		"api.ts": "export function get(k: string) { return 1; }\n",
+		"use.ts": "import { get as fetchIt } from './api';\nexport function a() { fetchIt('k'); }\n",
+	})
+	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "api.get"})
+	sameList(t, "callers of api.get", callerSet(r.Callers), []string{"a use.ts resolved"})
+	r = run(t, dir, Params{Mode: ModeReferences, Language: "typescript", Symbol: "api.get"})
+	if c := r.References.Categories[1]; c.ID != RefDirectCalls || c.Count != 1 || c.Items[0].Confidence != Resolved {
+		t.Errorf("direct calls of api.get: %+v", c)
+	}
+}
