@@ -615,9 +615,13 @@ export type IndexStatusParams = {};
 
 /** The structured result of index_status (ToolResult.structured). */
 export type IndexStatusResult = {
+  /** Source files updated since indexed_at: the index follows edits. */
+  files_changed: number;
   git_commit: string;
   indexed_at: string;
   package_count: number;
+  /** Changes are being applied; answers may lag them. */
+  updating?: boolean;
 };
 
 /** The parameters of search_symbols. */
