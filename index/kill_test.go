@@ -67,7 +67,11 @@ func TestKillDuringUpdate(t *testing.T) {
 				t.Errorf("%s: %s: %v, want %v", when, name, got, files)
 			}
 		}
-		raw, err := sql.Open("sqlite", "file:"+DefaultPath(root)+"?mode=ro")
+		name, err := dsn(DefaultPath(root), "mode=ro")
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := sql.Open(driverName, name)
 		if err != nil {
 			t.Fatal(err)
 		}
