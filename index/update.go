@@ -285,6 +285,13 @@ func (u *Updater) update(ctx context.Context, paths []string) (*Stats, error) {
 	if err := tx.Commit(); err != nil {
 		return nil, fmt.Errorf("index: %w", err)
 	}
+	// A reader that copies the file whole (the npm package, which has no
+	// file locks) sees what the file holds, not the write-ahead log: move
+	// the batch into the file now. What readers in flight hold back stays
+	// in the log until the next batch's checkpoint or the last close.
+	if _, err := u.db.ExecContext(context.WithoutCancel(ctx), "PRAGMA wal_checkpoint(PASSIVE)"); err != nil {
+		return nil, fmt.Errorf("index: checkpoint of %s: %w", u.dbPath, err)
+	}
 	for _, g := range p.gone {
 		for d := range u.dirs {
 			if d == g || strings.HasPrefix(d, g+"/") {

@@ -354,3 +354,34 @@ func TestUpdateAfterReplacement(t *testing.T) {
 		t.Errorf("Late: %v", got)
 	}
 }
+
+// TestUpdateInTheFile: a batch is in the database file itself once
+// Update returns, not only in its write-ahead log, so a reader that copies
+// the file whole (the npm package) sees it.
+func TestUpdateInTheFile(t *testing.T) {
+	root, _ := buildShop(t)
+	u := newUpdater(t, root)
+	write(t, root, "api/late.go", "package api\n\nfunc Late() {}\n")
+	if _, err := u.Update(t.Context(), []string{"api/late.go"}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(DefaultPath(root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone := filepath.Join(t.TempDir(), ".loupe", "index.db")
+	if err := os.MkdirAll(filepath.Dir(alone), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(alone, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(alone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if got := symbolFiles(t, db, "Late"); !slices.Equal(got, []string{"api/late.go:example.com/shop/api"}) {
+		t.Errorf("the database file without its log: Late: %v", got)
+	}
+}
