@@ -112,7 +112,7 @@ func measureWidths(t *testing.T, bin string, cps []rune) map[rune]int {
 					}
 				}
 				if bar := strings.Index(l, "│"); bar >= 0 && strings.Contains(l, "^") {
-					col = utf8.RuneCountInString(l[bar+len("│"):strings.Index(l, "^")])
+					col = utf8.RuneCountInString(l[bar+len("│") : strings.Index(l, "^")])
 				}
 			}
 			if line < 0 || col < 0 {
