@@ -93,27 +93,6 @@ func (p *fileReport) lineRange(i int) (int, int) {
 	return p.starts[i], end
 }
 
-// runeWidth is a character's display width, as the unicode-width crate
-// gives it for the characters code holds: 0 for control characters and
-// combining marks, 2 for East Asian wide and fullwidth ones, else 1.
-func runeWidth(r rune) int {
-	switch {
-	case r < 0x20 || r >= 0x7f && r < 0xa0:
-		return 0
-	case r < 0x300:
-		return 1
-	case unicode.In(r, unicode.Mn, unicode.Me) || r == 0x200b || r >= 0x200c && r <= 0x200f || r == 0xfeff:
-		return 0
-	case r >= 0x1100 && r <= 0x115f, r >= 0x2e80 && r <= 0x303e, r >= 0x3041 && r <= 0x33ff,
-		r >= 0x3400 && r <= 0x4dbf, r >= 0x4e00 && r <= 0x9fff, r >= 0xa000 && r <= 0xa4cf,
-		r >= 0xac00 && r <= 0xd7a3, r >= 0xf900 && r <= 0xfaff, r >= 0xfe30 && r <= 0xfe4f,
-		r >= 0xff00 && r <= 0xff60, r >= 0xffe0 && r <= 0xffe6, r >= 0x1f300 && r <= 0x1f64f,
-		r >= 0x1f900 && r <= 0x1f9ff, r >= 0x20000 && r <= 0x3fffd:
-		return 2
-	}
-	return 1
-}
-
 // cell is a character of a line with its byte offset and display width.
 type cell struct {
 	byte, width int
@@ -126,7 +105,7 @@ func cells(text string) []cell {
 	out := make([]cell, 0, len(text))
 	col := 0
 	for i, r := range text {
-		w := runeWidth(r)
+		w := RuneWidth(r)
 		if r == '\t' {
 			w = tabWidth - col%tabWidth
 		}

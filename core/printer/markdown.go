@@ -66,7 +66,7 @@ func plainMarkdown(s string) string {
 func textWidth(s string) int {
 	w := 0
 	for _, r := range s {
-		w += runeWidth(r)
+		w += RuneWidth(r)
 	}
 	return w
 }
