@@ -232,7 +232,7 @@ func (l *Language) Inject(ctx context.Context, t *tree.Tree, want func(*Language
 		if err != nil || target == l || (want != nil && !want(target)) {
 			continue
 		}
-		it, err := target.ParseRegion(ctx, t.Source(), r.Start, r.End)
+		it, err := target.ParseRegion(ctx, t, r.Start, r.End)
 		if err != nil {
 			row, _ := t.CharPosition(r.Start)
 			return nil, fmt.Errorf("%s region at line %d: %w", target.Name(), row+1, err)
@@ -242,12 +242,14 @@ func (l *Language) Inject(ctx context.Context, t *tree.Tree, want func(*Language
 	return out, nil
 }
 
-// ParseRegion parses src[start:end] as l and returns its tree over the
-// whole of src: positions, byte offsets and line texts are src's. The
-// region is parsed after as many spaces as its first line's column in
-// src, so that a grammar that counts columns (indentation) sees them as
-// in the host.
-func (l *Language) ParseRegion(ctx context.Context, src []byte, start, end int) (*tree.Tree, error) {
+// ParseRegion parses the bytes start..end of outer's source as l and
+// returns its tree over the whole of that source (tree.NewOver):
+// positions, byte offsets and line texts are the outer file's. The
+// region is parsed after as many spaces as its first line's column, so
+// that a grammar that counts columns (indentation) sees them as in the
+// outer file.
+func (l *Language) ParseRegion(ctx context.Context, outer *tree.Tree, start, end int) (*tree.Tree, error) {
+	src := outer.Source()
 	if start < 0 || end > len(src) || start > end {
 		return nil, fmt.Errorf("language %s: region %d..%d outside a source of %d bytes", l.info.Name, start, end, len(src))
 	}
@@ -266,7 +268,7 @@ func (l *Language) ParseRegion(ctx context.Context, src []byte, start, end int) 
 		nodes[i].StartByte += shift
 		nodes[i].EndByte += shift
 	}
-	t, err := tree.New(src, nodes, names)
+	t, err := tree.NewOver(outer, nodes, names)
 	if err != nil {
 		return nil, fmt.Errorf("language %s: %w", l.info.Name, err)
 	}

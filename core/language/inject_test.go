@@ -177,7 +177,12 @@ func TestSetInjectors(t *testing.T) {
 }
 
 func TestParseRegionRefusesOutside(t *testing.T) {
-	_, err := lookup(t, "javascript").ParseRegion(context.Background(), []byte("abc"), 2, 9)
+	js := lookup(t, "javascript")
+	outer, err := js.Parse(context.Background(), []byte("abc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = js.ParseRegion(context.Background(), outer, 2, 9)
 	if err == nil || !strings.Contains(err.Error(), "outside a source of 3 bytes") {
 		t.Errorf("error %v", err)
 	}

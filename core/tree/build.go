@@ -25,6 +25,20 @@ func New(source []byte, nodes []host.Node, names *host.Names) (*Tree, error) {
 	return t, nil
 }
 
+// NewOver is New for a tree of code injected in the source of outer (a
+// region of it parsed with another grammar, its nodes' offsets in outer's
+// source): the tree shares outer's source and row index, so that the
+// trees of many regions of one file do not each index its rows. outer
+// must outlive it (not be released while it is in use).
+func NewOver(outer *Tree, nodes []host.Node, names *host.Names) (*Tree, error) {
+	t, err := New(outer.source, nodes, names)
+	if err != nil {
+		return nil, err
+	}
+	t.over = outer
+	return t, nil
+}
+
 // A Builder builds a Tree from a flat pre-order node array whose subtree
 // sizes are not given, filled and added a part at a time (so that each
 // part is checked while it is still in the processor's cache). It checks

@@ -33,6 +33,9 @@ type Tree struct {
 
 	linesOnce sync.Once
 	lines     []uint32 // byte offset where each row starts: 0, then after each '\n'; set by linesOnce
+	// over, for a tree of code injected in another's source (NewOver),
+	// is that tree, whose row index it uses.
+	over *Tree
 }
 
 // linked returns t once its nodes' parents and subtree sizes are set.
@@ -50,6 +53,9 @@ func (t *Tree) link() {
 
 // rows returns the row index, made on first use.
 func (t *Tree) rows() []uint32 {
+	if t.over != nil {
+		return t.over.rows()
+	}
 	t.linesOnce.Do(func() { t.lines = lineStarts(t.source) })
 	return t.lines
 }
@@ -70,7 +76,7 @@ func lineStarts(source []byte) []uint32 {
 // point returns the row and byte column of offset off.
 func (t *Tree) point(off uint32) Point {
 	row := t.row(off)
-	return Point{Row: row, Column: int(off - t.lines[row])}
+	return Point{Row: row, Column: int(off - t.rows()[row])}
 }
 
 // row returns the row of offset off: the last row starting at or before
@@ -108,7 +114,7 @@ func (t *Tree) CharColumn(off int) int {
 func (t *Tree) CharPosition(off int) (row, column int) {
 	off = max(0, min(off, len(t.source)))
 	row = t.row(uint32(off))
-	return row, charCount(t.source[t.lines[row]:off])
+	return row, charCount(t.source[t.rows()[row]:off])
 }
 
 // CharRange returns the positions of the byte offsets start and end (at
@@ -123,7 +129,7 @@ func (t *Tree) CharRange(start, end int) (startRow, startCol, endRow, endCol int
 		// Counted on from the start, which cuts no character in two.
 		return startRow, startCol, endRow, startCol + charCount(t.source[start:end])
 	}
-	return startRow, startCol, endRow, charCount(t.source[t.lines[endRow]:end])
+	return startRow, startCol, endRow, charCount(t.source[t.rows()[endRow]:end])
 }
 
 // charCount returns the characters of b as utf8.RuneCount counts them

@@ -360,3 +360,31 @@ func TestCharRange(t *testing.T) {
 		}
 	}
 }
+
+// A tree over another's source (code injected in it) reports the outer
+// file's positions and shares its row index: the trees of many regions
+// of one big file index its rows once.
+func TestNewOver(t *testing.T) {
+	src := []byte("<p>\nx</p>\n<script>f(a)</script>\n")
+	outer, err := New(src, []host.Node{{Symbol: 1, Flags: named, EndByte: uint32(len(src)), SubtreeSize: 1}}, testNames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	off := uint32(strings.Index(string(src), "f(a)"))
+	inner, err := NewOver(outer, []host.Node{
+		{Symbol: 1, Flags: named, StartByte: off, EndByte: off + 4, ChildCount: 1, SubtreeSize: 2},
+		leaf(3, 0, named, off, off+1),
+	}, testNames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := inner.Node(1).StartPoint(); p != (Point{Row: 2, Column: 8}) {
+		t.Errorf("start %+v, want row 2, column 8", p)
+	}
+	if row, col := inner.CharPosition(int(off + 4)); row != 2 || col != 12 {
+		t.Errorf("end at %d:%d, want 2:12", row, col)
+	}
+	if &inner.rows()[0] != &outer.rows()[0] {
+		t.Error("the inner tree made a row index of its own")
+	}
+}
