@@ -58,6 +58,9 @@ type Updater struct {
 	batches uint64
 }
 
+// failBatch, set by tests, makes a batch fail with its error.
+var failBatch func() error
+
 // NewUpdater opens the index of opts.Root (at opts.DB, else the default
 // path) for updates. The index must exist (an error wrapping ErrNoIndex
 // otherwise: build it first). opts.Progress, when set, hears the files
@@ -226,6 +229,11 @@ func (u *Updater) update(ctx context.Context, paths []string) (*Stats, error) {
 	}
 	if err := u.reopen(); err != nil {
 		return nil, err
+	}
+	if failBatch != nil {
+		if err := failBatch(); err != nil {
+			return nil, err
+		}
 	}
 	if err := u.load(ctx); err != nil {
 		return nil, err

@@ -4,12 +4,14 @@ package index
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -383,5 +385,39 @@ func TestUpdateInTheFile(t *testing.T) {
 	defer db.Close()
 	if got := symbolFiles(t, db, "Late"); !slices.Equal(got, []string{"api/late.go:example.com/shop/api"}) {
 		t.Errorf("the database file without its log: Late: %v", got)
+	}
+}
+
+// TestWatchRetry: a batch that fails (the database locked by another
+// writer past its timeout, here a failure injected into the first one)
+// is applied again.
+func TestWatchRetry(t *testing.T) {
+	root, _ := buildShop(t)
+	u := newUpdater(t, root)
+	db := open(t, root)
+	var fails atomic.Int32
+	failBatch = func() error {
+		if fails.Add(1) == 1 {
+			return errors.New("injected failure")
+		}
+		return nil
+	}
+	defer func() { failBatch = nil }()
+	var reported atomic.Int32
+	w, err := Watch(u, func(_ *Stats, err error) {
+		if err != nil {
+			reported.Add(1)
+		}
+	})
+	if err != nil {
+		t.Skipf("no watching here: %v", err)
+	}
+	defer w.Close()
+	write(t, root, "api/retried.go", "package api\n\nfunc Retried() {}\n")
+	waitFor(t, u, "a failed batch applied again", func() bool {
+		return len(symbolFiles(t, db, "Retried")) == 1
+	})
+	if reported.Load() != 1 || fails.Load() < 2 {
+		t.Errorf("failures reported %d, batches tried %d", reported.Load(), fails.Load())
 	}
 }

@@ -29,6 +29,14 @@ type Watcher struct {
 	watched map[string]bool
 	rescan  []string // directories watched late, to walk again
 
+	// A failed batch (the database locked past its busy timeout by
+	// another writer, say) is applied again, with what came since, after
+	// backoff or with the next event.
+	retry     []string
+	retryFull bool
+	failed    bool
+	backoff   time.Duration
+
 	cancel context.CancelFunc
 	done   chan struct{}
 }
@@ -36,6 +44,9 @@ type Watcher struct {
 // settle is how long a batch waits for more events after the last one:
 // the files of one save or one git checkout land in one transaction.
 const settle = 5 * time.Millisecond
+
+// maxBackoff bounds the wait before a failed batch is tried again.
+const maxBackoff = 30 * time.Second
 
 // maxGather bounds how long events are gathered into one batch while
 // they keep coming, so a stream of them is applied as it goes.
@@ -163,6 +174,10 @@ func (w *Watcher) loop(ctx context.Context) {
 		w.rescan = nil
 		w.mu.Unlock()
 		full := false
+		var again <-chan time.Time
+		if w.failed {
+			again = time.After(w.backoff)
+		}
 		if len(paths) == 0 {
 			select {
 			case <-ctx.Done():
@@ -176,10 +191,17 @@ func (w *Watcher) loop(ctx context.Context) {
 				if !ok {
 					return
 				}
-				full = w.failed(err)
+				full = w.lost(err)
+			case <-again:
 			}
 		}
 		w.u.expect(1)
+		if w.failed {
+			paths = append(paths, w.retry...)
+			full = full || w.retryFull
+			w.retry, w.retryFull, w.failed = nil, false, false
+			w.u.done(1) // the failed batch's pending count
+		}
 		deadline := time.Now().Add(maxGather)
 		timer.Reset(settle)
 	gather:
@@ -198,7 +220,7 @@ func (w *Watcher) loop(ctx context.Context) {
 					timer.Reset(settle)
 				}
 			case err, ok := <-w.fsw.Errors:
-				if ok && w.failed(err) {
+				if ok && w.lost(err) {
 					full = true
 				}
 			case <-timer.C:
@@ -209,9 +231,9 @@ func (w *Watcher) loop(ctx context.Context) {
 	}
 }
 
-// failed handles an error of the watcher; it reports whether events were
+// lost handles an error of the watcher; it reports whether events were
 // lost (a queue overflow), so that the whole index must be refreshed.
-func (w *Watcher) failed(err error) bool {
+func (w *Watcher) lost(err error) bool {
 	if errors.Is(err, fsnotify.ErrEventOverflow) {
 		return true
 	}
@@ -243,6 +265,14 @@ func (w *Watcher) apply(ctx context.Context, paths []string, full bool) {
 	}
 	if ctx.Err() != nil {
 		return
+	}
+	if err != nil {
+		// Kept for the next batch; still pending (Updating) until then.
+		w.retry, w.retryFull, w.failed = paths, full, true
+		w.backoff = min(max(2*w.backoff, time.Second), maxBackoff)
+		w.u.expect(1)
+	} else {
+		w.backoff = 0
 	}
 	if w.report != nil {
 		w.report(st, err)
