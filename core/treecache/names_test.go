@@ -18,12 +18,17 @@ func TestNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	seen := map[string]bool{} // grammars saved (Vue is HTML's grammar)
 	for _, l := range language.All() {
 		names, err := l.Names(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
 		grammar := l.Info().SHA256
+		if seen[grammar] {
+			continue
+		}
+		seen[grammar] = true
 		if _, ok := s.LoadNames(grammar); ok {
 			t.Fatalf("%s: names found before they were saved", l.Name())
 		}

@@ -194,6 +194,7 @@ func TestRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	var raw, stored int64
+	saved := map[Key]bool{}
 	for name, files := range samples(t) {
 		for _, f := range files {
 			t.Run(filepath.Join(name, filepath.Base(f.path)), func(t *testing.T) {
@@ -202,6 +203,10 @@ func TestRoundTrip(t *testing.T) {
 					t.Fatal(err)
 				}
 				k := KeyOf(f.lang.Info().SHA256, f.src)
+				if saved[k] {
+					t.Skip("the same source under the same grammar (Vue is HTML's) was saved already")
+				}
+				saved[k] = true
 				if _, ok := s.Load(k, f.src, names); ok {
 					t.Fatal("found before it was saved")
 				}
