@@ -280,6 +280,8 @@ func (b *binder) resolveCall(f *fileFacts, k call) binding {
 			}
 		}
 		return b.lookup(f, k.Name, k.Start, 0)
+	case k.RecvPlain && k.Recv == "super" && f.c.spec.Library != nil:
+		return b.superMember(f, k.Start, k.Name)
 	case k.RecvPlain && contains(f.c.spec.SelfNames, k.Recv):
 		if t, ok := b.declAt(f, k.Recv, k.Start); ok {
 			return b.member(b.declType(f, t, k.Start), k.Name) // function f(this: Foo)

@@ -124,6 +124,8 @@ func (b *binder) evalType(f *fileFacts, x tyx, pos, depth int) binding {
 		return b.enclosingClass(f, pos)
 	case identityTypes[x.name] && len(x.args) > 0:
 		return b.evalType(f, x.args[0], pos, depth+1)
+	case x.name == tstype.Union:
+		return union(x.args, func(a tyx) binding { return b.evalType(f, a, pos, depth+1) })
 	}
 	if i := strings.IndexByte(x.name, '.'); i > 0 {
 		ns, rest := x.name[:i], x.name[i+1:]
@@ -170,6 +172,8 @@ func libEval(lib *libTable, x tyx, params []string, recv binding, depth int) bin
 		return recv
 	case x.name == tstype.Anonymous:
 		return binding{external: true, typeName: tstype.Anonymous}
+	case x.name == tstype.Union:
+		return union(x.args, func(a tyx) binding { return libEval(lib, a, params, recv, depth+1) })
 	}
 	for i, p := range params {
 		if p == x.name {
@@ -258,4 +262,46 @@ func (b *binder) thisUntyped(f *fileFacts, pos int) bool {
 		return len(b.enclosingClass(f, pos).defs) == 0
 	}
 	return false
+}
+
+// union finds what a union of types names: the workspace's types among
+// them (a call binds to each one's member), else a library value; nothing
+// when one of them cannot be named.
+func union(members []tyx, eval func(tyx) binding) binding {
+	var out binding
+	for _, m := range members {
+		ty := eval(m)
+		if !ty.found() || len(ty.files) > 0 {
+			return binding{}
+		}
+		out.defs = append(out.defs, ty.defs...)
+	}
+	if len(out.defs) == 0 {
+		return binding{external: true}
+	}
+	return out
+}
+
+// superMember finds name as a member of the supertypes of the class
+// around pos (super.name()).
+func (b *binder) superMember(f *fileFacts, pos int, name string) binding {
+	cls := b.enclosingClass(f, pos)
+	var out []defRef
+	for _, c := range cls.defs {
+		for _, sf := range f.supers {
+			if sf.Def != c.i {
+				continue
+			}
+			sup := b.lookup(f, sf.Name, f.defs[c.i].Start, 0)
+			if sup.external || !sup.found() && f.c.spec.Library != nil && f.c.spec.Library().types[sf.Name] != nil {
+				return binding{external: true} // a library or package class's member
+			}
+			for _, p := range sup.defs {
+				if p.f.defs[p.i].container {
+					out = append(out, b.membersOf(p, name, 0)...)
+				}
+			}
+		}
+	}
+	return binding{defs: out}
 }

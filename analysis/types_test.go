@@ -66,6 +66,14 @@ export class User {
 }`, []string{"run resolved"}},
 		{"this outside a class", `export const ext = { reverse() { this.get('k'); } };
 export function a() { this.get('k'); }`, nil},
+		{"unions of several types", `import { Store, Cache } from './store';
+export function a(x: Store | Cache) { x.get('k'); }
+export function b(x: Cache | Map<string, string>) { x.get('k'); }
+export function c(x: undefined | null | Map<string, string>) { x!.get('k'); }`, []string{"a resolved"}},
+		{"super", `import { Store, Cache } from './store';
+export class Sub extends Store { get(key: string) { return super.get(key); } }
+export class Other extends Cache { get(key: string) { return super.get(key); } }
+export class Mine extends Map<string, string> { get(key: string) { return super.get(key); } }`, []string{"get resolved"}},
 		{"this parameter", `import { Store } from './store';
 export function a(this: Store) { this.get('k'); }
 export function b(this: Map<string, string>) { this.get('k'); }`, []string{"a resolved"}},

@@ -89,21 +89,57 @@ func expr(n tree.Node, depth int) string {
 		return ""
 	case "union_type":
 		// A declared union with null or undefined is its other member; a
-		// union of several types has no one type.
-		out := ""
-		for _, c := range n.NamedChildren() {
-			if c.IsExtra() || nullish(c) {
-				continue
-			}
-			t := expr(c, depth+1)
-			if out != "" && t != out || t == "" {
-				return ""
-			}
-			out = t
+		// union of several types is Union<A,B>, and of types one of which
+		// cannot be named, nothing.
+		var members []string
+		if !unionMembers(n, depth, &members) {
+			return ""
 		}
-		return out
+		switch len(members) {
+		case 0:
+			return ""
+		case 1:
+			return members[0]
+		}
+		return Union + "<" + strings.Join(members, ",") + ">"
 	}
 	return ""
+}
+
+// Union names a union of several types: Union<A,B>.
+const Union = "|"
+
+// unionMembers collects the distinct members of a (nested) union type
+// but null and undefined, reporting false when one cannot be named.
+func unionMembers(n tree.Node, depth int, out *[]string) bool {
+	for _, c := range n.NamedChildren() {
+		switch {
+		case c.IsExtra() || nullish(c):
+			continue
+		case c.Kind() == "union_type":
+			if !unionMembers(c, depth+1, out) {
+				return false
+			}
+			continue
+		}
+		t := expr(c, depth+1)
+		if t == "" {
+			return false
+		}
+		if !contains(*out, t) {
+			*out = append(*out, t)
+		}
+	}
+	return true
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
 }
 
 // nullish reports whether a union member is null, undefined or void.
