@@ -356,35 +356,32 @@ func flatten(r *analysis.Result) []analysisItem {
 	return items
 }
 
+// pruneTree keeps the nodes of a tree (pre-order) that in, called once a
+// node, admits, with their ancestors; kids gives a node's children.
+func pruneTree[N any](ns []N, kids func(*N) *[]N, in func() bool) []N {
+	var out []N
+	for _, n := range ns {
+		keep := in()
+		k := kids(&n)
+		if sub := pruneTree(*k, kids, in); keep || len(sub) > 0 {
+			*k = sub
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // prune returns a copy of r holding only its items lo to hi-1 (in
 // flatten's order) and, in a tree, their ancestors.
 func prune(r *analysis.Result, lo, hi int) *analysis.Result {
 	c := *r
 	next := 0
 	in := func() bool { i := next; next++; return i >= lo && i < hi }
-	var calls func(ns []analysis.CallNode) []analysis.CallNode
-	calls = func(ns []analysis.CallNode) []analysis.CallNode {
-		var out []analysis.CallNode
-		for _, n := range ns {
-			keep := in()
-			if kids := calls(n.Children); keep || len(kids) > 0 {
-				n.Children = kids
-				out = append(out, n)
-			}
-		}
-		return out
+	calls := func(ns []analysis.CallNode) []analysis.CallNode {
+		return pruneTree(ns, func(n *analysis.CallNode) *[]analysis.CallNode { return &n.Children }, in)
 	}
-	var types func(ns []analysis.TypeNode) []analysis.TypeNode
-	types = func(ns []analysis.TypeNode) []analysis.TypeNode {
-		var out []analysis.TypeNode
-		for _, n := range ns {
-			keep := in()
-			if kids := types(n.Children); keep || len(kids) > 0 {
-				n.Children = kids
-				out = append(out, n)
-			}
-		}
-		return out
+	types := func(ns []analysis.TypeNode) []analysis.TypeNode {
+		return pruneTree(ns, func(n *analysis.TypeNode) *[]analysis.TypeNode { return &n.Children }, in)
 	}
 	definitions := func(ds []analysis.Definition) []analysis.Definition {
 		var out []analysis.Definition
