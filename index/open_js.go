@@ -22,8 +22,11 @@ import (
 // build leaves the index as it was.
 
 // writeQuery is the driver query of a build's opening of its private
-// copy: no other process opens it, so it needs no locks.
-const writeQuery = "nolock=1&_pragma=foreign_keys(1)&_txlock=immediate"
+// copy: no other process opens it, so it needs no locks; temporary files
+// (a large statement's journal) stay in memory, since a browser's file
+// system has no place for them (a build there failed with "disk I/O
+// error" once symbols went in 256 rows a statement).
+const writeQuery = "nolock=1&_pragma=foreign_keys(1)&_pragma=temp_store(memory)&_txlock=immediate"
 
 // sqliteHeader is the size of a SQLite database's header; the file change
 // counter, which each commit in place increments, is its bytes 24 to 27.

@@ -254,10 +254,7 @@ func openSession(loader js.Value, raw string, approver toolspec.Approver) string
 		Shard:           search.Shard{Index: cfg.Shard.Index, Count: cfg.Shard.Count},
 		Index:           cfg.Index.Path,
 		BuildIndex:      cfg.Index.Build,
-		// No file watching here: each project-index call runs a stat
-		// pass first (index.Updater.Poll), so edits by others count.
-		WatchIndex: true,
-		Approver:   approver,
+		Approver:        approver,
 	}
 	ts, err := tools.New(tcfg)
 	if err != nil {

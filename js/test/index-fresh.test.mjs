@@ -1,8 +1,6 @@
-// The project index through the npm package stays up with the tree: a
-// write through the package's own file tools is in the index before the
-// tool returns, and an edit or a deletion made by another process is seen
-// by the next project-index call (a stat pass: there is no file watching
-// under GOOS=js). make test builds bin/loupe and the package first.
+// The project index through the npm package follows the package's own
+// writes: a write through its file tools is in the index before the tool
+// returns. make test builds bin/loupe and the package first.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -12,7 +10,7 @@ import { join } from 'node:path';
 import { createTools } from '../dist/index.js';
 import { loupe } from '../scripts/indexrepos.mjs';
 
-test('an index the CLI built follows edits made through the package and by others', async () => {
+test('an index the CLI built follows the writes of the package\'s file tools', async () => {
   assert.ok(existsSync(loupe), `${loupe} is missing: run make build (make test does)`);
   const root = mkdtempSync(join(tmpdir(), 'loupe-index-fresh-'));
   writeFileSync(join(root, 'go.mod'), 'module example.com/fresh\n\ngo 1.22\n');
@@ -35,10 +33,9 @@ test('an index the CLI built follows edits made through the package and by other
     assert.equal(edit.metadata.error, undefined, edit.llmContent);
     assert.deepEqual(await symbols('Beta'), ['a.go:4'], 'a write through edit_lines is in the index on the next call');
 
-    writeFileSync(join(root, 'c.go'), 'package fresh\n\nfunc Gamma() {}\n');
-    assert.deepEqual(await symbols('Gamma'), ['c.go:3'], 'a file another process wrote');
-    rmSync(join(root, 'b.go'));
-    assert.deepEqual(await symbols('Doomed'), [], 'a file another process deleted');
+    const del = await byName.delete_file.execute({ path: 'b.go' });
+    assert.equal(del.metadata.error, undefined, del.llmContent);
+    assert.deepEqual(await symbols('Doomed'), [], 'a file delete_file removed');
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -48,7 +48,7 @@ for (const name of ['pnpm', 'go']) {
     assert.equal(want[5].text, "Package 'left-pad' not found");
     assert.equal(want[16].text, 'Search query must not be empty');
     assert.equal(want[10].structured.depth, 20);
-    same(calls, await npmAnswers(root, { path: db }, calls), want);
+    same(calls, await npmAnswers(root, { path: db }, calls), want, true);
   });
 
   test(`${name}: the index the npm package builds is the one loupe mcp reads, and answers the same`, async () => {
@@ -57,10 +57,13 @@ for (const name of ['pnpm', 'go']) {
     const calls = cases[name]();
     const got = await npmAnswers(root, { path: db, build: true }, calls);
     assert.ok(existsSync(db), 'the npm package wrote the index file');
-    same(calls, got, await mcpAnswers(root, db, calls), false);
+    // Here and below, indexed_at is left out: the server brings the index
+    // up to date with a whole pass before its first index call, and
+    // indexed_at is the time of the last whole pass.
+    same(calls, got, await mcpAnswers(root, db, calls), true);
     // Built again by the CLI, the npm package reads it as it is now.
     execFileSync(loupe, ['index', '--db', db, root]);
-    same(calls, await npmAnswers(root, { path: db }, calls), await mcpAnswers(root, db, calls));
+    same(calls, await npmAnswers(root, { path: db }, calls), await mcpAnswers(root, db, calls), true);
   });
 }
 
