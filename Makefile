@@ -182,14 +182,16 @@ analysis-libtypes:
 # pnpm workspace beside a Go module, from the Go module proxy) and, when
 # Debian's rust-src is installed, the Rust source: files, packages,
 # symbols, build time, database size, the rebuild after one file changes,
-# and each project-index tool's latency (p50, p95). The README quotes the
-# numbers.
+# and each project-index tool's latency (p50, p95); then the npm package's
+# stat pass before a project-index call (js/bench/indexpass.mjs) on
+# GOROOT/src/net and GOROOT/src. The README quotes the numbers.
 LIVEKIT_PROTOCOL = github.com/livekit/protocol@v1.54.0
 .PHONY: bench-index
-bench-index:
+bench-index: build js
 	$(GO) run ./tests/indexbench "$$($(GO) env GOROOT)/src" \
 	  "$$($(GO) mod download -json $(LIVEKIT_PROTOCOL) | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$$/\1/p')" \
 	  $$(ls -d /usr/src/rustc-* 2>/dev/null | head -1)
+	node js/bench/indexpass.mjs "$$($(GO) env GOROOT)/src/net" "$$($(GO) env GOROOT)/src"
 
 # The npm package's TypeScript types of each tool's parameters and
 # structured result (js/src/tooltypes.ts), generated from the tool

@@ -100,8 +100,15 @@ func stagingPath(dbPath string) string {
 // parallel; files gone from the repository leave it. Everything is
 // written in one transaction (a first build into a new file renamed into
 // place), so a build that is interrupted, by a cancelled ctx or a killed
-// process, leaves the previous index as it was.
+// process, leaves the previous index as it was. A build sets indexed_at.
 func Build(ctx context.Context, opts Options) (*Stats, error) {
+	return build(ctx, opts, false)
+}
+
+// build is Build; as an update (an Updater's whole pass), it keeps
+// indexed_at, adds the files it changed to files_changed, and writes
+// nothing when nothing changed.
+func build(ctx context.Context, opts Options, update bool) (*Stats, error) {
 	start := time.Now()
 	root, err := filepath.Abs(opts.Root)
 	if err != nil {
@@ -112,40 +119,10 @@ func Build(ctx context.Context, opts Options) (*Stats, error) {
 		dbPath = DefaultPath(root)
 	}
 	st := &Stats{DB: dbPath}
-	files, skipped, err := search.Files(ctx, search.Options{Root: root, AllFiles: true, MaxFileSize: search.DefaultMaxFileSize})
+	tree, err := scan(ctx, root, st)
 	if err != nil {
-		return nil, fmt.Errorf("index: listing %s: %w", root, err)
+		return nil, err
 	}
-	var rels []string
-	var sources []search.File
-	supported := map[string]bool{}
-	for _, l := range analysis.SupportedLanguages() {
-		supported[l] = true
-	}
-	for _, f := range files {
-		if inSkippedDir(f.Path) {
-			continue
-		}
-		rels = append(rels, f.Path)
-		if f.Lang != nil && supported[f.Lang.Name()] {
-			sources = append(sources, f)
-		}
-	}
-	for _, s := range skipped {
-		if !inSkippedDir(s.Path) {
-			st.Problems = append(st.Problems, s.String())
-		}
-	}
-	rootFS, err := os.OpenRoot(root)
-	if err != nil {
-		return nil, fmt.Errorf("index: %w", err)
-	}
-	defer rootFS.Close()
-	found := manifest.Discover(rootFS.FS(), filepath.Base(root), rels)
-	for _, p := range found.Problems {
-		st.Problems = append(st.Problems, p.Error())
-	}
-
 	fresh := false
 	if _, err := os.Stat(dbPath); errors.Is(err, fs.ErrNotExist) {
 		fresh = true
@@ -179,35 +156,11 @@ func Build(ctx context.Context, opts Options) (*Stats, error) {
 		}
 		defer db.Close()
 	}
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return nil, fmt.Errorf("index: %w", err)
-	}
-	defer tx.Rollback()
-	if fresh {
-		if _, err := tx.ExecContext(ctx, schema); err != nil {
-			return nil, fmt.Errorf("index: creating the tables: %w", err)
-		}
-	}
-	w := &writer{ctx: ctx, tx: tx, st: st}
-	if err := w.packages(found.Packages); err != nil {
-		return nil, err
-	}
-	old, err := w.files()
+	wrote, err := tree.write(ctx, db, st, opts.Progress, fresh, update && !fresh)
 	if err != nil {
 		return nil, err
 	}
-	owners := newOwners(found.Packages)
-	if err := w.sources(root, sources, old, owners, opts.Progress); err != nil {
-		return nil, err
-	}
-	if err := w.meta(root, len(found.Packages)); err != nil {
-		return nil, err
-	}
-	if err := tx.Commit(); err != nil {
-		return nil, fmt.Errorf("index: %w", err)
-	}
-	if staged {
+	if staged && wrote {
 		if err := db.Close(); err != nil {
 			return nil, fmt.Errorf("index: %w", err)
 		}
@@ -215,9 +168,165 @@ func Build(ctx context.Context, opts Options) (*Stats, error) {
 			return nil, fmt.Errorf("index: %w", err)
 		}
 	}
-	st.Packages = len(found.Packages)
 	st.Duration = time.Since(start)
 	return st, nil
+}
+
+// tree is what a whole pass takes from the repository: its root, the
+// source files of the languages symbols are read from, and its packages.
+type tree struct {
+	root    string
+	sources []search.File
+	found   *manifest.Result
+}
+
+// scan walks the repository at root as a build does and reads its
+// manifests; st hears the files and manifests it could not take.
+func scan(ctx context.Context, root string, st *Stats) (*tree, error) {
+	files, skipped, err := search.Files(ctx, search.Options{Root: root, AllFiles: true, MaxFileSize: search.DefaultMaxFileSize})
+	if err != nil {
+		return nil, fmt.Errorf("index: listing %s: %w", root, err)
+	}
+	var rels []string
+	t := &tree{root: root}
+	supported := map[string]bool{}
+	for _, l := range analysis.SupportedLanguages() {
+		supported[l] = true
+	}
+	for _, f := range files {
+		if inSkippedDir(f.Path) {
+			continue
+		}
+		rels = append(rels, f.Path)
+		if f.Lang != nil && supported[f.Lang.Name()] {
+			t.sources = append(t.sources, f)
+		}
+	}
+	for _, s := range skipped {
+		if !inSkippedDir(s.Path) {
+			st.Problems = append(st.Problems, s.String())
+		}
+	}
+	rootFS, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	defer rootFS.Close()
+	t.found = manifest.Discover(rootFS.FS(), filepath.Base(root), rels)
+	for _, p := range t.found.Problems {
+		st.Problems = append(st.Problems, p.Error())
+	}
+	return t, nil
+}
+
+// write brings the database db up to date with the tree in one
+// transaction (creating the tables first when fresh) and reports whether
+// it committed. A build records itself in the metadata (indexed_at); an
+// update adds the files it changed to files_changed and, when it changed
+// nothing (no package, file row or symbol), rolls back, so the file and
+// its metadata stay as they were.
+func (t *tree) write(ctx context.Context, db *sql.DB, st *Stats, progress func(int, int), fresh, update bool) (bool, error) {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return false, fmt.Errorf("index: %w", err)
+	}
+	defer tx.Rollback()
+	if fresh {
+		if _, err := tx.ExecContext(ctx, schema); err != nil {
+			return false, fmt.Errorf("index: creating the tables: %w", err)
+		}
+	}
+	w := &writer{ctx: ctx, tx: tx, st: st}
+	var before string
+	if update {
+		if before, err = w.packagesDigest(); err != nil {
+			return false, err
+		}
+	}
+	if err := w.packages(t.found.Packages); err != nil {
+		return false, err
+	}
+	old, err := w.files()
+	if err != nil {
+		return false, err
+	}
+	if err := w.sources(t.root, t.sources, old, newOwners(t.found.Packages), progress); err != nil {
+		return false, err
+	}
+	st.Packages = len(t.found.Packages)
+	if update {
+		after, err := w.packagesDigest()
+		if err != nil {
+			return false, err
+		}
+		if after == before && w.rows == 0 && st.Removed == 0 {
+			return false, nil
+		}
+		if err := w.bump(t.root, st.Parsed+st.Removed); err != nil {
+			return false, err
+		}
+		if _, err := tx.ExecContext(ctx, "INSERT OR REPLACE INTO "+MetaTable+"(key, value) VALUES ('package_count', ?)", strconv.Itoa(st.Packages)); err != nil {
+			return false, fmt.Errorf("index: %w", err)
+		}
+	} else if err := w.meta(t.root, st.Packages); err != nil {
+		return false, err
+	}
+	if err := tx.Commit(); err != nil {
+		return false, fmt.Errorf("index: %w", err)
+	}
+	return true, nil
+}
+
+// packagesDigest sums the packages and dependencies the transaction
+// sees, to tell whether a pass changed them.
+func (w *writer) packagesDigest() (string, error) {
+	h := sha256.New()
+	for _, q := range []string{
+		"SELECT name, path, kind, version, description, metadata, manifest FROM packages ORDER BY id",
+		"SELECT package_id, name, version, kind, is_internal FROM dependencies ORDER BY package_id, rowid",
+	} {
+		rows, err := w.tx.QueryContext(w.ctx, q)
+		if err != nil {
+			return "", fmt.Errorf("index: reading packages: %w", err)
+		}
+		cols, err := rows.Columns()
+		if err != nil {
+			rows.Close()
+			return "", fmt.Errorf("index: reading packages: %w", err)
+		}
+		vals := make([]sql.NullString, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		for rows.Next() {
+			if err := rows.Scan(ptrs...); err != nil {
+				rows.Close()
+				return "", fmt.Errorf("index: reading packages: %w", err)
+			}
+			for _, v := range vals {
+				fmt.Fprintf(h, "%t%d:%s", v.Valid, len(v.String), v.String)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return "", fmt.Errorf("index: reading packages: %w", err)
+		}
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// sameTime reports whether a file's modification time seen now (in
+// nanoseconds) is the one the index recorded: the same, or the same
+// millisecond where the index recorded a time of whole milliseconds. The
+// npm package sees times to the millisecond (Node's stat under GOOS=js),
+// the CLI to the nanosecond, and either reads the other's index without
+// taking every file for changed.
+func sameTime(recorded, seen int64) bool {
+	const ms = int64(1e6)
+	return recorded == seen || recorded%ms == 0 && recorded == seen-seen%ms ||
+		seen%ms == 0 && seen == recorded-recorded%ms
 }
 
 // inSkippedDir reports whether a path lies below a directory of build
@@ -257,6 +366,8 @@ type writer struct {
 	ctx context.Context
 	tx  *sql.Tx
 	st  *Stats
+	// rows counts the file rows written (new, parsed or touched).
+	rows int
 }
 
 // packages replaces the packages and their dependencies.
@@ -425,8 +536,8 @@ func (w *writer) parse(ctx context.Context, root string, reader *search.Reader, 
 	if fi, err := os.Lstat(f.Abs); err == nil {
 		pf.row.size, pf.row.mtime = fi.Size(), fi.ModTime().UnixNano()
 	}
-	if had && prev.size == pf.row.size && prev.mtime == pf.row.mtime && prev.lang == pf.row.lang {
-		pf.row.hash = prev.hash
+	if had && prev.size == pf.row.size && sameTime(prev.mtime, pf.row.mtime) && prev.lang == pf.row.lang {
+		pf.row.hash, pf.row.mtime = prev.hash, prev.mtime
 		return pf
 	}
 	src, skip := reader.Read(f)
@@ -482,6 +593,7 @@ func (w *writer) put(stmts statements, pf parsedFile, old map[string]fileRow) er
 		if _, err := stmts["putFile"].ExecContext(ctx, pf.path, r.lang, r.size, r.mtime, r.hash, r.pkg); err != nil {
 			return fmt.Errorf("index: %s: %w", pf.path, err)
 		}
+		w.rows++
 	}
 	return nil
 }

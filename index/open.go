@@ -28,18 +28,24 @@ func stateOf(path string) (fileState, error) {
 func (s fileState) same(o fileState) bool { return os.SameFile(s.fi, o.fi) }
 
 // openRead opens the index file at path read-only, in place; drop, run
-// after the database is closed, has nothing to free here.
-func openRead(path string) (db *sql.DB, drop func(), err error) {
+// after the database is closed, has nothing to free here, and there is
+// no copy in memory (mem is "").
+func openRead(path string) (db *sql.DB, drop func(), mem string, err error) {
 	name, err := dsn(path, "mode=ro&_pragma=busy_timeout(10000)&_pragma=query_only(1)")
 	if err != nil {
-		return nil, nil, fmt.Errorf("opening the index: %w", err)
+		return nil, nil, "", fmt.Errorf("opening the index: %w", err)
 	}
 	db, err = sql.Open(driverName, name)
 	if err != nil {
-		return nil, nil, fmt.Errorf("opening the index %s: %w", path, err)
+		return nil, nil, "", fmt.Errorf("opening the index %s: %w", path, err)
 	}
-	return db, func() {}, nil
+	return db, func() {}, "", nil
 }
+
+// track and untrack keep the open indexes known where an Updater writes
+// the copy a DB reads (GOOS=js); natively an Updater opens the file.
+func track(*DB)   {}
+func untrack(*DB) {}
 
 // writeTarget is the file a build writes: a new file renamed into place
 // for a first build (staged), else the index itself, updated in place in

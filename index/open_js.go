@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"sync"
 	"sync/atomic"
 
 	"github.com/ncruces/go-sqlite3/vfs/memdb"
@@ -107,20 +109,59 @@ func snapshot(path string) ([]byte, error) {
 var memSeq atomic.Int64
 
 // openRead opens a consistent copy of the index file at path, in
-// memory; drop frees that memory once the database is closed.
-func openRead(path string) (db *sql.DB, drop func(), err error) {
+// memory, named mem; drop frees that memory once the database is closed.
+// Queries wait for a batch an Updater is writing to the copy.
+func openRead(path string) (db *sql.DB, drop func(), mem string, err error) {
 	data, err := snapshot(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("opening the index: %w", err)
+		return nil, nil, "", fmt.Errorf("opening the index: %w", err)
 	}
-	name := fmt.Sprintf("loupe-index-%d", memSeq.Add(1))
-	memdb.Create(name, data)
-	db, err = sql.Open(driverName, "file:/"+name+"?vfs=memdb&mode=ro&_pragma=query_only(1)")
+	mem = fmt.Sprintf("loupe-index-%d", memSeq.Add(1))
+	memdb.Create(mem, data)
+	db, err = sql.Open(driverName, "file:/"+mem+"?vfs=memdb&mode=ro&_pragma=busy_timeout(10000)&_pragma=query_only(1)")
 	if err != nil {
-		memdb.Delete(name)
-		return nil, nil, fmt.Errorf("opening the index %s: %w", path, err)
+		memdb.Delete(mem)
+		return nil, nil, "", fmt.Errorf("opening the index %s: %w", path, err)
 	}
-	return db, func() { memdb.Delete(name) }, nil
+	return db, func() { memdb.Delete(mem) }, mem, nil
+}
+
+// openIndexes are the indexes open in this process by their files' paths: an
+// Updater writes the copy in memory the queries of its file's DB read.
+var (
+	openMu      sync.Mutex
+	openIndexes = map[string]*DB{}
+)
+
+// track records d as the open index of its file.
+func track(d *DB) {
+	openMu.Lock()
+	defer openMu.Unlock()
+	openIndexes[absPath(d.path)] = d
+}
+
+// untrack forgets d once closed.
+func untrack(d *DB) {
+	openMu.Lock()
+	defer openMu.Unlock()
+	if p := absPath(d.path); openIndexes[p] == d {
+		delete(openIndexes, p)
+	}
+}
+
+// tracked is the open index of the file at path, if any.
+func tracked(path string) *DB {
+	openMu.Lock()
+	defer openMu.Unlock()
+	return openIndexes[absPath(path)]
+}
+
+// absPath is path made absolute and clean, as the indexes are known.
+func absPath(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return filepath.Clean(path)
 }
 
 // writeTarget is the file a build writes: always a private copy of the

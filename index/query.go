@@ -52,6 +52,7 @@ type DB struct {
 type handle struct {
 	db      *sql.DB
 	drop    func() // frees what the opening holds, once db is closed
+	mem     string // the in-memory copy db reads (GOOS=js), else ""
 	file    fileState
 	users   int
 	retired bool
@@ -71,7 +72,9 @@ func Open(path string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &DB{path: path, cur: h}, nil
+	d := &DB{path: path, cur: h}
+	track(d)
+	return d, nil
 }
 
 // openHandle opens the file at path, checking it is a loupe index of
@@ -81,11 +84,11 @@ func openHandle(path string) (*handle, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w at %s: %w", ErrNoIndex, path, err)
 	}
-	db, drop, err := openRead(path)
+	db, drop, mem, err := openRead(path)
 	if err != nil {
 		return nil, err
 	}
-	h := &handle{db: db, drop: drop, file: fi}
+	h := &handle{db: db, drop: drop, mem: mem, file: fi}
 	if !current(context.Background(), db) {
 		h.close()
 		return nil, fmt.Errorf("%w at %s: not a loupe index of this version (run loupe index again)", ErrNoIndex, path)
@@ -148,6 +151,7 @@ func (d *DB) Close() error {
 	if d.cur != nil {
 		d.retire(d.cur)
 		d.cur = nil
+		untrack(d)
 	}
 	return nil
 }

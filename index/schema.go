@@ -11,9 +11,10 @@
 //
 // SQLite is github.com/ncruces/go-sqlite3 (no cgo, and it builds for
 // GOOS=js; see RATIONALE.md). Under GOOS=js, where there are no file
-// locks, a reader queries a consistent copy of the file in memory and a
-// build writes a private copy renamed into place (open_js.go), so the
-// npm package and the CLI share one index file.
+// locks, a reader queries a consistent copy of the file in memory, an
+// Updater writes that copy (update_js.go), and a build writes a private
+// copy renamed into place (open_js.go), so the npm package and the CLI
+// share one index file.
 package index
 
 import "path/filepath"

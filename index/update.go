@@ -1,5 +1,3 @@
-//go:build !js
-
 package index
 
 import (
@@ -42,7 +40,7 @@ type Updater struct {
 
 	mu     sync.Mutex // held for a batch
 	db     *sql.DB
-	file   os.FileInfo     // the file db has open
+	store  store           // what db is open on (open, reopen)
 	dirs   map[string]bool // directories the build's walk enters, as far as known
 	owners *owners
 	// onDirs hears the directories a batch found newly indexed (the
@@ -61,88 +59,11 @@ type Updater struct {
 // failBatch, set by tests, makes a batch fail with its error.
 var failBatch func() error
 
-// NewUpdater opens the index of opts.Root (at opts.DB, else the default
-// path) for updates. The index must exist (an error wrapping ErrNoIndex
-// otherwise: build it first). opts.Progress, when set, hears the files
-// of each batch written, inside its transaction.
-func NewUpdater(opts Options) (*Updater, error) {
-	root, err := filepath.Abs(opts.Root)
-	if err != nil {
-		return nil, fmt.Errorf("index: %w", err)
-	}
-	dbPath := opts.DB
-	if dbPath == "" {
-		dbPath = DefaultPath(root)
-	}
-	u := &Updater{root: root, dbPath: dbPath, progress: opts.Progress, applied: make(chan struct{})}
-	if err := u.open(); err != nil {
-		return nil, err
-	}
-	return u, nil
-}
-
-// open opens the database file for updates, in write-ahead logging.
-func (u *Updater) open() error {
-	dbPath := u.dbPath
-	fi, err := os.Stat(dbPath)
-	if err != nil {
-		return fmt.Errorf("%w at %s: %w", ErrNoIndex, dbPath, err)
-	}
-	db, err := openWrite(dbPath)
-	if err != nil {
-		return err
-	}
-	ctx := context.Background()
-	if !current(ctx, db) {
-		db.Close()
-		return fmt.Errorf("%w at %s: not a loupe index of this version (run loupe index again)", ErrNoIndex, dbPath)
-	}
-	// Readers go on reading while a batch is written; the mode stays with
-	// the file.
-	// A commit in WAL mode with synchronous=NORMAL is not synced to disk
-	// at once: a killed process loses nothing committed, and a power cut
-	// at most the last batches, never the index's consistency.
-	for _, pragma := range []string{"PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL"} {
-		if _, err := db.ExecContext(ctx, pragma); err != nil {
-			db.Close()
-			return fmt.Errorf("index: %s: %s: %w", dbPath, pragma, err)
-		}
-	}
-	u.db, u.file = db, fi
-	u.dirs, u.owners, u.stamps = nil, nil, nil
-	return nil
-}
-
-// reopen opens the file at the index's path again when it is not the one
-// open (an index built afresh is renamed into place); u.mu is held.
-func (u *Updater) reopen() error {
-	fi, err := os.Stat(u.dbPath)
-	if err != nil || os.SameFile(fi, u.file) {
-		return nil // gone: the one open is the last index there was
-	}
-	old := u.db
-	if err := u.open(); err != nil {
-		return err
-	}
-	old.Close()
-	return nil
-}
-
 // Root is the repository's root directory.
 func (u *Updater) Root() string { return u.root }
 
 // Path is the database file.
 func (u *Updater) Path() string { return u.dbPath }
-
-// Close closes the database connection, after the batch under way.
-func (u *Updater) Close() error {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	if err := u.db.Close(); err != nil {
-		return fmt.Errorf("index: closing %s: %w", u.dbPath, err)
-	}
-	return nil
-}
 
 // Applied returns a channel closed when the next batch (Update or
 // Refresh) has been applied or has failed. To wait for a change: take the
@@ -209,13 +130,6 @@ func (u *Updater) Refresh(ctx context.Context) (*Stats, error) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	return u.refresh(ctx)
-}
-
-// refresh rebuilds through Build; u.mu is held.
-func (u *Updater) refresh(ctx context.Context) (*Stats, error) {
-	st, err := Build(ctx, Options{Root: u.root, DB: u.dbPath, Progress: u.progress})
-	u.dirs, u.owners, u.stamps = nil, nil, nil
-	return st, err
 }
 
 func (u *Updater) update(ctx context.Context, paths []string) (*Stats, error) {
@@ -293,12 +207,8 @@ func (u *Updater) update(ctx context.Context, paths []string) (*Stats, error) {
 	if err := tx.Commit(); err != nil {
 		return nil, fmt.Errorf("index: %w", err)
 	}
-	// A reader that copies the file whole (the npm package, which has no
-	// file locks) sees what the file holds, not the write-ahead log: move
-	// the batch into the file now. What readers in flight hold back stays
-	// in the log until the next batch's checkpoint or the last close.
-	if _, err := u.db.ExecContext(context.WithoutCancel(ctx), "PRAGMA wal_checkpoint(PASSIVE)"); err != nil {
-		return nil, fmt.Errorf("index: checkpoint of %s: %w", u.dbPath, err)
+	if err := u.checkpoint(ctx); err != nil {
+		return nil, err
 	}
 	for _, g := range p.gone {
 		for d := range u.dirs {
@@ -778,7 +688,7 @@ func (u *Updater) stat(ctx context.Context) ([]string, error) {
 			return nil, fmt.Errorf("index: reading files: %w", err)
 		}
 		fi, err := os.Lstat(filepath.Join(u.root, filepath.FromSlash(p)))
-		if err != nil || fi.Size() != size || fi.ModTime().UnixNano() != mtime || mtime >= racy {
+		if err != nil || fi.Size() != size || !sameTime(mtime, fi.ModTime().UnixNano()) || mtime >= racy {
 			changed = append(changed, p)
 		}
 	}

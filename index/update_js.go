@@ -4,31 +4,35 @@ package index
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
-	"sync"
-	"sync/atomic"
+	"time"
 )
 
-// Updater is the one writer that keeps an index up with its tree. Under
-// GOOS=js there are no file locks, so no file is updated in place: each
-// batch is a Build, which keeps the rows of every file whose size and
-// modification time are unchanged, writes a private copy and renames it
-// into place. A reader never sees half a batch, and a process killed
-// during one leaves the index as it was.
-type Updater struct {
-	opts         Options
-	root, dbPath string
+// Under GOOS=js there are no file locks, so an Updater never writes the
+// index file another process may read or write: it writes the copy in
+// memory that the index's DB answers queries from (openRead), per file
+// as natively, one transaction per batch. The file stays as the last
+// build left it; the changes reach it with the next `loupe index` or a
+// server's pass, and a process that opens it again catches up with its
+// first stat pass. When the file changes (another process updated it),
+// the DB reads the new copy and the Updater writes that one, its first
+// pass bringing it up to date with the tree again.
 
-	mu      sync.Mutex // held for a batch
-	pending atomic.Int32
+// store is the copy of the index an Updater writes: the current copy of
+// d, held (a use of d) until the Updater moves to another.
+type store struct {
+	d   *DB
+	own bool // d was opened by the Updater, which closes it
+	h   *handle
 }
 
 // NewUpdater opens the index of opts.Root (at opts.DB, else the default
 // path) for updates. The index must exist (an error wrapping ErrNoIndex
-// otherwise: build it first).
+// otherwise: build it first). The updates go to the copy in memory the
+// process's open DB of that file reads (one is opened when none is).
 func NewUpdater(opts Options) (*Updater, error) {
 	root, err := filepath.Abs(opts.Root)
 	if err != nil {
@@ -38,54 +42,106 @@ func NewUpdater(opts Options) (*Updater, error) {
 	if dbPath == "" {
 		dbPath = DefaultPath(root)
 	}
-	if _, err := os.Stat(dbPath); err != nil {
-		return nil, fmt.Errorf("%w at %s: %w", ErrNoIndex, dbPath, err)
+	u := &Updater{root: root, dbPath: dbPath, progress: opts.Progress, applied: make(chan struct{})}
+	d, own := tracked(dbPath), false
+	if d == nil {
+		if d, err = Open(dbPath); err != nil {
+			return nil, err
+		}
+		own = true
 	}
-	opts.Root, opts.DB = root, dbPath
-	return &Updater{opts: opts, root: root, dbPath: dbPath}, nil
+	u.store = store{d: d, own: own}
+	if err := u.open(); err != nil {
+		if own {
+			d.Close()
+		}
+		return nil, err
+	}
+	return u, nil
 }
 
-// Root is the repository's root directory.
-func (u *Updater) Root() string { return u.root }
-
-// Path is the database file.
-func (u *Updater) Path() string { return u.dbPath }
-
-// Close waits for the batch under way; there is no connection to close.
-func (u *Updater) Close() error {
-	u.mu.Lock()
-	defer u.mu.Unlock()
+// open opens a connection on the copy the DB reads now, in place of the
+// one open.
+func (u *Updater) open() error {
+	h, err := u.store.d.acquire()
+	if err != nil {
+		return err
+	}
+	db, err := sql.Open(driverName, "file:/"+h.mem+"?vfs=memdb&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=temp_store(memory)&_txlock=immediate")
+	if err != nil {
+		u.store.d.release(h)
+		return fmt.Errorf("index: opening the copy of %s: %w", u.dbPath, err)
+	}
+	db.SetMaxOpenConns(1)
+	if u.db != nil {
+		u.db.Close()
+		u.store.d.release(u.store.h)
+	}
+	u.db, u.store.h = db, h
+	u.dirs, u.owners, u.stamps = nil, nil, nil
 	return nil
 }
 
-// Updating reports whether a batch is waiting or being applied.
-func (u *Updater) Updating() bool { return u.pending.Load() > 0 }
-
-// Update brings the index up to date for the given paths; under GOOS=js
-// that is the whole tree, as Refresh does, at the cost of a stat of each
-// file and a parse of those changed.
-func (u *Updater) Update(ctx context.Context, paths []string) (*Stats, error) {
-	return u.Refresh(ctx)
+// reopen moves to the copy the DB reads now when it read the file anew
+// (another process changed it); u.mu is held.
+func (u *Updater) reopen() error {
+	h, err := u.store.d.acquire()
+	if err != nil {
+		return err
+	}
+	u.store.d.release(h)
+	if h == u.store.h {
+		return nil
+	}
+	return u.open()
 }
 
-// Refresh brings the whole index up to date as Build does.
-func (u *Updater) Refresh(ctx context.Context) (*Stats, error) {
-	u.pending.Add(1)
-	defer u.pending.Add(-1)
+// Close closes the connection, after the batch under way, and the DB
+// when the Updater opened it.
+func (u *Updater) Close() error {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	return Build(ctx, u.opts)
+	err := u.db.Close()
+	u.store.d.release(u.store.h)
+	if u.store.own {
+		err = errors.Join(err, u.store.d.Close())
+	}
+	if err != nil {
+		return fmt.Errorf("index: closing %s: %w", u.dbPath, err)
+	}
+	return nil
 }
 
-// Poll is the stat pass that stands in for watching: under GOOS=js, a
-// Refresh (Build itself parses only the files whose size or time moved).
-func (u *Updater) Poll(ctx context.Context) (*Stats, error) { return u.Refresh(ctx) }
+// checkpoint has nothing to do: the copy in memory keeps no log.
+func (u *Updater) checkpoint(context.Context) error { return nil }
+
+// refresh brings the whole copy up to date with the tree as Build does,
+// as an update (indexed_at stays; nothing is written when nothing
+// changed); u.mu is held.
+func (u *Updater) refresh(ctx context.Context) (*Stats, error) {
+	start := time.Now()
+	if err := u.reopen(); err != nil {
+		return nil, err
+	}
+	st := &Stats{DB: u.dbPath}
+	t, err := scan(ctx, u.root, st)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := t.write(ctx, u.db, st, u.progress, false, true); err != nil {
+		return nil, err
+	}
+	u.dirs, u.owners, u.stamps = nil, nil, nil
+	st.Duration = time.Since(start)
+	return st, nil
+}
 
 // ErrNoWatch is Watch's error where the platform has no file watching.
 var ErrNoWatch = errors.New("index: file watching is not available under GOOS=js")
 
 // Watcher would apply the changes others make to a tree as they happen;
-// under GOOS=js there is none (Watch fails with ErrNoWatch).
+// under GOOS=js there is none (Watch fails with ErrNoWatch): a stat pass
+// (Poll) before each query stands in for it.
 type Watcher struct{}
 
 // Watch fails with ErrNoWatch under GOOS=js.

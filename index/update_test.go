@@ -421,3 +421,94 @@ func TestWatchRetry(t *testing.T) {
 		t.Errorf("failures reported %d, batches tried %d", reported.Load(), fails.Load())
 	}
 }
+
+// TestRefreshKeepsIndexedAt: a whole pass of an Updater (a server's
+// catch-up, the first stat pass) is an update: indexed_at stays the last
+// build's, the files it changed count in files_changed, and a pass that
+// finds nothing changed writes nothing.
+func TestRefreshKeepsIndexedAt(t *testing.T) {
+	root, _ := buildShop(t)
+	const built = "2000-01-01T00:00:00Z"
+	w, err := openWrite(DefaultPath(root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Exec("UPDATE "+MetaTable+" SET value = ? WHERE key = 'indexed_at'", built); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	u := newUpdater(t, root)
+	db := open(t, root)
+	ctx := context.Background()
+	status := func() (string, int) {
+		t.Helper()
+		s, err := db.Status(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.IndexedAt, s.FilesChanged
+	}
+	st, err := u.Refresh(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if at, n := status(); at != built || n != 0 || st.Parsed != 0 {
+		t.Errorf("nothing changed: indexed_at %s, files_changed %d, parsed %d; want %s, 0, 0", at, n, st.Parsed, built)
+	}
+	write(t, root, "api/server.go", "package api\n\nfunc Refreshed() {}\n")
+	if st, err = u.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if at, n := status(); at != built || n != 1 || st.Parsed != 1 {
+		t.Errorf("one file changed: indexed_at %s, files_changed %d, parsed %d; want %s, 1, 1", at, n, st.Parsed, built)
+	}
+	if got := symbolFiles(t, db, "Refreshed"); len(got) != 1 {
+		t.Errorf("Refreshed is in %v", got)
+	}
+}
+
+// TestMillisecondTimes: an index whose times are whole milliseconds (the
+// npm package's build: Node's stat under GOOS=js) is current for the CLI
+// when the files are unchanged: a pass reads and writes none of them, as
+// a build by either face is for the other.
+func TestMillisecondTimes(t *testing.T) {
+	root, _ := buildShop(t)
+	w, err := openWrite(DefaultPath(root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := w.Exec("UPDATE files SET mtime = mtime - mtime % 1000000"); err != nil {
+		t.Fatal(err)
+	}
+	u := newUpdater(t, root)
+	if _, err := u.Refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var files, whole int
+	if err := w.QueryRow("SELECT count(*), count(*) FILTER (WHERE mtime % 1000000 = 0) FROM files").Scan(&files, &whole); err != nil {
+		t.Fatal(err)
+	}
+	if files == 0 || whole != files {
+		t.Errorf("%d of %d files kept their millisecond times; a pass rewrote the others", whole, files)
+	}
+}
+
+// TestSameTime: times agree to the nanosecond, or to the millisecond
+// where one side has only milliseconds.
+func TestSameTime(t *testing.T) {
+	for _, tc := range []struct {
+		recorded, seen int64
+		want           bool
+	}{
+		{1_700_000_000_123_456_789, 1_700_000_000_123_456_789, true},
+		{1_700_000_000_123_000_000, 1_700_000_000_123_456_789, true},  // recorded by the npm package
+		{1_700_000_000_123_456_789, 1_700_000_000_123_000_000, true},  // seen by the npm package
+		{1_700_000_000_124_000_000, 1_700_000_000_123_456_789, false}, // another millisecond
+		{1_700_000_000_123_456_000, 1_700_000_000_123_456_789, false}, // not whole milliseconds
+	} {
+		if got := sameTime(tc.recorded, tc.seen); got != tc.want {
+			t.Errorf("sameTime(%d, %d) = %v, want %v", tc.recorded, tc.seen, got, tc.want)
+		}
+	}
+}

@@ -67,10 +67,11 @@ type Config struct {
 	// files.
 	BuildIndex bool
 	// WatchIndex keeps the project index up with changes others make
-	// while the tools serve (a server sets it): from the first
-	// project-index call on, a watcher applies them as they happen;
-	// where watching is unavailable, a stat pass of the tree runs before
-	// each project-index query.
+	// while the tools serve (a server and the npm package set it): from
+	// the first project-index call on, a watcher applies them as they
+	// happen; where watching is unavailable (GOOS=js, or the system's
+	// limit on watches reached), a stat pass of the tree runs before each
+	// project-index query.
 	WatchIndex bool
 	// Approver is asked before a tool writes (toolspec.Approve); without
 	// one, tools that write refuse to. A call's context may carry its own

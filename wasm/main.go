@@ -254,7 +254,10 @@ func openSession(loader js.Value, raw string, approver toolspec.Approver) string
 		Shard:           search.Shard{Index: cfg.Shard.Index, Count: cfg.Shard.Count},
 		Index:           cfg.Index.Path,
 		BuildIndex:      cfg.Index.Build,
-		Approver:        approver,
+		// No watching under js: each project-index call first runs a stat
+		// pass that applies what others changed to the copy it answers from.
+		WatchIndex: true,
+		Approver:   approver,
 	}
 	ts, err := tools.New(tcfg)
 	if err != nil {

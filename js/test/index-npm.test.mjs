@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { createTools } from '../dist/index.js';
@@ -48,7 +48,7 @@ for (const name of ['pnpm', 'go']) {
     assert.equal(want[5].text, "Package 'left-pad' not found");
     assert.equal(want[16].text, 'Search query must not be empty');
     assert.equal(want[10].structured.depth, 20);
-    same(calls, await npmAnswers(root, { path: db }, calls), want, true);
+    same(calls, await npmAnswers(root, { path: db }, calls), want);
   });
 
   test(`${name}: the index the npm package builds is the one loupe mcp reads, and answers the same`, async () => {
@@ -57,13 +57,12 @@ for (const name of ['pnpm', 'go']) {
     const calls = cases[name]();
     const got = await npmAnswers(root, { path: db, build: true }, calls);
     assert.ok(existsSync(db), 'the npm package wrote the index file');
-    // Here and below, indexed_at is left out: the server brings the index
-    // up to date with a whole pass before its first index call, and
-    // indexed_at is the time of the last whole pass.
-    same(calls, got, await mcpAnswers(root, db, calls), true);
+    // indexed_at included: a face's catch-up pass is an update, which
+    // keeps the time of the last build.
+    same(calls, got, await mcpAnswers(root, db, calls));
     // Built again by the CLI, the npm package reads it as it is now.
     execFileSync(loupe, ['index', '--db', db, root]);
-    same(calls, await npmAnswers(root, { path: db }, calls), await mcpAnswers(root, db, calls), true);
+    same(calls, await npmAnswers(root, { path: db }, calls), await mcpAnswers(root, db, calls));
   });
 }
 
@@ -77,17 +76,26 @@ test('a copy read while the index is being written is never used: the npm packag
   const root = copy(join(dirname(loupe), '..', 'index', 'testdata', 'shop'), 'loupe-shop-');
   const db = join(mkdtempSync(join(tmpdir(), 'loupe-index-db-')), 'index.db');
   execFileSync(loupe, ['index', '--db', db, root]);
+  const built = readFileSync(db);
   const { tools } = await createTools({ workspaceRoot: root, workers: 0, index: { path: db } });
   const getSymbol = tools.find((t) => t.name === 'get_symbol');
-  const servers = async () => JSON.parse((await getSymbol.execute({ name: 'Server' })).llmContent).map((s) => s.file_path).sort();
+  const servers = async () => {
+    const r = await getSymbol.execute({ name: 'Server' });
+    assert.equal(r.metadata.error, undefined, r.llmContent);
+    return JSON.parse(r.llmContent).map((s) => s.file_path).sort();
+  };
   assert.deepEqual(await servers(), ['api/server.go']);
-  // An update in place under way, as a killed or running build leaves it:
-  // the file changed and its rollback journal beside it.
   writeFileSync(join(root, 'packages/web/src/server.ts'), 'export class Server {}\n');
-  execFileSync(loupe, ['index', '--db', db, root]);
+  assert.deepEqual(await servers(), ['api/server.go', 'packages/web/src/server.ts'], 'an outside edit, applied by the stat pass');
+  // An update in place under way, as a killed or running build leaves it:
+  // half the file written, its rollback journal beside it. The package
+  // goes on with the copy it has.
+  writeFileSync(db, built.subarray(0, built.length >> 1));
   writeFileSync(`${db}-journal`, 'a journal: the file beside it is mid-transaction');
-  assert.deepEqual(await servers(), ['api/server.go']);
-  // The update done, the next call reads the index as it is now.
+  assert.deepEqual(await servers(), ['api/server.go', 'packages/web/src/server.ts']);
+  // The update done (the file as the CLI's build left it, before the
+  // edit), the next call reads it and its stat pass applies the edit again.
+  writeFileSync(db, built);
   rmSync(`${db}-journal`);
   assert.deepEqual(await servers(), ['api/server.go', 'packages/web/src/server.ts']);
 });
