@@ -279,7 +279,13 @@ func (b *binder) resolveCall(f *fileFacts, k call) binding {
 				return bd
 			}
 		}
-		return b.lookup(f, k.Name, k.Start, 0)
+		bd := b.lookup(f, k.Name, k.Start, 0)
+		if !bd.found() && contains(f.c.spec.Builtins, k.Name) {
+			if _, declared := b.declAt(f, k.Name, k.Start); !declared {
+				return binding{external: true, typeName: k.Name}
+			}
+		}
+		return bd
 	case k.RecvPlain && k.Recv == "super" && f.c.spec.Library != nil:
 		return b.superMember(f, k.Start, k.Name)
 	case k.RecvPlain && contains(f.c.spec.SelfNames, k.Recv):
@@ -372,8 +378,20 @@ func (b *binder) typeOf(f *fileFacts, name string, pos int, bd binding) binding 
 
 // valueType finds the type of the value between start and end from its
 // outermost call: a class instantiated, or a function or method whose
-// return type is written.
+// return type is written; a value that is another name (x := y) or a
+// field of one (x := y.f) has that name's or field's type.
 func (b *binder) valueType(f *fileFacts, start, end int) binding {
+	if v := string(f.src[start:end]); b.depth <= 6 {
+		if base, field, ok := strings.Cut(v, "."); isIdent(base) && (!ok || isIdent(field)) {
+			b.depth++
+			defer func() { b.depth-- }()
+			ty := b.typeOf(f, base, start, b.lookup(f, base, start, 0))
+			if ok {
+				ty = b.fieldOf(ty, field)
+			}
+			return ty
+		}
+	}
 	for _, k := range f.calls {
 		if k.Start < start || k.End > end || k.Literal && !k.New {
 			continue
@@ -488,6 +506,20 @@ func (b *binder) fieldOf(ty binding, name string) binding {
 		for _, m := range b.membersOf(dr, name, 0) {
 			if m.f == f {
 				return b.typeOf(f, name, -1, binding{defs: []defRef{m}})
+			}
+		}
+		// A field of an embedded type (Go's promoted fields).
+		if f.c.spec.DirScope && b.depth <= 6 {
+			for _, sf := range f.supers {
+				if sf.Def != dr.i {
+					continue
+				}
+				b.depth++
+				ft := b.fieldOf(b.types(b.lookup(f, sf.Name, d.Start, 0)), name)
+				b.depth--
+				if ft.found() {
+					return ft
+				}
 			}
 		}
 	}

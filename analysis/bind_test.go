@@ -319,3 +319,60 @@ func TestUnresolvedLocalImport(t *testing.T) {
 	}
 	sameList(t, "supertypes of Square", got, []string{"Shape src/geom/shapes.rs name-only"})
 }
+
+// TestGoDeclaredTypes: Go receivers typed by the first of several results
+// (x, err := f()), an interface method's result, another name or a field
+// of one (x := y, x := y.f), a promoted field of an embedded type; a
+// predeclared function (len, close) is never a method's caller.
+func TestGoDeclaredTypes(t *testing.T) {
+	dir := project(t, map[string]string{
+		"go.mod": "module example.com/m\n",
+		"h.go": `package h
+
+type Header map[string][]string
+
+func (h Header) Get(k string) string { return "" }
+
+type Pool struct{}
+
+func (p *Pool) Get() any { return nil }
+
+type Response struct{ Header Header }
+
+type Writer interface{ Header() Header }
+
+type wrapped struct{ *Response }
+
+type queue struct{ items []int }
+
+func (q *queue) len() int { return 0 }
+func (q *queue) close()   {}
+
+func Fetch(url string) (*Response, error) { return nil, nil }
+`,
+		"use.go": `package h
+
+func multi() { res, err := Fetch("x"); _ = err; res.Header.Get("a") }
+func iface(w Writer) { w.Header().Get("b") }
+func alias(w Writer) { h := w.Header(); h.Get("c") }
+func name(in *Response) { r := in; r.Header.Get("d") }
+func field(in *Response) { h := in.Header; h.Get("e") }
+func promoted(x *wrapped) { x.Header.Get("f") }
+func pool(p *Pool) { p.Get() }
+func builtins(s []int, c chan int) { _ = len(s); close(c) }
+`,
+	})
+	for _, tc := range []struct {
+		symbol string
+		want   []string
+	}{
+		{"Header.Get", []string{"multi use.go resolved", "iface use.go resolved", "alias use.go resolved",
+			"name use.go resolved", "field use.go resolved", "promoted use.go resolved"}},
+		{"Pool.Get", []string{"pool use.go resolved"}},
+		{"queue.len", nil},
+		{"queue.close", nil},
+	} {
+		r := run(t, dir, Params{Mode: "callers", Language: "go", Symbol: tc.symbol})
+		sameList(t, "callers of "+tc.symbol, callerSet(r.Callers), tc.want)
+	}
+}

@@ -7,8 +7,14 @@ var goSpec = &langSpec{
 	Typed: []typedShape{
 		{Kind: "parameter_declaration", Name: path{"name"}, Type: path{"type"}},
 		{Kind: "var_spec", Name: path{"name"}, Type: path{"type"}},
+		// Results: one type, or the first of a list ((*T, error)), which
+		// x, err := f() gives x; interface methods' too.
 		{Kind: "function_declaration", Name: path{"name"}, Type: path{"result"}},
+		{Kind: "function_declaration", Name: path{"name"}, Type: path{"result", "#parameter_declaration", "type"}},
 		{Kind: "method_declaration", Name: path{"name"}, Type: path{"result"}},
+		{Kind: "method_declaration", Name: path{"name"}, Type: path{"result", "#parameter_declaration", "type"}},
+		{Kind: "method_elem", Name: path{"name"}, Type: path{"result"}},
+		{Kind: "method_elem", Name: path{"name"}, Type: path{"result", "#parameter_declaration", "type"}},
 		// A struct's fields.
 		{Kind: "field_declaration", Name: path{"name"}, Type: path{"type"}},
 		// x := New() and var x = &T{}: typed by the value.
@@ -16,7 +22,9 @@ var goSpec = &langSpec{
 		{Kind: "var_spec", Name: path{"name"}, Value: path{"value", "^"}},
 	},
 	DirScope: true,
-	Scope:    []string{"go"},
+	Builtins: []string{"append", "cap", "clear", "close", "complex", "copy", "delete", "imag", "len", "make", "max",
+		"min", "new", "panic", "print", "println", "real", "recover"},
+	Scope: []string{"go"},
 	Defs: []defShape{
 		{Kind: "function_declaration", Name: path{"name"}, Label: lFunction, Callable: true},
 		{Kind: "method_declaration", Name: path{"name"}, Label: lMethod, Callable: true,

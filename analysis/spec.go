@@ -398,6 +398,10 @@ type langSpec struct {
 	// DirScope: the files of one directory share a scope (Go's and Java's
 	// packages), so an unqualified name may be defined in a sibling file.
 	DirScope bool
+	// Builtins are the functions the language predeclares (Go's len,
+	// close, ...): an unqualified call of one that nothing in scope
+	// declares is the language's, never a workspace method's.
+	Builtins []string
 
 	// Sep separates module path segments in import specifiers ("." for
 	// Java, "::" for Rust, "\\" for PHP).

@@ -21,10 +21,12 @@ import (
 	"github.com/loupe-dev/loupe/analysis"
 )
 
-// goCorpus is the Go measurement's project: the standard library's go/...
-// packages (the parser, the type checker and their kin: many types share
-// method names such as Pos, End and String).
-const goCorpus = "go"
+// goCorpora are the Go measurement's projects: the standard library's
+// go/... packages (the parser, the type checker and their kin: many types
+// share method names such as Pos, End and String) and net/http (its
+// interfaces, Handler and ResponseWriter, its Header, and sync.Pool's Get
+// beside Header.Get).
+var goCorpora = []string{"go", "net/http"}
 
 // goDecl is one function or method of the corpus, with go/types' answers
 // about it.
@@ -41,14 +43,15 @@ type goDecl struct {
 // goTruth type-checks every package under GOROOT/src/go and records, for
 // each function and method, its callers and uses.
 type goTruth struct {
-	root  string // GOROOT/src
-	fset  *token.FileSet
-	pkgs  map[string]*types.Package
-	infos []*types.Info
-	files [][]*ast.File
-	std   types.Importer
-	decls map[*types.Func]*goDecl
-	errs  []string
+	root   string // GOROOT/src
+	corpus string // the folder of root measured
+	fset   *token.FileSet
+	pkgs   map[string]*types.Package
+	infos  []*types.Info
+	files  [][]*ast.File
+	std    types.Importer
+	decls  map[*types.Func]*goDecl
+	errs   []string
 	// checked are the files type-checked (no tests, none built for another
 	// system): answers in other files are left out of the comparison.
 	checked map[string]bool
@@ -64,7 +67,7 @@ func (g *goTruth) ImportFrom(path, dir string, mode types.ImportMode) (*types.Pa
 	if p, ok := g.pkgs[path]; ok {
 		return p, nil
 	}
-	if path != goCorpus && !strings.HasPrefix(path, goCorpus+"/") {
+	if path != g.corpus && !strings.HasPrefix(path, g.corpus+"/") {
 		return g.std.(types.ImporterFrom).ImportFrom(path, dir, mode)
 	}
 	return g.check(path)
@@ -102,7 +105,7 @@ func (g *goTruth) key(pos token.Pos) string {
 
 // load checks the corpus and collects the answers.
 func (g *goTruth) load(t *testing.T) {
-	err := filepath.WalkDir(filepath.Join(g.root, goCorpus), func(p string, d os.DirEntry, err error) error {
+	err := filepath.WalkDir(filepath.Join(g.root, g.corpus), func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -238,10 +241,17 @@ func TestEvalGo(t *testing.T) {
 		t.Skip("analysiseval: the Go measurement runs with LOUPE_ANALYSIS_EVAL=full (make analysis-eval)")
 	}
 	root := filepath.Join(runtime.GOROOT(), "src")
-	if _, err := os.Stat(filepath.Join(root, goCorpus, "ast")); err != nil {
+	if _, err := os.Stat(filepath.Join(root, "go", "ast")); err != nil {
 		t.Skip("analysiseval: the Go standard library's sources are not installed")
 	}
-	g := &goTruth{root: root, fset: token.NewFileSet(), pkgs: map[string]*types.Package{}, checked: map[string]bool{}}
+	for _, corpus := range goCorpora {
+		t.Run(corpus, func(t *testing.T) { evalGo(t, root, corpus) })
+	}
+}
+
+// evalGo measures structural_analysis on the corpus folder of root.
+func evalGo(t *testing.T, root, corpus string) {
+	g := &goTruth{root: root, corpus: corpus, fset: token.NewFileSet(), pkgs: map[string]*types.Package{}, checked: map[string]bool{}}
 	g.std = importer.ForCompiler(g.fset, "source", nil)
 	g.load(t)
 	byName := map[string]int{}
@@ -280,7 +290,7 @@ func TestEvalGo(t *testing.T) {
 		t.Fatal(err)
 	}
 	ask := func(mode, symbol string) *analysis.Result {
-		r, err := tool.Run(context.Background(), analysis.Params{Mode: mode, Language: "go", Path: goCorpus,
+		r, err := tool.Run(context.Background(), analysis.Params{Mode: mode, Language: "go", Path: corpus,
 			Symbol: symbol, MaxNodes: analysis.MaxMaxNodes})
 		if err != nil {
 			t.Fatalf("%s %s: %v", mode, symbol, err)
@@ -342,7 +352,7 @@ func TestEvalGo(t *testing.T) {
 		}
 	}
 	t.Logf("GOROOT/src/%s (%s): %d packages, %d functions and methods, %d with a shared name; %d sampled (seed %d)",
-		goCorpus, runtime.Version(), len(g.pkgs), len(all), len(shared), len(sample), seed)
+		corpus, runtime.Version(), len(g.pkgs), len(all), len(shared), len(sample), seed)
 	for _, mode := range []string{"callers", "references", "definitions"} {
 		for _, w := range ways {
 			t.Logf("%-11s %-25s %s", mode, w.name, scores[mode][w.name])
