@@ -161,7 +161,7 @@ bench: build js
 # LanguageService's call hierarchy, references and definitions) on every
 # shared-name symbol of pinned npm projects, instead of the bounded sample
 # `make test` runs, and against go/types on the Go standard library's go/...
-# packages: precision and recall by bare name, qualified, and resolved only.
+# and net/http packages: precision and recall by bare name, qualified, and resolved only.
 # LOUPE_ANALYSIS_EVAL_VERBOSE=1 lists every miss.
 .PHONY: analysis-eval
 analysis-eval: test-deps

@@ -322,8 +322,9 @@ func TestUnresolvedLocalImport(t *testing.T) {
 
 // TestGoDeclaredTypes: Go receivers typed by the first of several results
 // (x, err := f()), an interface method's result, another name or a field
-// of one (x := y, x := y.f), a promoted field of an embedded type; a
-// predeclared function (len, close) is never a method's caller.
+// of one (x := y, x := y.f), a promoted field of an embedded type, an
+// element of a slice or map (q[0].M()); a predeclared function (len,
+// close) is never a method's caller.
 func TestGoDeclaredTypes(t *testing.T) {
 	dir := project(t, map[string]string{
 		"go.mod": "module example.com/m\n",
@@ -360,6 +361,7 @@ func field(in *Response) { h := in.Header; h.Get("e") }
 func promoted(x *wrapped) { x.Header.Get("f") }
 func pool(p *Pool) { p.Get() }
 func builtins(s []int, c chan int) { _ = len(s); close(c) }
+func elements(q []*Response, m map[string]Header) { q[0].Header.Get("g"); m["k"].Get("h") }
 `,
 	})
 	for _, tc := range []struct {
@@ -367,7 +369,7 @@ func builtins(s []int, c chan int) { _ = len(s); close(c) }
 		want   []string
 	}{
 		{"Header.Get", []string{"multi use.go resolved", "iface use.go resolved", "alias use.go resolved",
-			"name use.go resolved", "field use.go resolved", "promoted use.go resolved"}},
+			"name use.go resolved", "field use.go resolved", "promoted use.go resolved", "elements use.go resolved"}},
 		{"Pool.Get", []string{"pool use.go resolved"}},
 		{"queue.len", nil},
 		{"queue.close", nil},

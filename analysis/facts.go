@@ -522,6 +522,10 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 			break
 		}
 		r := c.at(recv.KindID()).name
+		if r != nil && contains(c.spec.Element, recv.Kind()) {
+			recv = r.Name.first(recv) // x[i].m(): typed by x's elements
+			continue
+		}
 		if r == nil || len(r.Receiver) > 0 || len(r.Name) != 1 || r.Name[0] != "^" {
 			break
 		}
@@ -550,6 +554,12 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 		}
 	case c.at(recv.KindID()).name != nil && len(c.at(recv.KindID()).name.Receiver) > 0:
 		inner := c.at(recv.KindID()).name.Receiver.first(recv)
+		for range 4 { // q[0].field.m(): a field of q's elements
+			if inner.IsZero() || !contains(c.spec.Element, inner.Kind()) {
+				break
+			}
+			inner = c.at(inner.KindID()).name.Name.first(inner)
+		}
 		if !inner.IsZero() && inner.NamedChildCount() == 0 {
 			if base := strings.TrimLeft(inner.Text(), "$"); contains(c.spec.SelfNames, base) {
 				k.RecvSelf = true

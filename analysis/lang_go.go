@@ -22,6 +22,7 @@ var goSpec = &langSpec{
 		{Kind: "var_spec", Name: path{"name"}, Value: path{"value", "^"}},
 	},
 	DirScope: true,
+	Element:  []string{"index_expression"},
 	Builtins: []string{"append", "cap", "clear", "close", "complex", "copy", "delete", "imag", "len", "make", "max",
 		"min", "new", "panic", "print", "println", "real", "recover"},
 	Scope: []string{"go"},
@@ -52,6 +53,13 @@ var goSpec = &langSpec{
 		{Kind: "index_expression", Name: path{"operand"}},
 		{Kind: "generic_type", Name: path{"type"}},
 		{Kind: "pointer_type", Name: path{"^"}},
+		// A slice's, array's, map's or channel's elements: Go calls no
+		// method on the container itself, so a name of such a type
+		// receives its elements' methods (x[i].M()).
+		{Kind: "slice_type", Name: path{"element"}},
+		{Kind: "array_type", Name: path{"element"}},
+		{Kind: "map_type", Name: path{"value"}},
+		{Kind: "channel_type", Name: path{"value"}},
 		{Kind: "parenthesized_expression", Name: path{"^"}},
 	},
 	TypeLeaves: []string{"type_identifier"},

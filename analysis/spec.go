@@ -398,6 +398,11 @@ type langSpec struct {
 	// DirScope: the files of one directory share a scope (Go's and Java's
 	// packages), so an unqualified name may be defined in a sibling file.
 	DirScope bool
+	// Element are the kinds of expression whose value is an element of
+	// their operand (Go's x[i]): a method called on one is called on a
+	// value of the operand's element type, which the operand's written
+	// type gives (a Names rule reads []T, map[K]T as T).
+	Element []string
 	// Builtins are the functions the language predeclares (Go's len,
 	// close, ...): an unqualified call of one that nothing in scope
 	// declares is the language's, never a workspace method's.
