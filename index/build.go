@@ -34,6 +34,17 @@ type Options struct {
 	Progress func(done, total int)
 }
 
+// paths are the repository's root, absolute, and the database file.
+func (o Options) paths() (root, dbPath string, err error) {
+	if root, err = filepath.Abs(o.Root); err != nil {
+		return "", "", fmt.Errorf("index: %w", err)
+	}
+	if dbPath = o.DB; dbPath == "" {
+		dbPath = DefaultPath(root)
+	}
+	return root, dbPath, nil
+}
+
 // Stats describe a build.
 type Stats struct {
 	// Files is the number of source files indexed (of a language
@@ -110,13 +121,9 @@ func Build(ctx context.Context, opts Options) (*Stats, error) {
 // nothing when nothing changed.
 func build(ctx context.Context, opts Options, update bool) (*Stats, error) {
 	start := time.Now()
-	root, err := filepath.Abs(opts.Root)
+	root, dbPath, err := opts.paths()
 	if err != nil {
-		return nil, fmt.Errorf("index: %w", err)
-	}
-	dbPath := opts.DB
-	if dbPath == "" {
-		dbPath = DefaultPath(root)
+		return nil, err
 	}
 	st := &Stats{DB: dbPath}
 	tree, err := scan(ctx, root, st)

@@ -7,7 +7,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"time"
 )
 
@@ -34,13 +33,9 @@ type store struct {
 // otherwise: build it first). The updates go to the copy in memory the
 // process's open DB of that file reads (one is opened when none is).
 func NewUpdater(opts Options) (*Updater, error) {
-	root, err := filepath.Abs(opts.Root)
+	root, dbPath, err := opts.paths()
 	if err != nil {
-		return nil, fmt.Errorf("index: %w", err)
-	}
-	dbPath := opts.DB
-	if dbPath == "" {
-		dbPath = DefaultPath(root)
+		return nil, err
 	}
 	u := &Updater{root: root, dbPath: dbPath, progress: opts.Progress, applied: make(chan struct{})}
 	d, own := tracked(dbPath), false

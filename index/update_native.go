@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 )
 
 // store is the file an Updater's connection has open.
@@ -17,13 +16,9 @@ type store struct{ file os.FileInfo }
 // otherwise: build it first). opts.Progress, when set, hears the files
 // of each batch written, inside its transaction.
 func NewUpdater(opts Options) (*Updater, error) {
-	root, err := filepath.Abs(opts.Root)
+	root, dbPath, err := opts.paths()
 	if err != nil {
-		return nil, fmt.Errorf("index: %w", err)
-	}
-	dbPath := opts.DB
-	if dbPath == "" {
-		dbPath = DefaultPath(root)
+		return nil, err
 	}
 	u := &Updater{root: root, dbPath: dbPath, progress: opts.Progress, applied: make(chan struct{})}
 	if err := u.open(); err != nil {
