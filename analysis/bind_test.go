@@ -323,8 +323,8 @@ func TestUnresolvedLocalImport(t *testing.T) {
 // TestGoDeclaredTypes: Go receivers typed by the first of several results
 // (x, err := f()), an interface method's result, another name or a field
 // of one (x := y, x := y.f), a promoted field of an embedded type, an
-// element of a slice or map (q[0].M()); a predeclared function (len,
-// close) is never a method's caller.
+// element of a slice or map (q[0].M()), a type assertion (x.(*T).M()); a
+// predeclared function (len, close) is never a method's caller.
 func TestGoDeclaredTypes(t *testing.T) {
 	dir := project(t, map[string]string{
 		"go.mod": "module example.com/m\n",
@@ -362,6 +362,7 @@ func promoted(x *wrapped) { x.Header.Get("f") }
 func pool(p *Pool) { p.Get() }
 func builtins(s []int, c chan int) { _ = len(s); close(c) }
 func elements(q []*Response, m map[string]Header) { q[0].Header.Get("g"); m["k"].Get("h") }
+func asserted(x any) { x.(*Pool).Get() }
 `,
 	})
 	for _, tc := range []struct {
@@ -370,7 +371,7 @@ func elements(q []*Response, m map[string]Header) { q[0].Header.Get("g"); m["k"]
 	}{
 		{"Header.Get", []string{"multi use.go resolved", "iface use.go resolved", "alias use.go resolved",
 			"name use.go resolved", "field use.go resolved", "promoted use.go resolved", "elements use.go resolved"}},
-		{"Pool.Get", []string{"pool use.go resolved"}},
+		{"Pool.Get", []string{"pool use.go resolved", "asserted use.go resolved"}},
 		{"queue.len", nil},
 		{"queue.close", nil},
 	} {

@@ -541,6 +541,12 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 	case recv.IsZero():
 	case recv.NamedChildCount() == 0:
 		k.RecvPlain = true
+	case recv.Kind() == c.spec.Assertion:
+		// x.(*T).m(): a T, when T is a plain name (a package's type,
+		// x.(*pkg.T), stays unresolved).
+		if l, q := c.nameLeaf(path{"type"}.first(recv)); !l.IsZero() && q.IsZero() {
+			k.RecvNew = l.Text()
+		}
 	case len(c.at(recv.KindID()).calls) > 0:
 		// new Service().init(): the receiver is an instance of Service;
 		// open().get(): it is what open returns.

@@ -403,6 +403,9 @@ type langSpec struct {
 	// value of the operand's element type, which the operand's written
 	// type gives (a Names rule reads []T, map[K]T as T).
 	Element []string
+	// Assertion is the kind of a type assertion (Go's x.(*T)), whose
+	// value has the type its "type" field names: x.(*T).M() calls T's M.
+	Assertion string
 	// Builtins are the functions the language predeclares (Go's len,
 	// close, ...): an unqualified call of one that nothing in scope
 	// declares is the language's, never a workspace method's.
