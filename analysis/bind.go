@@ -382,6 +382,9 @@ func (b *binder) typeOf(f *fileFacts, name string, pos int, bd binding) binding 
 // field of one (x := y.f) has that name's or field's type.
 func (b *binder) valueType(f *fileFacts, start, end int) binding {
 	if v := string(f.src[start:end]); b.depth <= 6 {
+		if i := strings.IndexByte(v, '['); i > 0 && strings.HasSuffix(v, "]") && len(f.c.spec.Element) > 0 {
+			v = v[:i] // xs[i], r.xs[i]: an element (Go: typed by the element type)
+		}
 		if base, field, ok := strings.Cut(v, "."); isIdent(base) && (!ok || isIdent(field)) {
 			b.depth++
 			defer func() { b.depth-- }()

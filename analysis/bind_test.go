@@ -323,7 +323,8 @@ func TestUnresolvedLocalImport(t *testing.T) {
 // TestGoDeclaredTypes: Go receivers typed by the first of several results
 // (x, err := f()), an interface method's result, another name or a field
 // of one (x := y, x := y.f), a promoted field of an embedded type, an
-// element of a slice or map (q[0].M()), a type assertion (x.(*T).M()); a
+// element of a slice or map (q[0].M(), x := q[0], for _, x := range q),
+// a type assertion (x.(*T).M()); a
 // predeclared function (len, close) is never a method's caller.
 func TestGoDeclaredTypes(t *testing.T) {
 	dir := project(t, map[string]string{
@@ -363,6 +364,18 @@ func pool(p *Pool) { p.Get() }
 func builtins(s []int, c chan int) { _ = len(s); close(c) }
 func elements(q []*Response, m map[string]Header) { q[0].Header.Get("g"); m["k"].Get("h") }
 func asserted(x any) { x.(*Pool).Get() }
+type pools []*Pool
+
+func (l pools) Get() any { return nil }
+
+func rangedNamed(l pools) { for _, p := range l { p.Get() } }
+
+func ranged(rs []*Response, hs map[string]*Response, ps [][]*Pool) {
+	for _, r := range rs { r.Header.Get("i") }
+	for _, h := range hs { h.Header.Get("j") }
+	for _, p := range ps[0] { p.Get() }
+	q := ps[1][0]; q.Get()
+}
 `,
 	})
 	for _, tc := range []struct {
@@ -370,8 +383,12 @@ func asserted(x any) { x.(*Pool).Get() }
 		want   []string
 	}{
 		{"Header.Get", []string{"multi use.go resolved", "iface use.go resolved", "alias use.go resolved",
-			"name use.go resolved", "field use.go resolved", "promoted use.go resolved", "elements use.go resolved"}},
-		{"Pool.Get", []string{"pool use.go resolved", "asserted use.go resolved"}},
+			"name use.go resolved", "field use.go resolved", "promoted use.go resolved", "elements use.go resolved", "ranged use.go resolved",
+			"rangedNamed use.go name-only"}},
+		// A named slice type's elements are not known: name-only, not
+		// the container's own Get.
+		{"Pool.Get", []string{"pool use.go resolved", "asserted use.go resolved", "ranged use.go resolved",
+			"rangedNamed use.go name-only"}},
 		{"queue.len", nil},
 		{"queue.close", nil},
 	} {

@@ -20,6 +20,9 @@ var goSpec = &langSpec{
 		// x := New() and var x = &T{}: typed by the value.
 		{Kind: "short_var_declaration", Name: path{"left", "^"}, Value: path{"right", "^"}},
 		{Kind: "var_spec", Name: path{"name"}, Value: path{"value", "^"}},
+		// for i, x := range xs: x is an element of xs (a Names rule reads
+		// []T and map[K]T as T); a lone name is an index or a key.
+		{Kind: "range_clause", Name: path{"left", "^2"}, Value: path{"right"}, Elem: true},
 	},
 	DirScope:  true,
 	Element:   []string{"index_expression"},

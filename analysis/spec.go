@@ -19,6 +19,7 @@ import (
 //	"#kind"   named children of that kind
 //	"*"       every named, non-extra child
 //	"^"       the first named, non-extra child
+//	"^2"      the second named, non-extra child
 //	"$"       the last named, non-extra child
 //	"?field"  keep the node only if it has a child under that field
 //	"!field"  keep the node only if it has no child under that field
@@ -72,6 +73,15 @@ func applyStep(step string, n tree.Node, out []tree.Node) []tree.Node {
 		for c := n.FirstChild(); !c.IsZero(); c = c.NextSibling() {
 			if c.IsNamed() && !c.IsExtra() {
 				return append(out, c)
+			}
+		}
+	case step == "^2":
+		seen := 0
+		for c := n.FirstChild(); !c.IsZero(); c = c.NextSibling() {
+			if c.IsNamed() && !c.IsExtra() {
+				if seen++; seen == 2 {
+					return append(out, c)
+				}
 			}
 		}
 	case step == "$":
@@ -131,7 +141,7 @@ func applyStep(step string, n tree.Node, out []tree.Node) []tree.Node {
 func (p path) names() (fields, kinds []string) {
 	for _, step := range p {
 		switch {
-		case step == "*" || step == "^" || step == "$" || step == "..":
+		case step == "*" || step == "^" || step == "^2" || step == "$" || step == "..":
 		case step[0] == '#' || step[0] == '=':
 			kinds = append(kinds, step[1:])
 		case step[0] == '?' || step[0] == '!':
@@ -446,6 +456,10 @@ type typedShape struct {
 	Field      path
 	FieldToken string
 	Return     bool
+	// Elem: the name is an element of the value (Go's range): typed
+	// only when the value's type reads as its elements' (a written []T),
+	// not when it is a named container type (type list []T).
+	Elem bool
 }
 
 // packageShape reads a package declaration.

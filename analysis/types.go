@@ -69,9 +69,31 @@ func (b *binder) declType(f *fileFacts, t typedName, pos int) binding {
 		}
 	}
 	if t.ValStart >= 0 {
-		return b.valueType(f, t.ValStart, t.ValEnd)
+		ty := b.valueType(f, t.ValStart, t.ValEnd)
+		if t.Elem {
+			return elements(ty)
+		}
+		return ty
 	}
 	return binding{}
+}
+
+// elements keeps the types of ty that can be a container's elements as a
+// written []T reads them: structs, interfaces and types outside the
+// workspace. A named type of the workspace (type list []T) is the
+// container itself, whose elements are not known here.
+func elements(ty binding) binding {
+	var out []defRef
+	for _, dr := range ty.defs {
+		if l := dr.f.defs[dr.i].Label; l == lStruct || l == lInterface {
+			out = append(out, dr)
+		}
+	}
+	if len(out) == 0 && len(ty.defs) > 0 {
+		return binding{}
+	}
+	ty.defs = out
+	return ty
 }
 
 // valueExprType types an initial value from its syntax (valueExpr): this,
