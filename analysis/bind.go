@@ -310,6 +310,8 @@ func (b *binder) resolveCall(f *fileFacts, k call) binding {
 		return b.member(b.fieldType(f, k.Caller, k.Recv, k.Start), k.Name)
 	case k.RecvNew != "":
 		return b.member(b.instance(f, k.RecvNew, k.Start), k.Name)
+	case k.RecvLit != "":
+		return b.member(b.evalType(f, parseTyx(k.RecvLit), k.Start, 0), k.Name)
 	case k.RecvCall > 0:
 		for _, inner := range f.calls {
 			if inner.Start == k.RecvCall && inner.End < k.End && !inner.Literal {

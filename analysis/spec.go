@@ -395,6 +395,12 @@ type langSpec struct {
 	// Library is the language's standard library table: its types
 	// (a written Map is the library's), members' types and globals.
 	Library func() *libTable
+	// TypeExpr and ValueType, when set, replace TypeScript's readers of a
+	// written type (tstype.Expr) and of a value's type from its syntax
+	// (valueExpr) for the Expr and ValueExpr of the Typed shapes; ValueType
+	// also types a call's literal receiver (b''.join(), "".join()).
+	TypeExpr  func(tree.Node) string
+	ValueType func(tree.Node) string
 	// DirScope: the files of one directory share a scope (Go's and Java's
 	// packages), so an unqualified name may be defined in a sibling file.
 	DirScope bool
