@@ -4,11 +4,18 @@ package analysis
 
 var pySpec = &langSpec{
 	Lang: "python",
+	// Written annotations in compact form (Optional[X], X | None,
+	// list[X], "X"), and variables typed by their annotation or value.
 	Typed: []typedShape{
-		{Kind: "typed_parameter", Name: path{"^"}, Type: path{"type", "^"}},
-		{Kind: "typed_default_parameter", Name: path{"name"}, Type: path{"type", "^"}},
-		{Kind: "function_definition", Name: path{"name"}, Type: path{"return_type", "^"}},
+		{Kind: "typed_parameter", Name: path{"^"}, Expr: path{"type"}},
+		{Kind: "typed_default_parameter", Name: path{"name"}, Expr: path{"type"}, ValueExpr: path{"value"}},
+		{Kind: "default_parameter", Name: path{"name"}, ValueExpr: path{"value"}},
+		{Kind: "assignment", Name: path{"left"}, Expr: path{"type"}, ValueExpr: path{"right"}},
+		{Kind: "function_definition", Name: path{"name"}, Expr: path{"return_type"}, Return: true},
 	},
+	TypeExpr:  pyTypeExpr,
+	ValueType: pyValueType,
+	Library:   pyLibrary,
 	SelfNames: []string{"self", "cls"},
 	Scope:     []string{"python"},
 	Defs: []defShape{
