@@ -173,6 +173,12 @@ func measure(t *testing.T, project, version, srcDir string) {
 	if err := json.Unmarshal(out, &tr); err != nil {
 		t.Fatal(err)
 	}
+	compare(t, tr, dir, srcDir, "typescript", project, version)
+}
+
+// compare scores the answers of structural_analysis in language lang on
+// the project at dir against the truth tr, and logs the table.
+func compare(t *testing.T, tr truth, dir, srcDir, lang, project, version string) {
 	if len(tr.Queries) == 0 {
 		t.Fatalf("no shared-name symbol sampled among %d declarations", tr.Declarations)
 	}
@@ -181,7 +187,7 @@ func measure(t *testing.T, project, version, srcDir string) {
 		t.Fatal(err)
 	}
 	ask := func(mode, symbol string) *analysis.Result {
-		r, err := tool.Run(context.Background(), analysis.Params{Mode: mode, Language: "typescript", Path: srcDir,
+		r, err := tool.Run(context.Background(), analysis.Params{Mode: mode, Language: lang, Path: srcDir,
 			Symbol: symbol, MaxNodes: analysis.MaxMaxNodes})
 		if err != nil {
 			t.Fatalf("%s %s: %v", mode, symbol, err)
