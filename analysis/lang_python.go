@@ -5,11 +5,14 @@ package analysis
 var pySpec = &langSpec{
 	Lang: "python",
 	// Written annotations in compact form (Optional[X], X | None,
-	// list[X], "X"), and variables typed by their annotation or value.
+	// list[X], "X"), and variables typed by their annotation or value
+	// (the annotation wins; a value is a literal, a name or a call).
 	Typed: []typedShape{
 		{Kind: "typed_parameter", Name: path{"^"}, Expr: path{"type"}},
 		{Kind: "typed_default_parameter", Name: path{"name"}, Expr: path{"type"}, ValueExpr: path{"value"}},
-		{Kind: "default_parameter", Name: path{"name"}, ValueExpr: path{"value"}},
+		{Kind: "default_parameter", Name: path{"name"}, Expr: path{"type"}, ValueExpr: path{"value"}},
+		// with open(p) as f: f is what the value gives.
+		{Kind: "as_pattern", Name: path{"alias", "^"}, Expr: path{"type"}, ValueExpr: path{"^"}},
 		{Kind: "assignment", Name: path{"left"}, Expr: path{"type"}, ValueExpr: path{"right"}},
 		{Kind: "function_definition", Name: path{"name"}, Expr: path{"return_type"}, Return: true},
 	},

@@ -76,6 +76,14 @@ def a(xs: list[Store]): xs.pop().decode(1)
 def b(m: Dict[str, Store]): m.get("k").decode(1)
 def c(m: dict[str, bytes]): m.get("k").decode()
 `, []string{"a resolved", "b resolved"}},
+		{"with and library functions", `from store import Store
+def a(p):
+    with open(p) as f:
+        f.read().decode()
+    with Store() as s:
+        s.decode(1)
+def b(s: Store = None): s.decode(1)
+`, []string{"a resolved", "b resolved"}},
 		{"untyped receivers stay name-only", `def a(x): x.decode(1)
 `, []string{"a name-only"}},
 	}
