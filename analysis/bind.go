@@ -395,6 +395,11 @@ func (b *binder) valueType(f *fileFacts, start, end int) binding {
 		if ty := b.types(called); len(ty.defs) > 0 {
 			return ty
 		}
+		if lib := f.c.spec.Library; lib != nil && !k.Member && !called.found() {
+			if typ, ok := lib().funcs[k.Name]; ok {
+				return libEval(lib(), parseTyx(typ), nil, binding{}, 0) // open() gives a TextIOWrapper
+			}
+		}
 		return b.returns(called)
 	}
 	return binding{}
