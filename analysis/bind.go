@@ -776,9 +776,12 @@ func (b *binder) lookup(f *fileFacts, name string, pos, depth int) binding {
 			}
 			return binding{files: mods}
 		}
-		if len(imp.Names) == 0 && imp.Form == "package" && lastSegment(imp.Source, "/") == name {
+		if len(imp.Names) == 0 && (imp.Form == "package" && lastSegment(imp.Source, "/") == name ||
+			imp.Form == "module" && imp.Source == name) {
 			// A Go import without alias binds the package's name (its
-			// path's last segment, by convention).
+			// path's last segment, by convention); Python's import m
+			// binds m (a package's: unittest.main() is not the
+			// workspace's main).
 			files := b.importFiles(f, imp)
 			if len(files) == 0 {
 				return binding{external: true}
