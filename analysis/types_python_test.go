@@ -84,6 +84,11 @@ def a(p):
         s.decode(1)
 def b(s: Store = None): s.decode(1)
 `, []string{"a resolved", "b resolved"}},
+		{"an imported package's function", `import codecs
+import store
+def a(): codecs.decode(b"x")
+def b(): store.Store().decode(1)
+`, []string{"b resolved"}},
 		{"untyped receivers stay name-only", `def a(x): x.decode(1)
 `, []string{"a name-only"}},
 	}
