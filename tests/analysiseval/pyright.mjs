@@ -1,7 +1,8 @@
 // The Python truth of the structural_analysis measurement: pyright's own
 // answers (its language server's call hierarchy, references and document
-// symbols, over LSP stdio) for a seeded sample of the functions and
-// methods whose names are shared by several declarations of a project.
+// symbols, over LSP stdio) for a seeded sample of the functions, methods
+// and properties whose names are shared by several declarations of a
+// project (a property is measured by its references only).
 //
 //   node pyright.mjs <pyright package dir> < request.json > answers.json
 //
@@ -92,6 +93,18 @@ function moduleName(f) {
   return stem === '__init__' ? path.basename(path.dirname(f)) : stem;
 }
 
+// isProperty reports whether the def on line (0-based) of f is decorated
+// as a property (@property, @x.setter, @cached_property): pyright's call
+// hierarchy counts its attribute reads as calls, which are not call sites;
+// it is measured by its references only.
+function isProperty(f, line) {
+  const ls = lines.get(f);
+  for (let i = line - 1; i >= 0 && /^\s*@/.test(ls[i]); i--) {
+    if (/^\s*@(\w+\.)*(property|cached_property|setter|getter|deleter)\b/.test(ls[i])) return true;
+  }
+  return false;
+}
+
 // Declarations: top-level functions and classes, and the methods of
 // top-level classes (document symbols: 5 class, 6 method, 12 function).
 const decls = [];
@@ -103,8 +116,10 @@ for (const f of files) {
     if (s.kind !== 5) continue;
     decls.push({ name: s.name, kind: 'class', file: f, at, callable: false, qual: moduleName(f) });
     for (const m of s.children || []) {
-      if (m.kind === 6 || m.kind === 12) {
-        decls.push({ name: m.name, kind: 'method', file: f, at: m.selectionRange.start, callable: true, qual: s.name });
+      if (m.kind === 6 || m.kind === 12 || m.kind === 7) {
+        const property = m.kind === 7 || isProperty(f, m.selectionRange.start.line);
+        decls.push({ name: m.name, kind: property ? 'property' : 'method', file: f, at: m.selectionRange.start,
+          callable: !property, qual: s.name });
       }
     }
   }
@@ -112,7 +127,7 @@ for (const f of files) {
 
 const byName = new Map();
 for (const d of decls) byName.set(d.name, (byName.get(d.name) || 0) + 1);
-let shared = decls.filter((d) => byName.get(d.name) > 1 && d.callable && !/^__.*__$/.test(d.name));
+let shared = decls.filter((d) => byName.get(d.name) > 1 && d.kind !== 'class' && !/^__.*__$/.test(d.name));
 const seen = new Set();
 shared = shared.filter((d) => {
   const k = `${rel(d.file)}|${d.qual}.${d.name}`;
@@ -149,7 +164,7 @@ function structural(f, pos, name) {
 const key = (f, line) => `${rel(f)}:${line + 1}`;
 const queries = [];
 for (const d of sample) {
-  const q = { name: d.name, qual: d.qual, kind: d.kind, file: rel(d.file), line: d.at.line + 1, callable: true,
+  const q = { name: d.name, qual: d.qual, kind: d.kind, file: rel(d.file), line: d.at.line + 1, callable: d.callable,
     callers: [], refsAll: [], refsStructural: [], defs: [key(d.file, d.at.line)], sharedName: true };
   const pos = { textDocument: { uri: uri(d.file) }, position: d.at };
   for (const r of (await request('textDocument/references', { ...pos, context: { includeDeclaration: false } })) || []) {
@@ -159,7 +174,7 @@ for (const d of sample) {
     q.refsAll.push(k);
     if (structural(f, r.range.start, d.name)) q.refsStructural.push(k);
   }
-  for (const item of (await request('textDocument/prepareCallHierarchy', pos)) || []) {
+  for (const item of d.callable ? (await request('textDocument/prepareCallHierarchy', pos)) || [] : []) {
     for (const c of (await request('callHierarchy/incomingCalls', { item })) || []) {
       const f = fileURLToPath(c.from.uri);
       if (!inRoot(f)) continue;
