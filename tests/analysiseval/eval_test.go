@@ -202,6 +202,9 @@ func compare(t *testing.T, tr truth, dir, srcDir, lang, project, version string)
 		}
 	}
 	heuristic := &score{}
+	// wrongBy counts the qualified callers the truth does not hold, by
+	// label and reason.
+	wrongBy := map[string]int{}
 	// exhaustive counts, per mode, the qualified answers marked
 	// exhaustive and those of them missing a result the truth has.
 	exhaustive, wrongExhaustive := map[string]int{}, map[string]int{}
@@ -236,6 +239,14 @@ func compare(t *testing.T, tr truth, dir, srcDir, lang, project, version string)
 					got = append(got, callerKey(n))
 				}
 				scores["callers"][w.name].add(got, q.Callers, q.Callers)
+				if w.qualified && !w.resolvedOnly {
+					truthSet := set(q.Callers)
+					for _, n := range r.Callers {
+						if !truthSet[callerKey(n)] {
+							wrongBy[n.Confidence+" "+n.Reason]++
+						}
+					}
+				}
 				if w.qualified && !w.resolvedOnly {
 					claim("callers", r, got, q.Callers, symbol)
 				}
@@ -321,6 +332,14 @@ func compare(t *testing.T, tr truth, dir, srcDir, lang, project, version string)
 		}
 	}
 	t.Logf("%-11s %-25s %s", "references", "heuristic category", heuristic)
+	var labels []string
+	for l := range wrongBy {
+		labels = append(labels, l)
+	}
+	sort.Strings(labels)
+	for _, l := range labels {
+		t.Logf("callers     qualified, not in the truth: %d %s", wrongBy[l], strings.TrimSpace(l))
+	}
 	for _, mode := range []string{"callers", "references"} {
 		t.Logf("%-11s %d qualified answers marked exhaustive, %d of them missing a result", mode, exhaustive[mode], wrongExhaustive[mode])
 	}
