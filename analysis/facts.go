@@ -255,7 +255,13 @@ func (f *fileFacts) addTyped(n tree.Node, s *typedShape, stack []int) {
 			break
 		}
 	}
-	if (len(s.Field) > 0 && !s.Field.first(n).IsZero() || s.FieldToken != "" && hasToken(n, s.FieldToken)) && scope >= 0 {
+	if len(s.SelfField) > 0 {
+		if r := s.SelfField.first(n); r.IsZero() || !contains(f.c.spec.SelfNames, r.Text()) {
+			return
+		}
+	}
+	if (len(s.Field) > 0 && !s.Field.first(n).IsZero() || s.FieldToken != "" && hasToken(n, s.FieldToken) ||
+		len(s.SelfField) > 0) && scope >= 0 {
 		scope = f.defs[scope].Parent // the constructor's class
 		if scope < 0 {
 			return

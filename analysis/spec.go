@@ -439,7 +439,11 @@ type typedShape struct {
 	ValueExpr  path
 	Field      path
 	FieldToken string
-	Return     bool
+	// SelfField, when set, leads to the receiver of an attribute the
+	// declaration assigns (self in self.x = Foo()): when it is one of
+	// SelfNames, the name is a field of the enclosing method's class.
+	SelfField path
+	Return    bool
 }
 
 // packageShape reads a package declaration.
