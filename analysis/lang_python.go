@@ -14,6 +14,9 @@ var pySpec = &langSpec{
 		// with open(p) as f: f is what the value gives.
 		{Kind: "as_pattern", Name: path{"alias", "^"}, Expr: path{"type"}, ValueExpr: path{"^"}},
 		{Kind: "assignment", Name: path{"left"}, Expr: path{"type"}, ValueExpr: path{"right"}},
+		// self.x = Foo() in a method: a field of its class.
+		{Kind: "assignment", Name: path{"left", "attribute"}, Expr: path{"type"}, ValueExpr: path{"right"},
+			SelfField: path{"left", "object"}},
 		{Kind: "function_definition", Name: path{"name"}, Expr: path{"return_type"}, Return: true},
 	},
 	TypeExpr:  pyTypeExpr,

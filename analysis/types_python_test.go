@@ -89,6 +89,19 @@ import store
 def a(): codecs.decode(b"x")
 def b(): store.Store().decode(1)
 `, []string{"b resolved"}},
+		{"attributes assigned in __init__ and annotated class attributes", `from store import Store, Cache
+class User:
+    cache: Cache
+    def __init__(self):
+        self.store = Store()
+        self.raw = b""
+    def run(self):
+        self.store.decode(1)
+    def other(self):
+        self.cache.decode(1)
+    def data(self):
+        self.raw.decode()
+`, []string{"run resolved"}},
 		{"untyped receivers stay name-only", `def a(x): x.decode(1)
 `, []string{"a name-only"}},
 	}
