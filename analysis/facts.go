@@ -106,8 +106,10 @@ type typedName struct {
 	// Return: the type is a function's or method's return type; the
 	// entry types calls of Name, not a variable.
 	Return bool
-	Scope  int
-	Start  int
+	// Elem: the name is an element of its value (typedShape.Elem).
+	Elem  bool
+	Scope int
+	Start int
 }
 
 // importFact is one imported module specifier.
@@ -268,7 +270,7 @@ func (f *fileFacts) addTyped(n tree.Node, s *typedShape, stack []int) {
 		}
 	}
 	f.typed = append(f.typed, typedName{Name: strings.TrimLeft(nn.Text(), "$"), Type: typ, TypeRecv: typeRecv, Scope: scope, Start: n.StartByte(),
-		ValStart: valStart, ValEnd: valEnd, Expr: expr, ValExpr: valExpr, Return: s.Return})
+		ValStart: valStart, ValEnd: valEnd, Expr: expr, ValExpr: valExpr, Return: s.Return, Elem: s.Elem})
 }
 
 // valueExpr types a JavaScript or TypeScript value from its syntax alone:

@@ -443,7 +443,10 @@ type typedShape struct {
 	// declaration assigns (self in self.x = Foo()): when it is one of
 	// SelfNames, the name is a field of the enclosing method's class.
 	SelfField path
-	Return    bool
+	// Elem: the name is an element of the value (for x in xs), typed by
+	// the value's first type argument (list[Store] gives Store).
+	Elem   bool
+	Return bool
 }
 
 // packageShape reads a package declaration.

@@ -58,6 +58,14 @@ func (b *binder) declAt(f *fileFacts, name string, pos int) (typedName, bool) {
 // declType finds the type a declaration gives its name: its written type,
 // else its initial value's.
 func (b *binder) declType(f *fileFacts, t typedName, pos int) binding {
+	if t.Elem {
+		// for x in xs: the element type of xs's library container.
+		t.Elem = false
+		if ty := b.declType(f, t, pos); ty.external && len(ty.typeArgs) > 0 {
+			return ty.typeArgs[0]
+		}
+		return binding{}
+	}
 	switch {
 	case t.Expr != "":
 		return b.evalType(f, parseTyx(t.Expr), pos, 0)
