@@ -14,6 +14,8 @@ var pySpec = &langSpec{
 		// with open(p) as f: f is what the value gives.
 		{Kind: "as_pattern", Name: path{"alias", "^"}, Expr: path{"type"}, ValueExpr: path{"^"}},
 		{Kind: "assignment", Name: path{"left"}, Expr: path{"type"}, ValueExpr: path{"right"}},
+		// for x in xs: an element of xs.
+		{Kind: "for_statement", Name: path{"left"}, Expr: path{"type"}, ValueExpr: path{"right"}, Elem: true},
 		// self.x = Foo() in a method: a field of its class.
 		{Kind: "assignment", Name: path{"left", "attribute"}, Expr: path{"type"}, ValueExpr: path{"right"},
 			SelfField: path{"left", "object"}},

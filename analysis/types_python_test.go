@@ -102,6 +102,20 @@ class User:
     def data(self):
         self.raw.decode()
 `, []string{"run resolved"}},
+		{"loops over typed containers", `from store import Store
+def a(xs: list[Store]):
+    for s in xs:
+        s.decode(1)
+def b(xs: list[bytes]):
+    for x in xs:
+        x.decode()
+def c(m: dict[Store, int]):
+    for k in m:
+        k.decode(1)
+def d(xs):
+    for x in xs:
+        x.decode(1)
+`, []string{"a resolved", "c resolved", "d name-only"}},
 		{"untyped receivers stay name-only", `def a(x): x.decode(1)
 `, []string{"a name-only"}},
 	}
