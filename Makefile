@@ -160,8 +160,10 @@ bench: build js
 # structural_analysis measured against the TypeScript compiler (its
 # LanguageService's call hierarchy, references and definitions) on every
 # shared-name symbol of pinned npm projects, instead of the bounded sample
-# `make test` runs, and against go/types on the Go standard library's go/...
-# packages: precision and recall by bare name, qualified, and resolved only.
+# `make test` runs, against go/types on the Go standard library's go/...
+# packages, and against pyright's language server on node-gyp's gyp/ and
+# CPython 3.11's json, email and http (tests/analysiseval/pyright.mjs):
+# precision and recall by bare name, qualified, and resolved only.
 # LOUPE_ANALYSIS_EVAL_VERBOSE=1 lists every miss.
 .PHONY: analysis-eval
 analysis-eval: test-deps
