@@ -160,23 +160,33 @@ bench: build js
 # structural_analysis measured against the TypeScript compiler (its
 # LanguageService's call hierarchy, references and definitions) on every
 # shared-name symbol of pinned npm projects, instead of the bounded sample
-# `make test` runs, and against go/types on the Go standard library's go/...
-# and net/http packages: precision and recall by bare name, qualified, and resolved only.
+# `make test` runs, against go/types on the Go standard library's go/...
+# and net/http packages, and against pyright's language server on
+# node-gyp's gyp/ and CPython 3.11's json, email and http
+# (tests/analysiseval/pyright.mjs): precision and recall by bare name,
+# qualified, and resolved only.
 # LOUPE_ANALYSIS_EVAL_VERBOSE=1 lists every miss.
 .PHONY: analysis-eval
 analysis-eval: test-deps
 	LOUPE_ANALYSIS_EVAL=full $(GO) test -count=1 -v -timeout 30m -run TestEval ./tests/analysiseval/
 
-# structural_analysis's table of TypeScript's standard library types
+# structural_analysis's tables of the standard library types: TypeScript's
 # (analysis/libtypes_ts.txt), read from typescript@$(TS_LIB_VERSION)'s
-# lib.*.d.ts (npm pack'ed into .cache/corpora when missing).
+# lib.*.d.ts, and Python's (analysis/libtypes_py.txt), from the typeshed
+# stubs pyright@$(PY_LIB_VERSION) bundles (both npm pack'ed into
+# .cache/corpora when missing).
 TS_LIB_VERSION = 5.9.3
 TS_LIB_DIR = .cache/corpora/typescript-$(TS_LIB_VERSION)/package
+PY_LIB_VERSION = 1.1.414
+PY_LIB_DIR = .cache/corpora/pyright-$(PY_LIB_VERSION)/package
 .PHONY: analysis-libtypes
 analysis-libtypes:
 	@test -d $(TS_LIB_DIR) || { mkdir -p $(dir $(TS_LIB_DIR)) && cd $(dir $(TS_LIB_DIR)) && \
 		tar xzf "$$(npm pack --silent typescript@$(TS_LIB_VERSION))" && rm -f typescript-$(TS_LIB_VERSION).tgz; }
 	$(GO) run ./analysis/internal/libgen -lib $(TS_LIB_DIR)/lib -version $(TS_LIB_VERSION) -o analysis/libtypes_ts.txt
+	@test -d $(PY_LIB_DIR) || { mkdir -p $(dir $(PY_LIB_DIR)) && cd $(dir $(PY_LIB_DIR)) && \
+		tar xzf "$$(npm pack --silent pyright@$(PY_LIB_VERSION))" && rm -f pyright-$(PY_LIB_VERSION).tgz; }
+	$(GO) run ./analysis/internal/pylibgen -stdlib $(PY_LIB_DIR)/dist/typeshed-fallback/stdlib -version $(PY_LIB_VERSION) -o analysis/libtypes_py.txt
 
 # The project index (loupe index) on GOROOT/src, LiveKit's protocol (a
 # pnpm workspace beside a Go module, from the Go module proxy) and, when

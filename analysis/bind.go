@@ -316,6 +316,8 @@ func (b *binder) resolveCall(f *fileFacts, k call) binding {
 		return b.member(b.fieldType(f, k.Caller, k.Recv, k.Start), k.Name)
 	case k.RecvNew != "":
 		return b.member(b.instance(f, k.RecvNew, k.Start), k.Name)
+	case k.RecvLit != "":
+		return b.member(b.evalType(f, parseTyx(k.RecvLit), k.Start, 0), k.Name)
 	case k.RecvCall > 0:
 		for _, inner := range f.calls {
 			if inner.Start == k.RecvCall && inner.End < k.End && !inner.Literal {
@@ -413,6 +415,11 @@ func (b *binder) valueType(f *fileFacts, start, end int) binding {
 		b.depth--
 		if ty := b.types(called); len(ty.defs) > 0 {
 			return ty
+		}
+		if lib := f.c.spec.Library; lib != nil && !k.Member && !called.found() {
+			if typ, ok := lib().funcs[k.Name]; ok {
+				return libEval(lib(), parseTyx(typ), nil, binding{}, 0) // open() gives a TextIOWrapper
+			}
 		}
 		return b.returns(called)
 	}
@@ -804,9 +811,12 @@ func (b *binder) lookup(f *fileFacts, name string, pos, depth int) binding {
 			}
 			return binding{files: mods}
 		}
-		if len(imp.Names) == 0 && imp.Form == "package" && lastSegment(imp.Source, "/") == name {
+		if len(imp.Names) == 0 && (imp.Form == "package" && lastSegment(imp.Source, "/") == name ||
+			imp.Form == "module" && imp.Source == name) {
 			// A Go import without alias binds the package's name (its
-			// path's last segment, by convention).
+			// path's last segment, by convention); Python's import m
+			// binds m (a package's: unittest.main() is not the
+			// workspace's main).
 			files := b.importFiles(f, imp)
 			if len(files) == 0 {
 				return binding{external: true}

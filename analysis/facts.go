@@ -64,7 +64,9 @@ type call struct {
 	RecvNew, RecvBase string
 	// RecvCall, when positive, is the start of the call the receiver is
 	// (open() in open().get()).
-	RecvCall   int
+	RecvCall int
+	// RecvLit is the type of a literal receiver (str for "".join()).
+	RecvLit    string
 	Line       int
 	Start, End int
 	Caller     int    // innermost enclosing callable definition, -1 if none
@@ -104,7 +106,7 @@ type typedName struct {
 	// Return: the type is a function's or method's return type; the
 	// entry types calls of Name, not a variable.
 	Return bool
-	// Elem: Name is an element of the value (typedShape.Element).
+	// Elem: the name is an element of its value (typedShape.Elem).
 	Elem  bool
 	Scope int
 	Start int
@@ -217,10 +219,14 @@ func (f *fileFacts) addTyped(n tree.Node, s *typedShape, stack []int) {
 	var typ, typeRecv, expr, valExpr string
 	valStart, valEnd := -1, -1
 	if len(s.Expr) > 0 {
-		expr = tstype.Expr(s.Expr.first(n))
+		typeExpr, valueType := tstype.Expr, func(v tree.Node) string { return valueExpr(v, 0) }
+		if f.c.spec.TypeExpr != nil {
+			typeExpr, valueType = f.c.spec.TypeExpr, f.c.spec.ValueType
+		}
+		expr = typeExpr(s.Expr.first(n))
 		if v := s.ValueExpr.first(n); !v.IsZero() {
 			valStart, valEnd = v.StartByte(), v.EndByte()
-			valExpr = valueExpr(v, 0)
+			valExpr = valueType(v)
 		}
 	} else if len(s.Value) > 0 {
 		v := s.Value.first(n)
@@ -251,7 +257,13 @@ func (f *fileFacts) addTyped(n tree.Node, s *typedShape, stack []int) {
 			break
 		}
 	}
-	if (len(s.Field) > 0 && !s.Field.first(n).IsZero() || s.FieldToken != "" && hasToken(n, s.FieldToken)) && scope >= 0 {
+	if len(s.SelfField) > 0 {
+		if r := s.SelfField.first(n); r.IsZero() || !contains(f.c.spec.SelfNames, r.Text()) {
+			return
+		}
+	}
+	if (len(s.Field) > 0 && !s.Field.first(n).IsZero() || s.FieldToken != "" && hasToken(n, s.FieldToken) ||
+		len(s.SelfField) > 0) && scope >= 0 {
 		scope = f.defs[scope].Parent // the constructor's class
 		if scope < 0 {
 			return
@@ -539,8 +551,16 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 	}
 	k := call{Line: n.StartPoint().Row + 1, Start: n.StartByte(), End: n.EndByte(), Caller: -1,
 		New: s.New, Literal: s.Literal, Recv: c.receiverName(recv), Member: !recv.IsZero(), Element: s.Component}
+	lit := ""
+	if c.spec.ValueType != nil && !recv.IsZero() {
+		if lit = c.spec.ValueType(recv); strings.HasPrefix(lit, "=") {
+			lit = "" // a name: typed as a plain receiver
+		}
+	}
 	switch {
 	case recv.IsZero():
+	case lit != "":
+		k.RecvLit = lit
 	case recv.NamedChildCount() == 0:
 		k.RecvPlain = true
 	case recv.Kind() == c.spec.Assertion:

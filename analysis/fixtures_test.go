@@ -316,7 +316,7 @@ note: no javascript file in . mentions nothingCallsThis
   → ping(3)  app/main.py:10
     → pong(n - 1)  app/main.py:16
   → s.builder().with_("x").build()  app/main.py:11
-  (5 of 8 calls resolved to their definitions through imports or scope)
+  (6 of 8 calls resolved to their definitions through imports or scope)
 `},
 	{"python", "definitions", Params{Mode: "definitions", Symbol: "register"}, `register — 2 definitions
   method Registry.register  app/registry.py:8

@@ -4,11 +4,26 @@ package analysis
 
 var pySpec = &langSpec{
 	Lang: "python",
+	// Written annotations in compact form (Optional[X], X | None,
+	// list[X], "X"), and variables typed by their annotation or value
+	// (the annotation wins; a value is a literal, a name or a call).
 	Typed: []typedShape{
-		{Kind: "typed_parameter", Name: path{"^"}, Type: path{"type", "^"}},
-		{Kind: "typed_default_parameter", Name: path{"name"}, Type: path{"type", "^"}},
-		{Kind: "function_definition", Name: path{"name"}, Type: path{"return_type", "^"}},
+		{Kind: "typed_parameter", Name: path{"^"}, Expr: path{"type"}},
+		{Kind: "typed_default_parameter", Name: path{"name"}, Expr: path{"type"}, ValueExpr: path{"value"}},
+		{Kind: "default_parameter", Name: path{"name"}, Expr: path{"type"}, ValueExpr: path{"value"}},
+		// with open(p) as f: f is what the value gives.
+		{Kind: "as_pattern", Name: path{"alias", "^"}, Expr: path{"type"}, ValueExpr: path{"^"}},
+		{Kind: "assignment", Name: path{"left"}, Expr: path{"type"}, ValueExpr: path{"right"}},
+		// for x in xs: an element of xs.
+		{Kind: "for_statement", Name: path{"left"}, Expr: path{"type"}, ValueExpr: path{"right"}, Elem: true},
+		// self.x = Foo() in a method: a field of its class.
+		{Kind: "assignment", Name: path{"left", "attribute"}, Expr: path{"type"}, ValueExpr: path{"right"},
+			SelfField: path{"left", "object"}},
+		{Kind: "function_definition", Name: path{"name"}, Expr: path{"return_type"}, Return: true},
 	},
+	TypeExpr:  pyTypeExpr,
+	ValueType: pyValueType,
+	Library:   pyLibrary,
 	SelfNames: []string{"self", "cls"},
 	Scope:     []string{"python"},
 	Defs: []defShape{

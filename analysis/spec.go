@@ -405,6 +405,12 @@ type langSpec struct {
 	// Library is the language's standard library table: its types
 	// (a written Map is the library's), members' types and globals.
 	Library func() *libTable
+	// TypeExpr and ValueType, when set, replace TypeScript's readers of a
+	// written type (tstype.Expr) and of a value's type from its syntax
+	// (valueExpr) for the Expr and ValueExpr of the Typed shapes; ValueType
+	// also types a call's literal receiver (b''.join(), "".join()).
+	TypeExpr  func(tree.Node) string
+	ValueType func(tree.Node) string
 	// DirScope: the files of one directory share a scope (Go's and Java's
 	// packages), so an unqualified name may be defined in a sibling file.
 	DirScope bool
@@ -455,11 +461,16 @@ type typedShape struct {
 	ValueExpr  path
 	Field      path
 	FieldToken string
-	Return     bool
-	// Elem: the name is an element of the value (Go's range): typed
-	// only when the value's type reads as its elements' (a written []T),
-	// not when it is a named container type (type list []T).
-	Elem bool
+	// SelfField, when set, leads to the receiver of an attribute the
+	// declaration assigns (self in self.x = Foo()): when it is one of
+	// SelfNames, the name is a field of the enclosing method's class.
+	SelfField path
+	// Elem: the name is an element of the value (for x in xs, Go's for
+	// _, x := range xs): typed by the value's first type argument
+	// (list[Store] gives Store) or, in Go, by the element type a written
+	// []T reads as; never as a named container type (type list []T).
+	Elem   bool
+	Return bool
 }
 
 // packageShape reads a package declaration.

@@ -58,6 +58,19 @@ func (b *binder) declAt(f *fileFacts, name string, pos int) (typedName, bool) {
 // declType finds the type a declaration gives its name: its written type,
 // else its initial value's.
 func (b *binder) declType(f *fileFacts, t typedName, pos int) binding {
+	if t.Elem {
+		// for x in xs: the element type of xs's library container; in Go,
+		// the element type a written []T reads as (elements).
+		t.Elem = false
+		ty := b.declType(f, t, pos)
+		if ty.external && len(ty.typeArgs) > 0 {
+			return ty.typeArgs[0]
+		}
+		if len(f.c.spec.Element) > 0 {
+			return elements(ty)
+		}
+		return binding{}
+	}
 	switch {
 	case t.Expr != "":
 		return b.evalType(f, parseTyx(t.Expr), pos, 0)
@@ -69,11 +82,7 @@ func (b *binder) declType(f *fileFacts, t typedName, pos int) binding {
 		}
 	}
 	if t.ValStart >= 0 {
-		ty := b.valueType(f, t.ValStart, t.ValEnd)
-		if t.Elem {
-			return elements(ty)
-		}
-		return ty
+		return b.valueType(f, t.ValStart, t.ValEnd)
 	}
 	return binding{}
 }

@@ -106,12 +106,12 @@ else
 fi
 
 # The reference ast-grep, the LSP client library of the language server
-# tests and the TypeScript compiler the structural_analysis measurement
-# takes as its truth (dev dependencies of the repository root only). npm writes
+# tests, and the TypeScript compiler and pyright the structural_analysis
+# measurement takes as its truth (dev dependencies of the repository root only). npm writes
 # node_modules/.package-lock.json at the end of an install, so a
 # package-lock.json newer than it has changed since.
 if [ ! -e node_modules/@ast-grep/cli/package.json ] || [ ! -e node_modules/vscode-languageserver-protocol/package.json ] ||
-  [ ! -e node_modules/typescript/package.json ] ||
+  [ ! -e node_modules/typescript/package.json ] || [ ! -e node_modules/pyright/package.json ] ||
   [ ! -e node_modules/.package-lock.json ] ||
   [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund

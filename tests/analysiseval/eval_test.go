@@ -173,6 +173,12 @@ func measure(t *testing.T, project, version, srcDir string) {
 	if err := json.Unmarshal(out, &tr); err != nil {
 		t.Fatal(err)
 	}
+	compare(t, tr, dir, srcDir, "typescript", project, version)
+}
+
+// compare scores the answers of structural_analysis in language lang on
+// the project at dir against the truth tr, and logs the table.
+func compare(t *testing.T, tr truth, dir, srcDir, lang, project, version string) {
 	if len(tr.Queries) == 0 {
 		t.Fatalf("no shared-name symbol sampled among %d declarations", tr.Declarations)
 	}
@@ -181,7 +187,7 @@ func measure(t *testing.T, project, version, srcDir string) {
 		t.Fatal(err)
 	}
 	ask := func(mode, symbol string) *analysis.Result {
-		r, err := tool.Run(context.Background(), analysis.Params{Mode: mode, Language: "typescript", Path: srcDir,
+		r, err := tool.Run(context.Background(), analysis.Params{Mode: mode, Language: lang, Path: srcDir,
 			Symbol: symbol, MaxNodes: analysis.MaxMaxNodes})
 		if err != nil {
 			t.Fatalf("%s %s: %v", mode, symbol, err)
@@ -196,6 +202,9 @@ func measure(t *testing.T, project, version, srcDir string) {
 		}
 	}
 	heuristic := &score{}
+	// wrongBy counts the qualified callers the truth does not hold, by
+	// label and reason.
+	wrongBy := map[string]int{}
 	// exhaustive counts, per mode, the qualified answers marked
 	// exhaustive and those of them missing a result the truth has.
 	exhaustive, wrongExhaustive := map[string]int{}, map[string]int{}
@@ -230,6 +239,14 @@ func measure(t *testing.T, project, version, srcDir string) {
 					got = append(got, callerKey(n))
 				}
 				scores["callers"][w.name].add(got, q.Callers, q.Callers)
+				if w.qualified && !w.resolvedOnly {
+					truthSet := set(q.Callers)
+					for _, n := range r.Callers {
+						if !truthSet[callerKey(n)] {
+							wrongBy[n.Confidence+" "+n.Reason]++
+						}
+					}
+				}
 				if w.qualified && !w.resolvedOnly {
 					claim("callers", r, got, q.Callers, symbol)
 				}
@@ -315,6 +332,14 @@ func measure(t *testing.T, project, version, srcDir string) {
 		}
 	}
 	t.Logf("%-11s %-25s %s", "references", "heuristic category", heuristic)
+	var labels []string
+	for l := range wrongBy {
+		labels = append(labels, l)
+	}
+	sort.Strings(labels)
+	for _, l := range labels {
+		t.Logf("callers     qualified, not in the truth: %d %s", wrongBy[l], strings.TrimSpace(l))
+	}
 	for _, mode := range []string{"callers", "references"} {
 		t.Logf("%-11s %d qualified answers marked exhaustive, %d of them missing a result", mode, exhaustive[mode], wrongExhaustive[mode])
 	}

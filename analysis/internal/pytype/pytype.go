@@ -1,0 +1,152 @@
+// Package pytype writes a Python type annotation in the compact form the
+// type layer and its library tables read (list<_T>, |<A,B>, this for
+// Self), for the analysis and for pylibgen.
+package pytype
+
+import (
+	"strings"
+
+	"github.com/loupe-dev/loupe/core/tree"
+)
+
+// Union is the compact form's union (the same as tstype.Union).
+const Union = "|"
+
+// Expr writes a type annotation in compact form: Foo, list<_T>, this
+// (Self), X for X | None and Optional[X], |<A,B> for a wider union, a
+// string annotation's type ("Foo" gives Foo); "" for None, Any or what it
+// cannot read.
+func Expr(n tree.Node) string { return expr(n, 0) }
+
+func expr(n tree.Node, depth int) string {
+	if n.IsZero() || depth > 8 {
+		return ""
+	}
+	switch n.Kind() {
+	case "type", "parenthesized_expression":
+		if cs := n.NamedChildren(); len(cs) == 1 {
+			return expr(cs[0], depth+1)
+		}
+	case "identifier":
+		switch s := n.Text(); s {
+		case "Self":
+			return "this"
+		case "Any", "Incomplete", "NoReturn", "Never", "object":
+			return ""
+		case "None":
+			return "None"
+		case "LiteralString":
+			return "str"
+		default:
+			return s
+		}
+	case "none":
+		return "None"
+	case "attribute":
+		return expr(n.ChildByField("attribute"), depth+1)
+	case "string":
+		s := n.Text()
+		if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] {
+			s = strings.TrimSpace(s[1 : len(s)-1])
+			if i := strings.LastIndexByte(s, '.'); i >= 0 {
+				s = s[i+1:]
+			}
+			if ident(s) {
+				return s
+			}
+		}
+	case "union_type", "binary_operator":
+		var ms []string
+		for _, c := range n.NamedChildren() {
+			s := expr(c, depth+1)
+			if strings.HasPrefix(s, Union+"<") {
+				ms = append(ms, strings.Split(strings.TrimSuffix(strings.TrimPrefix(s, Union+"<"), ">"), ",")...)
+				continue
+			}
+			ms = append(ms, s)
+		}
+		return join(ms)
+	case "generic_type", "subscript":
+		cs := n.NamedChildren()
+		if len(cs) == 0 {
+			return ""
+		}
+		head := expr(cs[0], depth+1)
+		var args []string
+		for _, c := range cs[1:] {
+			if c.Kind() == "type_parameter" {
+				for _, a := range c.NamedChildren() {
+					args = append(args, expr(a, depth+1))
+				}
+				continue
+			}
+			args = append(args, expr(c, depth+1))
+		}
+		switch head {
+		case "Optional":
+			if len(args) == 1 {
+				return args[0]
+			}
+			return ""
+		case "Union":
+			return join(args)
+		case "":
+			return ""
+		case "List", "Dict", "Set", "FrozenSet", "Tuple", "Type":
+			head = strings.ToLower(head)
+		}
+		for _, a := range args {
+			if a == "" || strings.HasPrefix(a, Union+"<") {
+				return head // a type argument it cannot write
+			}
+		}
+		if len(args) == 0 {
+			return head
+		}
+		return head + "<" + strings.Join(args, ",") + ">"
+	}
+	return ""
+}
+
+// join writes the union of ms without None: the one member, or |<...>;
+// "" when a member cannot be written (it may be anything).
+func join(ms []string) string {
+	var keep []string
+	for _, m := range ms {
+		switch {
+		case m == "":
+			return ""
+		case m == "None" || contains(keep, m):
+		default:
+			keep = append(keep, m)
+		}
+	}
+	switch len(keep) {
+	case 0:
+		return ""
+	case 1:
+		return keep[0]
+	}
+	return Union + "<" + strings.Join(keep, ",") + ">"
+}
+
+func ident(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,163 @@
+package analysis
+
+import (
+	"sort"
+	"testing"
+)
+
+// storePy is the module every Python type-layer case asks about:
+// Store.decode, beside a Cache class with a decode of its own.
+const storePy = `class Store:
+    def decode(self, s):
+        return Item()
+
+    def child(self) -> "Store":
+        return self
+
+
+class Cache:
+    def decode(self, s):
+        return s
+
+
+class Item:
+    def save(self):
+        pass
+`
+
+// TestPythonTypeLayer checks each rule of the Python type layer on a small
+// module calling decode: the callers of Store.decode it must find
+// (resolved or name-only) and those it must not (a Cache's, bytes').
+func TestPythonTypeLayer(t *testing.T) {
+	cases := []struct {
+		name, code string
+		want       []string // "caller confidence" of Store.decode's callers in use.py
+	}{
+		{"annotated parameters", `from store import Store, Cache
+def a(s: Store): s.decode(1)
+def b(c: Cache): c.decode(1)
+def d(s: "Store"): s.decode(1)
+`, []string{"a resolved", "d resolved"}},
+		{"optional and union annotations", `from typing import Optional, Union
+from store import Store, Cache
+def a(s: Optional[Store]): s.decode(1)
+def b(c: Cache | None): c.decode(1)
+def d(x: Union[Store, Cache]): x.decode(1)
+`, []string{"a resolved", "d resolved"}},
+		{"standard library receivers are not the workspace's", `from store import Store
+def a(data: bytes, buf: bytearray): data.decode(); buf.decode()
+def b(): b"".join([]).decode(); "x".encode().decode()
+def c(text: str): text.encode("ascii").decode()
+def d(): raw = b"abc"; raw.decode()
+`, nil},
+		{"variables typed by annotation or value", `from store import Store, Cache
+def a():
+    s = Store()
+    s.decode(1)
+def b():
+    c: Cache = make()
+    c.decode(1)
+def d():
+    x: Store = make()
+    x.decode(1)
+`, []string{"a resolved", "d resolved"}},
+		{"return types through calls and chains", `from store import Store
+def make() -> Store:
+    return Store()
+def a(): make().decode(1)
+def b(s: Store): s.child().child().decode(1)
+def c():
+    s = make()
+    s.decode(1)
+`, []string{"a resolved", "b resolved", "c resolved"}},
+		{"generic containers", `from typing import List, Dict
+from store import Store
+def a(xs: list[Store]): xs.pop().decode(1)
+def b(m: Dict[str, Store]): m.get("k").decode(1)
+def c(m: dict[str, bytes]): m.get("k").decode()
+`, []string{"a resolved", "b resolved"}},
+		{"with and library functions", `from store import Store
+def a(p):
+    with open(p) as f:
+        f.read().decode()
+    with Store() as s:
+        s.decode(1)
+def b(s: Store = None): s.decode(1)
+`, []string{"a resolved", "b resolved"}},
+		{"an imported package's function", `import codecs
+import store
+def a(): codecs.decode(b"x")
+def b(): store.Store().decode(1)
+`, []string{"b resolved"}},
+		{"attributes assigned in __init__ and annotated class attributes", `from store import Store, Cache
+class User:
+    cache: Cache
+    def __init__(self):
+        self.store = Store()
+        self.raw = b""
+    def run(self):
+        self.store.decode(1)
+    def other(self):
+        self.cache.decode(1)
+    def data(self):
+        self.raw.decode()
+`, []string{"run resolved"}},
+		{"loops over typed containers", `from store import Store
+def a(xs: list[Store]):
+    for s in xs:
+        s.decode(1)
+def b(xs: list[bytes]):
+    for x in xs:
+        x.decode()
+def c(m: dict[Store, int]):
+    for k in m:
+        k.decode(1)
+def d(xs):
+    for x in xs:
+        x.decode(1)
+`, []string{"a resolved", "c resolved", "d name-only"}},
+		{"untyped receivers stay name-only", `def a(x): x.decode(1)
+`, []string{"a name-only"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := project(t, map[string]string{"store.py": storePy, "use.py": c.code})
+			r := run(t, dir, Params{Mode: ModeCallers, Language: "python", Symbol: "Store.decode"})
+			var got []string
+			for _, n := range r.Callers {
+				if n.File == "use.py" {
+					got = append(got, n.Name+" "+n.Confidence)
+				}
+			}
+			sort.Strings(got)
+			sameList(t, "callers of Store.decode in use.py", got, c.want)
+		})
+	}
+}
+
+// TestPyLibTable checks the generated table of Python's standard library:
+// a class's type parameters and members, inherited members, and functions.
+func TestPyLibTable(t *testing.T) {
+	lib := pyLibrary()
+	cases := []struct{ typ, member, want string }{
+		{"bytes", "decode", "str"},
+		{"str", "encode", "bytes"},
+		{"str", "join", "str"},
+		{"list", "pop", "_T"},
+		{"dict", "get", "_VT"},
+		{"JSONDecoder", "raw_decode", "tuple"},
+		{"dict", "keys", "dict_keys<_KT,_VT>"},
+	}
+	for _, c := range cases {
+		got, _, ok := lib.member(c.typ, c.member, 0)
+		if !ok || got != c.want {
+			t.Errorf("%s.%s: got %q (found %v), want %q", c.typ, c.member, got, ok, c.want)
+		}
+	}
+	if got := lib.funcs["open"]; got != "TextIOWrapper" {
+		t.Errorf("open(): got %q, want TextIOWrapper", got)
+	}
+	if lt := lib.types["list"]; lt == nil || len(lt.params) != 1 || lt.params[0] != "_T" {
+		t.Errorf("list's type parameters: got %+v, want [_T]", lt)
+	}
+}

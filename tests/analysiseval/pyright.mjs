@@ -1,0 +1,191 @@
+// The Python truth of the structural_analysis measurement: pyright's own
+// answers (its language server's call hierarchy, references and document
+// symbols, over LSP stdio) for a seeded sample of the functions, methods
+// and properties whose names are shared by several declarations of a
+// project (a property is measured by its references only).
+//
+//   node pyright.mjs <pyright package dir> < request.json > answers.json
+//
+// request and answers are truth.mjs's: {root, dir, seed, sample} in;
+// {files, declarations, shared, queries: [{name, qual, kind, file, line,
+// callable, callers, refsAll, refsStructural, defs, sharedName}]} out,
+// paths relative to root, each answer a list of "file:line"
+// ("file:module" for a caller that is a module's top level). A module's
+// qualifier is its file's stem (its folder's name for __init__.py); a
+// method's is its class. refsStructural keeps the references
+// structural_analysis finds: calls, imports and class bases.
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { pathToFileURL, fileURLToPath } from 'node:url';
+
+const req = JSON.parse(fs.readFileSync(0, 'utf8'));
+const root = path.resolve(req.root);
+
+const files = [];
+(function walk(dir) {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) walk(p);
+    else if (/\.py$/.test(e.name)) files.push(p);
+  }
+})(path.join(root, req.dir));
+const texts = new Map(files.map((f) => [f, fs.readFileSync(f, 'utf8')]));
+const lines = new Map([...texts].map(([f, t]) => [f, t.split('\n')]));
+const rel = (f) => path.relative(root, f).split(path.sep).join('/');
+const uri = (f) => pathToFileURL(f).href;
+const inRoot = (f) => texts.has(f);
+
+// A minimal LSP client over the server's stdio.
+const server = spawn(process.execPath, [path.join(process.argv[2], 'langserver.index.js'), '--stdio'],
+  { stdio: ['pipe', 'pipe', 'inherit'] });
+let buf = Buffer.alloc(0);
+let nextId = 1;
+const pending = new Map();
+function send(msg) {
+  const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', ...msg }));
+  server.stdin.write(`Content-Length: ${body.length}\r\n\r\n`);
+  server.stdin.write(body);
+}
+function request(method, params) {
+  const id = nextId++;
+  send({ id, method, params });
+  return new Promise((resolve, reject) => pending.set(id, { resolve, reject, method }));
+}
+const notify = (method, params) => send({ method, params });
+server.stdout.on('data', (chunk) => {
+  buf = Buffer.concat([buf, chunk]);
+  for (;;) {
+    const sep = buf.indexOf('\r\n\r\n');
+    if (sep < 0) return;
+    const m = /Content-Length: (\d+)/i.exec(buf.subarray(0, sep).toString());
+    const len = Number(m[1]);
+    if (buf.length < sep + 4 + len) return;
+    const msg = JSON.parse(buf.subarray(sep + 4, sep + 4 + len).toString());
+    buf = buf.subarray(sep + 4 + len);
+    if (msg.id !== undefined && msg.method) {
+      // A server request (configuration, progress): answer it.
+      const items = msg.params && msg.params.items;
+      send({ id: msg.id, result: msg.method === 'workspace/configuration' ? items.map(() => null) : null });
+    } else if (msg.id !== undefined && pending.has(msg.id)) {
+      const p = pending.get(msg.id);
+      pending.delete(msg.id);
+      if (msg.error) p.reject(new Error(`${p.method}: ${msg.error.message}`));
+      else p.resolve(msg.result);
+    }
+  }
+});
+
+await request('initialize', {
+  processId: process.pid, rootUri: uri(root), workspaceFolders: [{ uri: uri(root), name: 'eval' }],
+  capabilities: { textDocument: { callHierarchy: {}, references: {}, documentSymbol: { hierarchicalDocumentSymbolSupport: true } } },
+  initializationOptions: {},
+});
+notify('initialized', {});
+for (const f of files) {
+  notify('textDocument/didOpen', { textDocument: { uri: uri(f), languageId: 'python', version: 1, text: texts.get(f) } });
+}
+
+// The qualifier a declaration is asked about with: its class for a method,
+// else its module.
+function moduleName(f) {
+  const stem = path.basename(f, '.py');
+  return stem === '__init__' ? path.basename(path.dirname(f)) : stem;
+}
+
+// isProperty reports whether the def on line (0-based) of f is decorated
+// as a property (@property, @x.setter, @cached_property): pyright's call
+// hierarchy counts its attribute reads as calls, which are not call sites;
+// it is measured by its references only.
+function isProperty(f, line) {
+  const ls = lines.get(f);
+  for (let i = line - 1; i >= 0 && /^\s*@/.test(ls[i]); i--) {
+    if (/^\s*@(\w+\.)*(property|cached_property|setter|getter|deleter)\b/.test(ls[i])) return true;
+  }
+  return false;
+}
+
+// Declarations: top-level functions and classes, and the methods of
+// top-level classes (document symbols: 5 class, 6 method, 12 function).
+const decls = [];
+for (const f of files) {
+  const syms = (await request('textDocument/documentSymbol', { textDocument: { uri: uri(f) } })) || [];
+  for (const s of syms) {
+    const at = s.selectionRange.start;
+    if (s.kind === 12) decls.push({ name: s.name, kind: 'function', file: f, at, callable: true, qual: moduleName(f) });
+    if (s.kind !== 5) continue;
+    decls.push({ name: s.name, kind: 'class', file: f, at, callable: false, qual: moduleName(f) });
+    for (const m of s.children || []) {
+      if (m.kind === 6 || m.kind === 12 || m.kind === 7) {
+        const property = m.kind === 7 || isProperty(f, m.selectionRange.start.line);
+        decls.push({ name: m.name, kind: property ? 'property' : 'method', file: f, at: m.selectionRange.start,
+          callable: !property, qual: s.name });
+      }
+    }
+  }
+}
+
+const byName = new Map();
+for (const d of decls) byName.set(d.name, (byName.get(d.name) || 0) + 1);
+let shared = decls.filter((d) => byName.get(d.name) > 1 && d.kind !== 'class' && !/^__.*__$/.test(d.name));
+const seen = new Set();
+shared = shared.filter((d) => {
+  const k = `${rel(d.file)}|${d.qual}.${d.name}`;
+  if (seen.has(k)) return false;
+  seen.add(k);
+  return true;
+});
+
+// mulberry32, so a seed picks the same sample everywhere (as truth.mjs).
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const rand = rng(req.seed);
+const order = shared.map((d) => [rand(), d]).sort((a, b) => a[0] - b[0]).map((x) => x[1]);
+const sample = req.sample > 0 ? order.slice(0, req.sample) : order;
+
+// structural reports whether the reference at (line, character) is a
+// call, an import or a class base: the uses structural_analysis finds.
+function structural(f, pos, name) {
+  const text = lines.get(f)[pos.line];
+  const after = text.slice(pos.character + name.length).trimStart();
+  if (after.startsWith('(')) return true;
+  if (/^\s*(from\s+\S+\s+)?import\s/.test(text)) return true;
+  return /^\s*class\s+\w+\s*\(/.test(text);
+}
+
+const key = (f, line) => `${rel(f)}:${line + 1}`;
+const queries = [];
+for (const d of sample) {
+  const q = { name: d.name, qual: d.qual, kind: d.kind, file: rel(d.file), line: d.at.line + 1, callable: d.callable,
+    callers: [], refsAll: [], refsStructural: [], defs: [key(d.file, d.at.line)], sharedName: true };
+  const pos = { textDocument: { uri: uri(d.file) }, position: d.at };
+  for (const r of (await request('textDocument/references', { ...pos, context: { includeDeclaration: false } })) || []) {
+    const f = fileURLToPath(r.uri);
+    if (!inRoot(f)) continue;
+    const k = key(f, r.range.start.line);
+    q.refsAll.push(k);
+    if (structural(f, r.range.start, d.name)) q.refsStructural.push(k);
+  }
+  for (const item of d.callable ? (await request('textDocument/prepareCallHierarchy', pos)) || [] : []) {
+    for (const c of (await request('callHierarchy/incomingCalls', { item })) || []) {
+      const f = fileURLToPath(c.from.uri);
+      if (!inRoot(f)) continue;
+      // A module's top level: pyright names the module (kind 2, or 1 file).
+      q.callers.push(c.from.kind === 2 || c.from.kind === 1 ? `${rel(f)}:module` : key(f, c.from.selectionRange.start.line));
+    }
+  }
+  for (const k of ['defs', 'refsAll', 'refsStructural', 'callers']) q[k] = [...new Set(q[k])].sort();
+  queries.push(q);
+}
+
+await request('shutdown', null);
+notify('exit', null);
+process.stdout.write(JSON.stringify({ files: files.length, declarations: decls.length, shared: shared.length, queries }));

@@ -1,0 +1,115 @@
+package analysiseval
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/loupe-dev/loupe/tests/difftest"
+)
+
+// The Python standard library measured: the pinned Debian packages of
+// docs/corpora (libpython3.11-stdlib), a slice of its packages copied into
+// a workspace of their own (json, email, http: decoders, parsers,
+// messages and headers sharing decode, get, parse, ...).
+const (
+	pyStdlibPackage = "libpython3.11-stdlib"
+	pyStdlibVersion = "3.11.2-6+deb12u9"
+	pyStdlibDir     = "/usr/lib/python3.11"
+)
+
+var pyStdlibSlice = []string{"json", "email", "http"}
+
+// TestEvalPython measures structural_analysis on Python against pyright's
+// language server (tests/analysiseval/pyright.mjs): node-gyp's gyp/ and a
+// slice of the standard library.
+func TestEvalPython(t *testing.T) {
+	t.Run("node-gyp", func(t *testing.T) {
+		dir, err := difftest.NpmPackage(context.Background(), "node-gyp", "13.1.0")
+		if err != nil {
+			t.Skipf("analysiseval: node-gyp@13.1.0 could not be fetched: %v", err)
+		}
+		measurePython(t, dir, "gyp", "node-gyp", "13.1.0")
+	})
+	t.Run("python3.11 stdlib", func(t *testing.T) {
+		out, err := exec.Command("dpkg-query", "-W", "-f", "${Version}", pyStdlibPackage).Output()
+		if err != nil || strings.TrimSpace(string(out)) != pyStdlibVersion {
+			t.Skipf("analysiseval: %s=%s is not installed (scripts/test-deps.sh installs it)", pyStdlibPackage, pyStdlibVersion)
+		}
+		// The packages sit at the workspace's root, so pyright resolves
+		// import email to them, not to its own stubs of the standard
+		// library.
+		dir := t.TempDir()
+		for _, p := range pyStdlibSlice {
+			if err := copyPython(filepath.Join(pyStdlibDir, p), filepath.Join(dir, p)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		measurePython(t, dir, ".", "python3.11 "+strings.Join(pyStdlibSlice, ","), pyStdlibVersion)
+	})
+}
+
+// measurePython asks pyright about the sample, then scores
+// structural_analysis's answers against it.
+func measurePython(t *testing.T, dir, srcDir, project, version string) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("analysiseval: node is not installed")
+	}
+	root, err := difftest.ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pyright := filepath.Join(root, "node_modules", "pyright")
+	if _, err := os.Stat(filepath.Join(pyright, "package.json")); err != nil {
+		t.Skip("analysiseval: node_modules/pyright is missing (scripts/test-deps.sh installs it)")
+	}
+	sample := bounded
+	if os.Getenv("LOUPE_ANALYSIS_EVAL") == "full" {
+		sample = 0
+	}
+	req, _ := json.Marshal(map[string]any{"root": dir, "dir": srcDir, "seed": seed, "sample": sample})
+	cmd := exec.Command(node, filepath.Join(root, "tests", "analysiseval", "pyright.mjs"), pyright)
+	cmd.Stdin = bytes.NewReader(req)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("pyright.mjs: %v\n%s", err, stderr.String())
+	}
+	var tr truth
+	if err := json.Unmarshal(out, &tr); err != nil {
+		t.Fatalf("pyright.mjs's answer: %v", err)
+	}
+	compare(t, tr, dir, srcDir, "python", project, version)
+}
+
+// copyPython copies the .py files under src to dst, keeping the folders.
+func copyPython(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".py") {
+			return nil
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		out := filepath.Join(dst, rel)
+		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(out, b, 0o644)
+	})
+}
