@@ -219,6 +219,8 @@ func (f *fileFacts) addTyped(n tree.Node, s *typedShape, stack []int) {
 		if v := s.ValueExpr.first(n); !v.IsZero() {
 			valStart, valEnd = v.StartByte(), v.EndByte()
 			valExpr = valueExpr(v, 0)
+		} else if expr == "" {
+			valExpr = callbackParamExpr(n)
 		}
 	} else if len(s.Value) > 0 {
 		v := s.Value.first(n)
