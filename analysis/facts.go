@@ -227,6 +227,8 @@ func (f *fileFacts) addTyped(n tree.Node, s *typedShape, stack []int) {
 		if v := s.ValueExpr.first(n); !v.IsZero() {
 			valStart, valEnd = v.StartByte(), v.EndByte()
 			valExpr = valueType(v)
+		} else if expr == "" {
+			valExpr = callbackParamExpr(n)
 		}
 	} else if len(s.Value) > 0 {
 		v := s.Value.first(n)

@@ -114,6 +114,9 @@ var tsSpec = &langSpec{
 			Field: path{"#accessibility_modifier"}, FieldToken: "readonly"},
 		{Kind: "optional_parameter", Name: path{"pattern"}, Expr: path{"type"}, ValueExpr: path{"value"},
 			Field: path{"#accessibility_modifier"}, FieldToken: "readonly"},
+		// A callback's single unparenthesized parameter (xs.map(x => ...)),
+		// typed by its context.
+		{Kind: "arrow_function", Name: path{"parameter"}, Expr: path{"type"}},
 		{Kind: "variable_declarator", Name: path{"name"}, Expr: path{"type"}, ValueExpr: path{"value"}},
 		{Kind: "public_field_definition", Name: path{"name"}, Expr: path{"type"}, ValueExpr: path{"value"}},
 		{Kind: "property_signature", Name: path{"name"}, Expr: path{"type"}},

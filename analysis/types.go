@@ -111,6 +111,8 @@ func (b *binder) valueExprType(f *fileFacts, t typedName) binding {
 	switch {
 	case t.ValExpr == "this":
 		return b.enclosingClass(f, t.Start)
+	case strings.HasPrefix(t.ValExpr, ctxPrefix):
+		return b.ctxElem(f, t.ValExpr)
 	case strings.HasPrefix(t.ValExpr, "="):
 		name := t.ValExpr[1:]
 		if name == t.Name || b.depth > 6 {

@@ -87,6 +87,12 @@ export function b() { document.get('k'); }`, []string{"a name-only"}},
 		{"or and nullish values", `import { Store } from './store';
 export function a(x: Store | undefined) { const s = x ?? new Store(); s.get('k'); }
 export function b(m?: Map<string, number>) { const n = m || new Map(); n.get('k'); }`, []string{"a resolved"}},
+		{"callback parameters typed by the container", `import { Store, Cache } from './store';
+export function a(xs: Store[]) { xs.forEach(x => x.get('k')); }
+export function b(xs: Cache[]) { xs.map((x) => x.get('k')); }
+export function c(m: Map<string, Store>) { m.forEach((v, k) => { v.get('k'); k.get('k'); }); }
+export function d(s: Set<Cache>) { s.forEach(function (x) { x.get('k'); }); }
+export function e(xs: readonly Store[]) { xs.filter(x => x.get('k')); }`, []string{"a resolved", "c resolved", "e resolved"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
