@@ -218,6 +218,9 @@ func (f *fileFacts) addTyped(n tree.Node, s *typedShape, stack []int) {
 	}
 	var typ, typeRecv, expr, valExpr string
 	valStart, valEnd := -1, -1
+	if len(s.ValueExpr) > 0 && contains(f.c.spec.SelfNames, nn.Text()) && s.Expr.first(n).IsZero() {
+		return // self = str.__new__(cls) keeps self the class's instance
+	}
 	if len(s.Expr) > 0 {
 		typeExpr, valueType := tstype.Expr, func(v tree.Node) string { return valueExpr(v, 0) }
 		if f.c.spec.TypeExpr != nil {

@@ -116,6 +116,13 @@ def d(xs):
     for x in xs:
         x.decode(1)
 `, []string{"a resolved", "c resolved", "d name-only"}},
+		{"self reassigned stays the instance", `from store import Store
+class Sub(Store):
+    def __new__(cls):
+        self = object.__new__(cls)
+        self.decode(1)
+        return self
+`, []string{"__new__ resolved"}},
 		{"untyped receivers stay name-only", `def a(x): x.decode(1)
 `, []string{"a name-only"}},
 	}
