@@ -4,6 +4,7 @@
 package pytype
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/loupe-dev/loupe/core/tree"
@@ -116,7 +117,7 @@ func join(ms []string) string {
 		switch {
 		case m == "":
 			return ""
-		case m == "None" || contains(keep, m):
+		case m == "None" || slices.Contains(keep, m):
 		default:
 			keep = append(keep, m)
 		}
@@ -140,13 +141,4 @@ func ident(s string) bool {
 		}
 	}
 	return true
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }

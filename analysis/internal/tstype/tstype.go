@@ -9,6 +9,7 @@
 package tstype
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/loupe-dev/loupe/core/tree"
@@ -126,20 +127,11 @@ func unionMembers(n tree.Node, depth int, out *[]string) bool {
 		if t == "" {
 			return false
 		}
-		if !contains(*out, t) {
+		if !slices.Contains(*out, t) {
 			*out = append(*out, t)
 		}
 	}
 	return true
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // nullish reports whether a union member is null, undefined or void.
