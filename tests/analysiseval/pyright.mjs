@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { pathToFileURL, fileURLToPath } from 'node:url';
+import { sampleShared } from './sample.mjs';
 
 const req = JSON.parse(fs.readFileSync(0, 'utf8'));
 const root = path.resolve(req.root);
@@ -125,31 +126,7 @@ for (const f of files) {
   }
 }
 
-const byName = new Map();
-for (const d of decls) byName.set(d.name, (byName.get(d.name) || 0) + 1);
-let shared = decls.filter((d) => byName.get(d.name) > 1 && d.kind !== 'class' && !/^__.*__$/.test(d.name));
-const seen = new Set();
-shared = shared.filter((d) => {
-  const k = `${rel(d.file)}|${d.qual}.${d.name}`;
-  if (seen.has(k)) return false;
-  seen.add(k);
-  return true;
-});
-
-// mulberry32, so a seed picks the same sample everywhere (as truth.mjs).
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rand = rng(req.seed);
-const order = shared.map((d) => [rand(), d]).sort((a, b) => a[0] - b[0]).map((x) => x[1]);
-const sample = req.sample > 0 ? order.slice(0, req.sample) : order;
+const { sample, shared } = sampleShared(decls, rel, req.seed, req.sample, (d) => d.kind !== 'class' && !/^__.*__$/.test(d.name));
 
 // structural reports whether the reference at (line, character) is a
 // call, an import or a class base: the uses structural_analysis finds.
@@ -188,4 +165,4 @@ for (const d of sample) {
 
 await request('shutdown', null);
 notify('exit', null);
-process.stdout.write(JSON.stringify({ files: files.length, declarations: decls.length, shared: shared.length, queries }));
+process.stdout.write(JSON.stringify({ files: files.length, declarations: decls.length, shared, queries }));

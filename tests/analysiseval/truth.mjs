@@ -14,6 +14,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { sampleShared } from './sample.mjs';
 
 const ts = createRequire(import.meta.url)(process.argv[2]);
 const req = JSON.parse(fs.readFileSync(0, 'utf8'));
@@ -89,33 +90,7 @@ for (const f of files) {
   visit(sf, null);
 }
 
-const byName = new Map();
-for (const d of decls) byName.set(d.name, (byName.get(d.name) || 0) + 1);
-let shared = decls.filter((d) => byName.get(d.name) > 1);
-// One declaration per (qualifier, name): overloads and merged declarations
-// are one symbol.
-const seen = new Set();
-shared = shared.filter((d) => {
-  const k = `${rel(d.file)}|${d.qual}.${d.name}`;
-  if (seen.has(k)) return false;
-  seen.add(k);
-  return true;
-});
-
-// mulberry32, so a seed picks the same sample everywhere.
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rand = rng(req.seed);
-const order = shared.map((d) => [rand(), d]).sort((a, b) => a[0] - b[0]).map((x) => x[1]);
-const sample = req.sample > 0 ? order.slice(0, req.sample) : order;
+const { sample, shared, rand } = sampleShared(decls, rel, req.seed, req.sample);
 
 // nodeAt finds the innermost node starting at pos.
 function nodeAt(sf, pos) {
@@ -256,4 +231,4 @@ for (const d of [...sample, ...[...typeSample].filter((d) => !sample.includes(d)
   queries.push(q);
 }
 
-process.stdout.write(JSON.stringify({ files: files.length, declarations: decls.length, shared: shared.length, queries }));
+process.stdout.write(JSON.stringify({ files: files.length, declarations: decls.length, shared, queries }));
