@@ -156,23 +156,7 @@ func measure(t *testing.T, project, version, srcDir string) {
 	if err != nil {
 		t.Skipf("analysiseval: %s@%s could not be fetched: %v", project, version, err)
 	}
-	sample := bounded
-	if os.Getenv("LOUPE_ANALYSIS_EVAL") == "full" {
-		sample = 0
-	}
-	req, _ := json.Marshal(map[string]any{"root": dir, "dir": srcDir, "seed": seed, "sample": sample})
-	cmd := exec.Command(node, filepath.Join(root, "tests", "analysiseval", "truth.mjs"), tsDir)
-	cmd.Stdin = bytes.NewReader(req)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("truth.mjs: %v\n%s", err, stderr.String())
-	}
-	var tr truth
-	if err := json.Unmarshal(out, &tr); err != nil {
-		t.Fatal(err)
-	}
+	tr := askTruth(t, node, filepath.Join(root, "tests", "analysiseval", "truth.mjs"), tsDir, dir, srcDir)
 	compare(t, tr, dir, srcDir, "typescript", project, version)
 }
 
@@ -387,4 +371,29 @@ func TestQualified(t *testing.T) {
 	if got := strings.Join(dedup([]string{"b", "a", "b"}), ","); got != "a,b" {
 		t.Error(got)
 	}
+}
+
+// askTruth runs a truth script (truth.mjs, pyright.mjs) with node over
+// srcDir of the project at dir, on the sample of this run (bounded, or
+// every shared symbol under LOUPE_ANALYSIS_EVAL=full), and reads its answer.
+func askTruth(t *testing.T, node, script, checker, dir, srcDir string) truth {
+	t.Helper()
+	sample := bounded
+	if os.Getenv("LOUPE_ANALYSIS_EVAL") == "full" {
+		sample = 0
+	}
+	req, _ := json.Marshal(map[string]any{"root": dir, "dir": srcDir, "seed": seed, "sample": sample})
+	cmd := exec.Command(node, script, checker)
+	cmd.Stdin = bytes.NewReader(req)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", filepath.Base(script), err, stderr.String())
+	}
+	var tr truth
+	if err := json.Unmarshal(out, &tr); err != nil {
+		t.Fatalf("%s's answer: %v", filepath.Base(script), err)
+	}
+	return tr
 }

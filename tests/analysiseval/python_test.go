@@ -1,9 +1,7 @@
 package analysiseval
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -69,23 +67,7 @@ func measurePython(t *testing.T, dir, srcDir, project, version string) {
 	if _, err := os.Stat(filepath.Join(pyright, "package.json")); err != nil {
 		t.Skip("analysiseval: node_modules/pyright is missing (scripts/test-deps.sh installs it)")
 	}
-	sample := bounded
-	if os.Getenv("LOUPE_ANALYSIS_EVAL") == "full" {
-		sample = 0
-	}
-	req, _ := json.Marshal(map[string]any{"root": dir, "dir": srcDir, "seed": seed, "sample": sample})
-	cmd := exec.Command(node, filepath.Join(root, "tests", "analysiseval", "pyright.mjs"), pyright)
-	cmd.Stdin = bytes.NewReader(req)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("pyright.mjs: %v\n%s", err, stderr.String())
-	}
-	var tr truth
-	if err := json.Unmarshal(out, &tr); err != nil {
-		t.Fatalf("pyright.mjs's answer: %v", err)
-	}
+	tr := askTruth(t, node, filepath.Join(root, "tests", "analysiseval", "pyright.mjs"), pyright, dir, srcDir)
 	compare(t, tr, dir, srcDir, "python", project, version)
 }
 
