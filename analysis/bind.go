@@ -5,6 +5,7 @@ import (
 
 	"github.com/loupe-dev/loupe/analysis/internal/tstype"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -216,6 +217,9 @@ func (b *binder) classifyWhy(f *fileFacts, k call, t target) (status, string) {
 		return st, why
 	}
 	if !k.Member {
+		if !f.c.spec.ImplicitSelf && b.memberTarget(t) {
+			return miss, "" // len(x) never calls a method named len
+		}
 		return st, ReasonUnboundName
 	}
 	if len(bd.defs) == 0 && len(bd.files) == 0 && !f.c.spec.ImplicitSelf && b.valueReceiver(f, k) && b.functionTarget(t) {
@@ -256,6 +260,19 @@ func (b *binder) functionTarget(t target) bool {
 	ds := b.targetDefs(t)
 	for _, dr := range ds {
 		if d := dr.f.defs[dr.i]; !d.Lexical || d.Label != lFunction {
+			return false
+		}
+	}
+	return len(ds) > 0
+}
+
+// memberTarget reports whether every definition a target asks about is a
+// member (a method), which a call without a receiver never reaches where
+// the language has no implicit this.
+func (b *binder) memberTarget(t target) bool {
+	ds := b.targetDefs(t)
+	for _, dr := range ds {
+		if d := dr.f.defs[dr.i]; d.Lexical || !d.Callable {
 			return false
 		}
 	}
@@ -334,6 +351,13 @@ func (b *binder) resolveCall(f *fileFacts, k call) binding {
 				return b.member(ty, k.Name)
 			}
 		}
+	case k.RecvChainEnd > 0:
+		if b.depth > 6 {
+			return binding{}
+		}
+		b.depth++
+		defer func() { b.depth-- }()
+		return b.member(b.valueType(f, k.RecvChainStart, k.RecvChainEnd), k.Name)
 	case k.RecvBase != "":
 		base := b.lookup(f, k.RecvBase, k.Start, 0)
 		if len(base.files) > 0 || b.isTypeBinding(base) {
@@ -383,15 +407,24 @@ func (b *binder) typeOf(f *fileFacts, name string, pos int, bd binding) binding 
 // return type is written; a value that is another name (x := y) or a
 // field of one (x := y.f) has that name's or field's type.
 func (b *binder) valueType(f *fileFacts, start, end int) binding {
-	if v := string(f.src[start:end]); b.depth <= 6 {
-		if i := strings.IndexByte(v, '['); i > 0 && strings.HasSuffix(v, "]") && len(f.c.spec.Element) > 0 {
-			v = v[:i] // xs[i], r.xs[i]: an element (Go: typed by the element type)
+	return b.valueTypeAt(f, start, end, 0)
+}
+
+// valueTypeAt is valueType for result index of the value's call (1 for
+// err in x, err := f()); a value other than a call has one result.
+func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
+	if v := string(f.src[start:end]); b.depth <= 6 && index == 0 {
+		if ty, ok := b.assertedType(f, v, start); ok {
+			return ty
 		}
-		if base, field, ok := strings.Cut(v, "."); isIdent(base) && (!ok || isIdent(field)) {
+		if len(f.c.spec.Element) > 0 {
+			v = withoutIndexes(v) // xs[i], r.xs[i].f: Go reads a written []T as T
+		}
+		if chain := strings.Split(v, "."); !slices.ContainsFunc(chain, func(s string) bool { return !isIdent(s) }) {
 			b.depth++
 			defer func() { b.depth-- }()
-			ty := b.typeOf(f, base, start, b.lookup(f, base, start, 0))
-			if ok {
+			ty := b.typeOf(f, chain[0], start, b.lookup(f, chain[0], start, 0))
+			for _, field := range chain[1:] {
 				ty = b.fieldOf(ty, field)
 			}
 			return ty
@@ -401,18 +434,21 @@ func (b *binder) valueType(f *fileFacts, start, end int) binding {
 		if k.Start < start || k.End > end || k.Literal && !k.New {
 			continue
 		}
+		if b.depth > 6 || index > 0 && k.New {
+			return binding{}
+		}
 		if k.NewOf != "" {
 			return b.types(b.lookup(f, k.NewOf, k.Start, 0))
 		}
 		if k.New && !k.Member && k.Name != "" {
 			return b.instance(f, k.Name, k.Start)
 		}
-		if b.depth > 6 {
-			return binding{}
-		}
 		b.depth++
 		called := b.resolveCall(f, k)
 		b.depth--
+		if index > 0 {
+			return b.returnsAt(called, index)
+		}
 		if ty := b.types(called); len(ty.defs) > 0 {
 			return ty
 		}
@@ -426,6 +462,47 @@ func (b *binder) valueType(f *fileFacts, start, end int) binding {
 	return binding{}
 }
 
+// withoutIndexes removes the index expressions of a chain of fields and
+// elements (a.b[i].c[k] gives a.b.c); v as it is when its brackets do not
+// balance or an index holds a bracket.
+func withoutIndexes(v string) string {
+	var out strings.Builder
+	for {
+		i := strings.IndexByte(v, '[')
+		if i < 0 {
+			out.WriteString(v)
+			return out.String()
+		}
+		j := strings.IndexByte(v[i:], ']')
+		if i == 0 || j < 0 || strings.ContainsAny(v[i+1:i+j], "[]") {
+			return v
+		}
+		out.WriteString(v[:i])
+		v = v[i+j+1:]
+	}
+}
+
+// assertedType types a type assertion v (Go's x.(*T), x.(pkg.T)) by its
+// written type; ok is false when v is no assertion.
+func (b *binder) assertedType(f *fileFacts, v string, pos int) (binding, bool) {
+	if f.c.spec.Assertion == "" || !strings.HasSuffix(v, ")") {
+		return binding{}, false
+	}
+	i := strings.LastIndex(v, ".(")
+	if i <= 0 {
+		return binding{}, false
+	}
+	typ := strings.TrimPrefix(v[i+2:len(v)-1], "*")
+	recv, name, qualified := strings.Cut(typ, ".")
+	if !qualified {
+		recv, name = "", typ
+	}
+	if !isIdent(name) || qualified && !isIdent(recv) {
+		return binding{}, false
+	}
+	return b.written(f, typedName{Type: name, TypeRecv: recv}, pos), true
+}
+
 // returns finds the written return type of the functions bd names, or
 // of the standard library method it names.
 func (b *binder) returns(bd binding) binding {
@@ -433,13 +510,19 @@ func (b *binder) returns(bd binding) binding {
 		ty, _ := libMember(bd, bd.member)
 		return ty
 	}
+	return b.returnsAt(bd, 0)
+}
+
+// returnsAt finds the written type of result index of the functions bd
+// names.
+func (b *binder) returnsAt(bd binding, index int) binding {
 	for _, dr := range bd.defs {
 		d := dr.f.defs[dr.i]
 		if !d.Callable && d.Label != lSignature {
 			continue
 		}
 		for _, t := range dr.f.typed {
-			if t.Name == d.Name && t.Start == d.Start {
+			if t.Name == d.Name && t.Start == d.Start && t.Return && t.Index == index {
 				return b.declType(dr.f, t, d.Start)
 			}
 		}
@@ -473,7 +556,10 @@ var builtinTypes = []string{"string", "number", "boolean", "bigint", "symbol", "
 	"String", "Number", "Boolean", "Symbol", "BigInt", "Array", "ReadonlyArray", "Map", "ReadonlyMap", "Set",
 	"ReadonlySet", "WeakMap", "WeakSet", "WeakRef", "Promise", "Date", "RegExp", "Error", "Function", "Record",
 	"Iterator", "Iterable", "IterableIterator", "AsyncIterable", "str", "int", "float", "bool", "bytes", "dict",
-	"list", "tuple", "set", "frozenset"}
+	"list", "tuple", "set", "frozenset",
+	// Go's predeclared types: error's Error is an interface's method.
+	"error", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64", "uintptr",
+	"float32", "float64", "complex64", "complex128", "byte", "rune"}
 
 // types keeps the type definitions of bd.
 func (b *binder) types(bd binding) binding {
@@ -525,7 +611,7 @@ func (b *binder) fieldOf(ty binding, name string) binding {
 					continue
 				}
 				b.depth++
-				ft := b.fieldOf(b.types(b.lookup(f, sf.Name, d.Start, 0)), name)
+				ft := b.fieldOf(b.types(b.superType(f, sf, d.Start)), name)
 				b.depth--
 				if ft.found() {
 					return ft
@@ -697,7 +783,7 @@ func (b *binder) roots(dr defRef, name string) map[rootKey]bool {
 			if sf.Def != t.i {
 				continue
 			}
-			for _, p := range b.lookup(t.f, sf.Name, t.f.defs[t.i].Start, 0).defs {
+			for _, p := range b.superType(t.f, sf, t.f.defs[t.i].Start).defs {
 				if !p.f.defs[p.i].container || out[rootKey{p.f.rel, p.i}] {
 					continue
 				}
@@ -731,7 +817,7 @@ func (b *binder) inherits(sub, sup defRef, depth int) bool {
 		if sf.Def != sub.i {
 			continue
 		}
-		for _, p := range b.lookup(sub.f, sf.Name, sub.f.defs[sub.i].Start, 0).defs {
+		for _, p := range b.superType(sub.f, sf, sub.f.defs[sub.i].Start).defs {
 			if p.f.rel == sup.f.rel && p.i == sup.i || b.inherits(p, sup, depth+1) {
 				return true
 			}
@@ -775,6 +861,11 @@ func (b *binder) lookup(f *fileFacts, name string, pos, depth int) binding {
 	}
 	if len(best) > 0 {
 		return binding{defs: best}
+	}
+	if pos >= 0 {
+		if t, ok := b.declAt(f, name, pos); ok && t.Scope >= 0 {
+			return binding{} // a parameter or local shadows an import (fs FileSystem)
+		}
 	}
 	for _, imp := range f.imports {
 		if imp.Form == "re-export" {
@@ -998,14 +1089,54 @@ func (b *binder) member(bd binding, name string) binding {
 		return bd
 	}
 	var out []defRef
+	library := false
 	for _, dr := range bd.defs {
 		d := dr.f.defs[dr.i]
 		if !d.container {
 			return binding{} // a variable: its type is unknown
 		}
-		out = append(out, b.membersOf(dr, name, 0)...)
+		ms := b.membersOf(dr, name, 0)
+		out = append(out, ms...)
+		library = library || len(ms) == 0 && b.externalSuper(dr, 0)
+	}
+	if len(out) == 0 && library {
+		// A member the type inherits from a package's type (File
+		// embedding io.Closer: Close is io's).
+		return binding{external: true, member: name}
 	}
 	return binding{defs: out}
+}
+
+// superType finds the type a supertype fact names, through its
+// qualifier when it has one (io.Closer).
+func (b *binder) superType(f *fileFacts, sf superFact, pos int) binding {
+	if sf.Recv != "" {
+		return b.member(b.lookup(f, sf.Recv, pos, 0), sf.Name)
+	}
+	return b.lookup(f, sf.Name, pos, 0)
+}
+
+// externalSuper reports whether type dr has, transitively, a supertype
+// outside the workspace (an import it cannot resolve, a package's type).
+func (b *binder) externalSuper(dr defRef, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	for _, sf := range dr.f.supers {
+		if sf.Def != dr.i {
+			continue
+		}
+		sup := b.superType(dr.f, sf, dr.f.defs[dr.i].Start)
+		if sup.external {
+			return true
+		}
+		for _, p := range sup.defs {
+			if p.f.defs[p.i].container && b.externalSuper(p, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // membersOf finds the members named name of the type dr, or of its
@@ -1036,7 +1167,7 @@ func (b *binder) membersOf(dr defRef, name string, depth int) []defRef {
 		if sf.Def != dr.i {
 			continue
 		}
-		for _, sup := range b.lookup(f, sf.Name, f.defs[dr.i].Start, 0).defs {
+		for _, sup := range b.superType(f, sf, f.defs[dr.i].Start).defs {
 			if sup.f.defs[sup.i].container {
 				out = append(out, b.membersOf(sup, name, depth+1)...)
 			}

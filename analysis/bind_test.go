@@ -396,3 +396,114 @@ func ranged(rs []*Response, hs map[string]*Response, ps [][]*Pool) {
 		sameList(t, "callers of "+tc.symbol, callerSet(r.Callers), tc.want)
 	}
 }
+
+// TestGoDeclaredTypesInStatements covers the Go declarations that type a
+// name inside a function: every name of a list, a function literal's
+// parameters, a comma-ok assertion, a type switch's cases, a variadic
+// parameter and chains of fields and elements.
+func TestGoDeclaredTypesInStatements(t *testing.T) {
+	dir := project(t, map[string]string{
+		"go.mod": "module example.com/m\n",
+		"p.go": `package p
+
+type Pool struct{}
+
+func (p *Pool) Get() any { return nil }
+
+type Cache struct{}
+
+func (c *Cache) Get() any { return nil }
+
+type Getter interface{ Get() any }
+
+type Fault struct{}
+
+func (f *Fault) Error() string { return "" }
+func (f *Fault) Get() any      { return nil }
+
+type Conn interface{ Close() error }
+
+type wrap struct {
+	Conn
+	*Pool
+}
+
+func open() (*Cache, error)               { return nil, nil }
+func named() (a, b *Cache, err *Fault)    { return nil, nil, nil }
+
+type conn struct{ p *Pool }
+type res struct{ conn *conn }
+type writer struct{ res *res }
+type desc struct{ p *Pool }
+type errs struct{ ds []desc }
+`,
+		"io/io.go": `package io
+
+type Closer interface{ Close() error }
+
+func Open(name string) (Closer, error) { return nil, nil }
+`,
+		"files.go": `package p
+
+import "example.com/m/io"
+
+type Handle struct{}
+
+func (h *Handle) Close() error { return nil }
+
+type File interface {
+	io.Closer
+	Stat() int
+}
+
+type FS interface{ Open(name string) (File, error) }
+
+func inherited(io FS) { f, _ := io.Open("x"); f.Close() }
+func asserted(x any) { x.(io.Closer).Close() }
+func own(h *Handle) { h.Close() }
+`,
+		"use.go": `package p
+
+func pair(a, b *Pool) { b.Get() }
+func lit(xs []*Pool) { each(xs, func(a, b *Pool) { b.Get() }) }
+func each(xs []*Pool, f func(a, b *Pool)) {}
+func commaOK(g Getter) { if p, ok := g.(*Pool); ok { p.Get() } }
+func other(g Getter) { if c, ok := g.(*Cache); ok { c.Get() } }
+func switched(g Getter) {
+	switch x := g.(type) {
+	case *Pool:
+		x.Get()
+	case *Cache:
+		x.Get()
+	}
+}
+func variadic(ps ...*Pool) { for _, p := range ps { p.Get() } }
+func deep(w *writer) { w.res.conn.p.Get() }
+func indexed(e *errs) { e.ds[0].p.Get() }
+func values() { c, p := &Cache{}, &Pool{}; c.Get(); _ = p }
+func vars() { var c, d *Cache; c.Get(); d.Get() }
+func bare() { Get() }
+func results() { c, err := open(); c.Get(); err.Error() }
+func grouped() { _, _, err := named(); err.Get() }
+func written(err error) { err.Error() }
+func embedded(w *wrap) { w.Pool.Get(); w.Conn.Close() }
+`,
+	})
+	for _, tc := range []struct {
+		symbol string
+		want   []string
+	}{
+		{"Pool.Get", []string{"pair use.go resolved", "lit use.go resolved", "commaOK use.go resolved",
+			"switched use.go resolved", "variadic use.go resolved", "deep use.go resolved", "indexed use.go resolved",
+			"embedded use.go resolved"}},
+		{"Cache.Get", []string{"other use.go resolved", "switched use.go resolved", "values use.go resolved",
+			"vars use.go resolved", "results use.go resolved"}},
+		{"Fault.Get", []string{"grouped use.go resolved"}},
+		// File's Close is io.Closer's; the parameter io shadows the package.
+		{"Handle.Close", []string{"own files.go resolved"}},
+		{"Fault.Error", nil},
+	} {
+		r := run(t, dir, Params{Mode: "callers", Language: "go", Symbol: tc.symbol})
+		sameList(t, "callers of "+tc.symbol, callerSet(r.Callers), tc.want)
+	}
+}

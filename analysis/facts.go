@@ -66,19 +66,24 @@ type call struct {
 	// (open() in open().get()).
 	RecvCall int
 	// RecvLit is the type of a literal receiver (str for "".join()).
-	RecvLit    string
-	Line       int
-	Start, End int
-	Caller     int    // innermost enclosing callable definition, -1 if none
-	New        bool   // an instantiation (new X, X{...}, X.new)
-	NewOf      string // instantiated type for X.new / X::new
-	Literal    bool   // not a call (composite literal)
+	RecvLit string
+	// RecvChainEnd, when positive, ends a receiver that is a chain of
+	// fields and elements (a.b[i].c in a.b[i].c.m()), which starts at
+	// RecvChainStart; in languages with Element kinds alone.
+	RecvChainStart, RecvChainEnd int
+	Line                         int
+	Start, End                   int
+	Caller                       int    // innermost enclosing callable definition, -1 if none
+	New                          bool   // an instantiation (new X, X{...}, X.new)
+	NewOf                        string // instantiated type for X.new / X::new
+	Literal                      bool   // not a call (composite literal)
 }
 
 // superFact says definition Def names Name as a supertype.
 type superFact struct {
 	Def      int
 	Name     string
+	Recv     string // its qualifier (io in io.Closer), if a plain name
 	Relation string
 	Line     int
 }
@@ -110,6 +115,12 @@ type typedName struct {
 	Elem  bool
 	Scope int
 	Start int
+	// Index is which result the type is: of the function (Return), or of
+	// the value's call (x, err := f() types err by f's result 1).
+	Index int
+	// Until, when set, ends where the name has this type: the name is
+	// typed within [Start, Until) alone (a type switch's case).
+	Until int
 }
 
 // importFact is one imported module specifier.
@@ -210,9 +221,47 @@ func extract(c *compiled, rel string, t *tree.Tree) *fileFacts {
 	return f
 }
 
-// addTyped records the written type of the name n declares.
+// addTyped records the written types of the names n declares.
 func (f *fileFacts) addTyped(n tree.Node, s *typedShape, stack []int) {
-	nn := s.Name.first(n)
+	switch {
+	case s.Return && len(s.Type) > 0:
+		// A function's results, each with its position: in (*T, error)
+		// error is result 1, in (a, b int, err error) result 2.
+		index := 0
+		for _, tn := range s.Type.eval(n) {
+			f.addTypedName(n, s, stack, s.Name.first(n), tree.Node{}, tn, index)
+			index += max(1, len(path{"name"}.eval(tn.Parent())))
+		}
+		return
+	case !s.AllNames && !s.Case:
+		f.addTypedName(n, s, stack, s.Name.first(n), s.Value.first(n), s.Type.first(n), 0)
+		return
+	case s.Case && len(s.Type.eval(n)) != 1:
+		return // case *A, *B: the name keeps the switch value's type
+	}
+	names, values := s.Name.eval(n), s.Value.eval(n)
+	for i, nn := range names {
+		var v tree.Node
+		index := 0
+		switch {
+		case len(values) == len(names):
+			v = values[i]
+		case len(values) == 1:
+			v, index = values[0], i // x, err := f(): err is what f returns second
+		case len(s.Value) > 0:
+			return
+		}
+		f.addTypedName(n, s, stack, nn, v, s.Type.first(n), index)
+	}
+}
+
+// addTypedName records the written type tn of name nn that n declares,
+// or v, its value, when the shape types names by their values; index is
+// the result of v's call, or of the function, the type is.
+func (f *fileFacts) addTypedName(n tree.Node, s *typedShape, stack []int, nn, v, tn tree.Node, index int) {
+	if s.NameLeaf && !nn.IsZero() {
+		nn, _ = f.c.nameLeaf(nn)
+	}
 	if nn.IsZero() || nn.NamedChildCount() > 0 {
 		return
 	}
@@ -234,13 +283,11 @@ func (f *fileFacts) addTyped(n tree.Node, s *typedShape, stack []int) {
 			valExpr = callbackParamExpr(n)
 		}
 	} else if len(s.Value) > 0 {
-		v := s.Value.first(n)
 		if v.IsZero() {
 			return
 		}
 		valStart, valEnd = v.StartByte(), v.EndByte()
 	} else {
-		tn := s.Type.first(n)
 		if tn.IsZero() {
 			return
 		}
@@ -274,8 +321,12 @@ func (f *fileFacts) addTyped(n tree.Node, s *typedShape, stack []int) {
 			return
 		}
 	}
-	f.typed = append(f.typed, typedName{Name: strings.TrimLeft(nn.Text(), "$"), Type: typ, TypeRecv: typeRecv, Scope: scope, Start: n.StartByte(),
-		ValStart: valStart, ValEnd: valEnd, Expr: expr, ValExpr: valExpr, Return: s.Return, Elem: s.Elem})
+	t := typedName{Name: strings.TrimLeft(nn.Text(), "$"), Type: typ, TypeRecv: typeRecv, Scope: scope, Start: n.StartByte(),
+		ValStart: valStart, ValEnd: valEnd, Expr: expr, ValExpr: valExpr, Return: s.Return, Elem: s.Elem, Index: index}
+	if s.Case {
+		t.Until = n.EndByte()
+	}
+	f.typed = append(f.typed, t)
 }
 
 // valueExpr types a JavaScript or TypeScript value from its syntax alone:
@@ -505,13 +556,16 @@ func (f *fileFacts) addDefNamed(n, nameNode tree.Node, s *defShape, stack []int,
 			if contains(ps.Skip, pn.Kind()) {
 				continue
 			}
-			pl, _ := c.nameLeaf(pn)
+			pl, q := c.nameLeaf(pn)
 			if pl.IsZero() {
 				continue
 			}
 			skip[pl.StartByte()] = true
-			f.supers = append(f.supers, superFact{Def: i, Name: pl.Text(), Relation: ps.Relation,
-				Line: pn.StartPoint().Row + 1})
+			sf := superFact{Def: i, Name: pl.Text(), Relation: ps.Relation, Line: pn.StartPoint().Row + 1}
+			if !q.IsZero() && q.NamedChildCount() == 0 {
+				sf.Recv = q.Text()
+			}
+			f.supers = append(f.supers, sf)
 		}
 	}
 	return i
@@ -569,10 +623,11 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 	case recv.NamedChildCount() == 0:
 		k.RecvPlain = true
 	case recv.Kind() == c.spec.Assertion:
-		// x.(*T).m(): a T, when T is a plain name (a package's type,
-		// x.(*pkg.T), stays unresolved).
+		// x.(*T).m(): a T; x.(*pkg.T).m(): typed through pkg as a chain.
 		if l, q := c.nameLeaf(path{"type"}.first(recv)); !l.IsZero() && q.IsZero() {
 			k.RecvNew = l.Text()
+		} else if !l.IsZero() {
+			k.RecvChainStart, k.RecvChainEnd = recv.StartByte(), recv.EndByte() // x.(pkg.T): typed as written
 		}
 	case len(c.at(recv.KindID()).calls) > 0:
 		// new Service().init(): the receiver is an instance of Service;
@@ -599,6 +654,8 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 			} else {
 				k.RecvBase = base
 			}
+		} else if len(c.spec.Element) > 0 {
+			k.RecvChainStart, k.RecvChainEnd = recv.StartByte(), recv.EndByte()
 		}
 	}
 	if !leaf.IsZero() {

@@ -5,21 +5,29 @@ package analysis
 var goSpec = &langSpec{
 	Lang: "go",
 	Typed: []typedShape{
-		{Kind: "parameter_declaration", Name: path{"name"}, Type: path{"type"}},
-		{Kind: "var_spec", Name: path{"name"}, Type: path{"type"}},
+		{Kind: "parameter_declaration", Name: path{"name"}, Type: path{"type"}, AllNames: true},
+		// xs ...*T: ranging over xs, or xs[i], gives a T.
+		{Kind: "variadic_parameter_declaration", Name: path{"name"}, Type: path{"type"}},
+		{Kind: "var_spec", Name: path{"name"}, Type: path{"type"}, AllNames: true},
 		// Results: one type, or the first of a list ((*T, error)), which
 		// x, err := f() gives x; interface methods' too.
-		{Kind: "function_declaration", Name: path{"name"}, Type: path{"result"}},
-		{Kind: "function_declaration", Name: path{"name"}, Type: path{"result", "#parameter_declaration", "type"}},
-		{Kind: "method_declaration", Name: path{"name"}, Type: path{"result"}},
-		{Kind: "method_declaration", Name: path{"name"}, Type: path{"result", "#parameter_declaration", "type"}},
-		{Kind: "method_elem", Name: path{"name"}, Type: path{"result"}},
-		{Kind: "method_elem", Name: path{"name"}, Type: path{"result", "#parameter_declaration", "type"}},
+		{Kind: "function_declaration", Name: path{"name"}, Type: path{"result"}, Return: true},
+		{Kind: "function_declaration", Name: path{"name"}, Type: path{"result", "#parameter_declaration", "type"}, Return: true},
+		{Kind: "method_declaration", Name: path{"name"}, Type: path{"result"}, Return: true},
+		{Kind: "method_declaration", Name: path{"name"}, Type: path{"result", "#parameter_declaration", "type"}, Return: true},
+		{Kind: "method_elem", Name: path{"name"}, Type: path{"result"}, Return: true},
+		{Kind: "method_elem", Name: path{"name"}, Type: path{"result", "#parameter_declaration", "type"}, Return: true},
 		// A struct's fields.
-		{Kind: "field_declaration", Name: path{"name"}, Type: path{"type"}},
+		{Kind: "field_declaration", Name: path{"name"}, Type: path{"type"}, AllNames: true},
+		// An embedded field is named by its type: struct{ net.Conn }.
+		{Kind: "field_declaration", Name: path{"!name", "type"}, Type: path{"!name", "type"}, NameLeaf: true},
 		// x := New() and var x = &T{}: typed by the value.
-		{Kind: "short_var_declaration", Name: path{"left", "^"}, Value: path{"right", "^"}},
-		{Kind: "var_spec", Name: path{"name"}, Value: path{"value", "^"}},
+		{Kind: "short_var_declaration", Name: path{"left", "*"}, Value: path{"right", "*"}, AllNames: true},
+		{Kind: "var_spec", Name: path{"name"}, Value: path{"value", "*"}, AllNames: true},
+		// switch x := v.(type) { case *T: x.m() }: x is a T in that case,
+		// and has v's type in a case listing several types.
+		{Kind: "type_switch_statement", Name: path{"alias", "^"}, Value: path{"value"}},
+		{Kind: "type_case", Name: path{"..", "alias", "^"}, Type: path{"type"}, Case: true},
 		// for i, x := range xs: x is an element of xs (a Names rule reads
 		// []T and map[K]T as T); a lone name is an index or a key.
 		{Kind: "range_clause", Name: path{"left", "^2"}, Value: path{"right"}, Elem: true},

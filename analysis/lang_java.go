@@ -8,7 +8,7 @@ var javaSpec = &langSpec{
 		{Kind: "formal_parameter", Name: path{"name"}, Type: path{"type"}},
 		{Kind: "local_variable_declaration", Name: path{"declarator", "name"}, Type: path{"type"}},
 		{Kind: "field_declaration", Name: path{"declarator", "name"}, Type: path{"type"}},
-		{Kind: "method_declaration", Name: path{"name"}, Type: path{"type"}},
+		{Kind: "method_declaration", Name: path{"name"}, Type: path{"type"}, Return: true},
 	},
 	SelfNames:    []string{"this"},
 	DirScope:     true,

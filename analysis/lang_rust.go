@@ -7,7 +7,7 @@ var rustSpec = &langSpec{
 	Typed: []typedShape{
 		{Kind: "parameter", Name: path{"pattern"}, Type: path{"type"}},
 		{Kind: "let_declaration", Name: path{"pattern"}, Type: path{"type"}},
-		{Kind: "function_item", Name: path{"name"}, Type: path{"return_type"}},
+		{Kind: "function_item", Name: path{"name"}, Type: path{"return_type"}, Return: true},
 	},
 	SelfNames: []string{"self", "Self"},
 	Scope:     []string{"rust"},

@@ -471,6 +471,18 @@ type typedShape struct {
 	// []T reads as; never as a named container type (type list []T).
 	Elem   bool
 	Return bool
+	// AllNames: every name Name reaches is declared (Go's a, b *T and
+	// x, y := f(), g()): each has the written type, or the value at its
+	// own position among Value's nodes. When the values are fewer than
+	// the names (x, err := f()), the first name takes the first value.
+	AllNames bool
+	// NameLeaf: the name is the leaf name of the node Name reaches (Go's
+	// embedded field *pkg.T is named T).
+	NameLeaf bool
+	// Case: the declaration is a type switch's case, which types the
+	// switch's name (Name) inside the case alone, when the case lists
+	// exactly one type (Go's switch x := v.(type) { case *T: ... }).
+	Case bool
 }
 
 // packageShape reads a package declaration.

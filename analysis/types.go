@@ -38,7 +38,12 @@ func (b *binder) declAt(f *fileFacts, name string, pos int) (typedName, bool) {
 			continue // a name declared by its value is typed after it
 		}
 		start := -1
-		if t.Scope >= 0 {
+		if t.Until > 0 {
+			if pos < t.Start || pos >= t.Until {
+				continue // another case of the type switch
+			}
+			start = t.Start // narrower than any scope around it
+		} else if t.Scope >= 0 {
 			sc := f.defs[t.Scope]
 			if pos < sc.Start || pos >= sc.End || (sc.container && isType(sc)) {
 				continue // out of scope, or a field (reached through this)
@@ -82,7 +87,7 @@ func (b *binder) declType(f *fileFacts, t typedName, pos int) binding {
 		}
 	}
 	if t.ValStart >= 0 {
-		return b.valueType(f, t.ValStart, t.ValEnd)
+		return b.valueTypeAt(f, t.ValStart, t.ValEnd, t.Index)
 	}
 	return binding{}
 }

@@ -318,16 +318,22 @@ func evalGo(t *testing.T, root, corpus string) {
 				symbol = d.qual + "." + d.name
 			}
 			var got []string
+			nodes := map[string]analysis.CallNode{}
 			for _, n := range ask(analysis.ModeCallers, symbol).Callers {
 				if w.resolvedOnly && n.Confidence != analysis.Resolved || !g.checked[n.File] {
 					continue
 				}
 				got = append(got, callerKey(n))
+				nodes[callerKey(n)] = n
 			}
 			scores["callers"][w.name].add(got, keys(d.callers), keys(d.callers))
 			if verbose && w.qualified && !w.resolvedOnly {
 				extra, missing := misses(got, keys(d.callers), keys(d.callers))
-				t.Logf("callers %s: extra %v missing %v", symbol, extra, missing)
+				t.Logf("callers %s: %d extra, missing %v", symbol, len(extra), missing)
+				for _, k := range extra {
+					n := nodes[k]
+					t.Logf("  extra %s [%s %s] %s", k, n.Confidence, n.Reason, strings.TrimSpace(n.Via))
+				}
 			}
 			got = nil
 			for _, c := range ask(analysis.ModeReferences, symbol).References.Categories {
