@@ -54,7 +54,8 @@ func (t target) matches(f *fileFacts, i int) bool {
 		// of one of its methods), or its module, package or directory (a
 		// top-level definition).
 		member := d.Container == t.owner && (d.Parent < 0 || f.defs[d.Parent].container)
-		top := d.Parent < 0 || f.c.is(f.defs[d.Parent].kind, fScope)
+		// A Go method sits at the top level but belongs to its type.
+		top := (d.Parent < 0 || f.c.is(f.defs[d.Parent].kind, fScope)) && (d.Container == "" || d.Lexical)
 		inModule := moduleName(f) == t.owner || pathpkg.Base(pathpkg.Dir(f.rel)) == t.owner
 		for _, p := range f.packages {
 			inModule = inModule || p == t.owner || lastSegment(p, f.c.spec.Sep) == t.owner

@@ -461,6 +461,8 @@ type FS interface{ Open(name string) (File, error) }
 func inherited(io FS) { f, _ := io.Open("x"); f.Close() }
 func asserted(x any) { x.(io.Closer).Close() }
 func own(h *Handle) { h.Close() }
+func Close()         {}
+func top()           { Close() }
 `,
 		"use.go": `package p
 
@@ -501,6 +503,8 @@ func embedded(w *wrap) { w.Pool.Get(); w.Conn.Close() }
 		{"Fault.Get", []string{"grouped use.go resolved"}},
 		// File's Close is io.Closer's; the parameter io shadows the package.
 		{"Handle.Close", []string{"own files.go resolved"}},
+		// The package's function, not Handle's method of the same name.
+		{"p.Close", []string{"top files.go resolved"}},
 		{"Fault.Error", nil},
 	} {
 		r := run(t, dir, Params{Mode: "callers", Language: "go", Symbol: tc.symbol})

@@ -325,6 +325,17 @@ func (f *fileFacts) addTypedName(n tree.Node, s *typedShape, stack []int, nn, v,
 		ValStart: valStart, ValEnd: valEnd, Expr: expr, ValExpr: valExpr, Return: s.Return, Elem: s.Elem, Index: index}
 	if s.Case {
 		t.Until = n.EndByte()
+	} else if len(f.c.spec.Blocks) > 0 && scope >= 0 {
+		// The innermost block around the declaration inside its scope.
+		for a := n.Parent(); !a.IsZero() && a.StartByte() >= f.defs[scope].Start; a = a.Parent() {
+			if a.StartByte() == f.defs[scope].Start && a.EndByte() == f.defs[scope].End {
+				break
+			}
+			if contains(f.c.spec.Blocks, a.Kind()) {
+				t.Until = a.EndByte()
+				break
+			}
+		}
 	}
 	f.typed = append(f.typed, t)
 }

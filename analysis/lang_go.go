@@ -32,9 +32,13 @@ var goSpec = &langSpec{
 		// []T and map[K]T as T); a lone name is an index or a key.
 		{Kind: "range_clause", Name: path{"left", "^2"}, Value: path{"right"}, Elem: true},
 	},
+	// package p: a function of it is asked as p.F, whatever its folder.
+	Package:   []packageShape{{Kind: "package_clause", Name: path{"^"}}},
 	DirScope:  true,
 	Element:   []string{"index_expression"},
 	Assertion: "type_assertion_expression",
+	Blocks: []string{"block", "if_statement", "for_statement", "expression_switch_statement", "type_switch_statement",
+		"select_statement", "expression_case", "type_case", "default_case", "communication_case", "func_literal"},
 	Builtins: []string{"append", "cap", "clear", "close", "complex", "copy", "delete", "imag", "len", "make", "max",
 		"min", "new", "panic", "print", "println", "real", "recover"},
 	Scope: []string{"go"},

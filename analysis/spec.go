@@ -419,6 +419,10 @@ type langSpec struct {
 	// value of the operand's element type, which the operand's written
 	// type gives (a Names rule reads []T, map[K]T as T).
 	Element []string
+	// Blocks are the kinds that open a scope inside a function (Go's
+	// block, if, for, switch, func literal): a name typed inside one is
+	// typed there alone.
+	Blocks []string
 	// Assertion is the kind of a type assertion (Go's x.(*T)), whose
 	// value has the type its "type" field names: x.(*T).M() calls T's M.
 	Assertion string
