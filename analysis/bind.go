@@ -130,7 +130,9 @@ type binding struct {
 	// a call names (its return type types the call).
 	lib      *libTable
 	typeArgs []binding
-	member   string
+	// key, for a written map type, is its key type (Go's map[K]V).
+	key    *binding
+	member string
 	// files: a namespace (import * as ns, a Go package, a Python module):
 	// the files whose exports it holds.
 	files []*fileFacts
@@ -419,7 +421,9 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 			return ty
 		}
 		if len(f.c.spec.Element) > 0 {
-			v = withoutIndexes(v) // xs[i], r.xs[i].f: Go reads a written []T as T
+			// xs[i], r.xs[i].f: Go reads a written []T as T; &x and *x
+			// are typed as x (a pointer's methods are its type's).
+			v = withoutIndexes(strings.TrimLeft(v, "&*"))
 		}
 		if chain := strings.Split(v, "."); !slices.ContainsFunc(chain, func(s string) bool { return !isIdent(s) }) {
 			b.depth++
@@ -450,6 +454,9 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 		if index > 0 {
 			return b.returnsAt(called, index)
 		}
+		if called.external && !k.Member && contains(f.c.spec.TypeArgs, k.Name) {
+			return b.typeArg(f, k)
+		}
 		if ty := b.types(called); len(ty.defs) > 0 {
 			return ty
 		}
@@ -461,6 +468,39 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 		return b.returns(called)
 	}
 	return binding{}
+}
+
+// typeArg types call k by the type its first argument writes:
+// make([]*ast.Ident, n) and new(T) give T, as Go reads a written []T.
+func (b *binder) typeArg(f *fileFacts, k call) binding {
+	v := string(f.src[k.Start:k.End])
+	open := strings.IndexByte(v, '(')
+	if open < 0 {
+		return binding{}
+	}
+	arg, _, _ := strings.Cut(v[open+1:], ",")
+	arg = strings.TrimSuffix(strings.TrimSpace(arg), ")")
+	for {
+		switch {
+		case strings.HasPrefix(arg, "*"):
+			arg = arg[1:]
+		case strings.HasPrefix(arg, "[]"):
+			arg = arg[2:]
+		case strings.HasPrefix(arg, "map["):
+			_, arg, _ = strings.Cut(arg, "]")
+		case strings.HasPrefix(arg, "chan "):
+			arg = strings.TrimSpace(arg[len("chan "):])
+		default:
+			recv, name, qualified := strings.Cut(arg, ".")
+			if !qualified {
+				recv, name = "", arg
+			}
+			if !isIdent(name) || qualified && !isIdent(recv) {
+				return binding{}
+			}
+			return b.written(f, typedName{Type: name, TypeRecv: recv}, k.Start)
+		}
+	}
 }
 
 // withoutIndexes removes the index expressions of a chain of fields and
@@ -541,13 +581,18 @@ func (b *binder) written(f *fileFacts, t typedName, pos int) binding {
 	} else {
 		bd = b.lookup(f, t.Type, pos, 0)
 	}
-	if ty := b.types(bd); len(ty.defs) > 0 {
-		return ty
+	var out binding
+	switch ty := b.types(bd); {
+	case len(ty.defs) > 0:
+		out = ty
+	case bd.external || len(bd.defs) == 0 && len(bd.files) == 0 && contains(builtinTypes, t.Type):
+		out = binding{external: true, typeName: t.Type}
 	}
-	if bd.external || len(bd.defs) == 0 && len(bd.files) == 0 && contains(builtinTypes, t.Type) {
-		return binding{external: true, typeName: t.Type}
+	if t.KeyType != "" {
+		key := b.written(f, typedName{Type: t.KeyType, TypeRecv: t.KeyRecv}, pos)
+		out.key = &key
 	}
-	return binding{}
+	return out
 }
 
 // builtinTypes are the standard types whose members are never the

@@ -485,6 +485,11 @@ func indexed(e *errs) { e.ds[0].p.Get() }
 func values() { c, p := &Cache{}, &Pool{}; c.Get(); _ = p }
 func vars() { var c, d *Cache; c.Get(); d.Get() }
 func bare() { Get() }
+func made(n int) { ps := make([]*Pool, n); ps[0].Get(); c := new(Cache); c.Get() }
+func keyed(m map[*Pool]*Cache) { for p := range m { p.Get() }; for _, c := range m { c.Get() } }
+func deref(e *errs) { d := &e.ds[0]; d.p.Get(); w := *e; w.ds[1].p.Get() }
+func shadow(g Getter) { switch g := g.(type) { case *Pool, *Cache: g.Get() } }
+func literal(g Getter) { g.(interface{ Get() any }).Get() }
 func results() { c, err := open(); c.Get(); err.Error() }
 func grouped() { _, _, err := named(); err.Get() }
 func written(err error) { err.Error() }
@@ -497,9 +502,9 @@ func embedded(w *wrap) { w.Pool.Get(); w.Conn.Close() }
 	}{
 		{"Pool.Get", []string{"pair use.go resolved", "lit use.go resolved", "commaOK use.go resolved",
 			"switched use.go resolved", "variadic use.go resolved", "deep use.go resolved", "indexed use.go resolved",
-			"embedded use.go resolved"}},
+			"made use.go resolved", "keyed use.go resolved", "deref use.go resolved", "embedded use.go resolved"}},
 		{"Cache.Get", []string{"other use.go resolved", "switched use.go resolved", "values use.go resolved",
-			"vars use.go resolved", "results use.go resolved"}},
+			"vars use.go resolved", "made use.go resolved", "keyed use.go resolved", "results use.go resolved"}},
 		{"Fault.Get", []string{"grouped use.go resolved"}},
 		// File's Close is io.Closer's; the parameter io shadows the package.
 		{"Handle.Close", []string{"own files.go resolved"}},

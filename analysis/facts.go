@@ -112,9 +112,14 @@ type typedName struct {
 	// entry types calls of Name, not a variable.
 	Return bool
 	// Elem: the name is an element of its value (typedShape.Elem).
-	Elem  bool
-	Scope int
-	Start int
+	Elem bool
+	// Key: the name is a key of its value (Go's for k := range m), typed
+	// by the key type the value's map type writes. KeyType and KeyRecv
+	// are that key type, for a name whose written type is a map.
+	Key              bool
+	KeyType, KeyRecv string
+	Scope            int
+	Start            int
 	// Index is which result the type is: of the function (Return), or of
 	// the value's call (x, err := f() types err by f's result 1).
 	Index int
@@ -265,7 +270,7 @@ func (f *fileFacts) addTypedName(n tree.Node, s *typedShape, stack []int, nn, v,
 	if nn.IsZero() || nn.NamedChildCount() > 0 {
 		return
 	}
-	var typ, typeRecv, expr, valExpr string
+	var typ, typeRecv, keyType, keyRecv, expr, valExpr string
 	valStart, valEnd := -1, -1
 	if len(s.ValueExpr) > 0 && contains(f.c.spec.SelfNames, nn.Text()) && s.Expr.first(n).IsZero() {
 		return // self = str.__new__(cls) keeps self the class's instance
@@ -299,6 +304,14 @@ func (f *fileFacts) addTypedName(n tree.Node, s *typedShape, stack []int, nn, v,
 		if !recv.IsZero() && recv.NamedChildCount() == 0 {
 			typeRecv = recv.Text()
 		}
+		if k := f.c.spec.MapKey.first(tn); !k.IsZero() {
+			if kl, kr := f.c.nameLeaf(k); !kl.IsZero() {
+				keyType = kl.Text()
+				if !kr.IsZero() && kr.NamedChildCount() == 0 {
+					keyRecv = kr.Text()
+				}
+			}
+		}
 	}
 	// The scope is the innermost definition around the declaration, not
 	// the one it makes itself (a typed variable or field).
@@ -322,7 +335,8 @@ func (f *fileFacts) addTypedName(n tree.Node, s *typedShape, stack []int, nn, v,
 		}
 	}
 	t := typedName{Name: strings.TrimLeft(nn.Text(), "$"), Type: typ, TypeRecv: typeRecv, Scope: scope, Start: n.StartByte(),
-		ValStart: valStart, ValEnd: valEnd, Expr: expr, ValExpr: valExpr, Return: s.Return, Elem: s.Elem, Index: index}
+		ValStart: valStart, ValEnd: valEnd, Expr: expr, ValExpr: valExpr, Return: s.Return, Elem: s.Elem, Index: index,
+		Key: s.Key, KeyType: keyType, KeyRecv: keyRecv}
 	if s.Case {
 		t.Until = n.EndByte()
 	} else if len(f.c.spec.Blocks) > 0 && scope >= 0 {
@@ -639,6 +653,8 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 			k.RecvNew = l.Text()
 		} else if !l.IsZero() {
 			k.RecvChainStart, k.RecvChainEnd = recv.StartByte(), recv.EndByte() // x.(pkg.T): typed as written
+		} else {
+			k.RecvLit = tstype.Anonymous // x.(interface{ Pos() }): a type literal's member
 		}
 	case len(c.at(recv.KindID()).calls) > 0:
 		// new Service().init(): the receiver is an instance of Service;

@@ -31,6 +31,8 @@ var goSpec = &langSpec{
 		// for i, x := range xs: x is an element of xs (a Names rule reads
 		// []T and map[K]T as T); a lone name is an index or a key.
 		{Kind: "range_clause", Name: path{"left", "^2"}, Value: path{"right"}, Elem: true},
+		// for k := range m: k is a key of m.
+		{Kind: "range_clause", Name: path{"left", "^"}, Value: path{"right"}, Key: true},
 	},
 	// package p: a function of it is asked as p.F, whatever its folder.
 	Package:   []packageShape{{Kind: "package_clause", Name: path{"^"}}},
@@ -41,7 +43,9 @@ var goSpec = &langSpec{
 		"select_statement", "expression_case", "type_case", "default_case", "communication_case", "func_literal"},
 	Builtins: []string{"append", "cap", "clear", "close", "complex", "copy", "delete", "imag", "len", "make", "max",
 		"min", "new", "panic", "print", "println", "real", "recover"},
-	Scope: []string{"go"},
+	TypeArgs: []string{"make", "new"},
+	MapKey:   path{"=map_type", "key"},
+	Scope:    []string{"go"},
 	Defs: []defShape{
 		{Kind: "function_declaration", Name: path{"name"}, Label: lFunction, Callable: true},
 		{Kind: "method_declaration", Name: path{"name"}, Label: lMethod, Callable: true,

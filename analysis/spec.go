@@ -419,6 +419,9 @@ type langSpec struct {
 	// value of the operand's element type, which the operand's written
 	// type gives (a Names rule reads []T, map[K]T as T).
 	Element []string
+	// MapKey leads from a written type to a map's key type (Go's
+	// map[K]V), which types the keys a range gives.
+	MapKey path
 	// Blocks are the kinds that open a scope inside a function (Go's
 	// block, if, for, switch, func literal): a name typed inside one is
 	// typed there alone.
@@ -430,6 +433,9 @@ type langSpec struct {
 	// close, ...): an unqualified call of one that nothing in scope
 	// declares is the language's, never a workspace method's.
 	Builtins []string
+	// TypeArgs are the predeclared functions whose value has the type
+	// their first argument writes (Go's make([]*T, n), new(T)).
+	TypeArgs []string
 
 	// Sep separates module path segments in import specifiers ("." for
 	// Java, "::" for Rust, "\\" for PHP).
@@ -475,6 +481,9 @@ type typedShape struct {
 	// []T reads as; never as a named container type (type list []T).
 	Elem   bool
 	Return bool
+	// Key: the name is a key of the value (Go's for k := range m): typed
+	// by the key type of the value's written map type.
+	Key bool
 	// AllNames: every name Name reaches is declared (Go's a, b *T and
 	// x, y := f(), g()): each has the written type, or the value at its
 	// own position among Value's nodes. When the values are fewer than

@@ -37,6 +37,9 @@ func (b *binder) declAt(f *fileFacts, name string, pos int) (typedName, bool) {
 		if t.Name != name || t.Return || t.Type == "" && t.Start > pos {
 			continue // a name declared by its value is typed after it
 		}
+		if t.ValStart >= 0 && pos >= t.ValStart && pos < t.ValEnd {
+			continue // x := x.(type): the value's x is the outer one
+		}
 		start := -1
 		if t.Until > 0 {
 			if pos < t.Start || pos >= t.Until {
@@ -63,6 +66,13 @@ func (b *binder) declAt(f *fileFacts, name string, pos int) (typedName, bool) {
 // declType finds the type a declaration gives its name: its written type,
 // else its initial value's.
 func (b *binder) declType(f *fileFacts, t typedName, pos int) binding {
+	if t.Key {
+		t.Key = false
+		if ty := b.declType(f, t, pos); ty.key != nil {
+			return *ty.key
+		}
+		return binding{}
+	}
 	if t.Elem {
 		// for x in xs: the element type of xs's library container; in Go,
 		// the element type a written []T reads as (elements).
