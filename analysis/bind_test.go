@@ -488,6 +488,7 @@ func bare() { Get() }
 func made(n int) { ps := make([]*Pool, n); ps[0].Get(); c := new(Cache); c.Get() }
 func keyed(m map[*Pool]*Cache) { for p := range m { p.Get() }; for _, c := range m { c.Get() } }
 func deref(e *errs) { d := &e.ds[0]; d.p.Get(); w := *e; w.ds[1].p.Get() }
+func set(m map[*Cache]struct{}, p *Pool) { for c := range m { c.Get() }; (*p).Get(); Pool{}.Get() }
 func shadow(g Getter) { switch g := g.(type) { case *Pool, *Cache: g.Get() } }
 func literal(g Getter) { g.(interface{ Get() any }).Get() }
 func results() { c, err := open(); c.Get(); err.Error() }
@@ -502,9 +503,11 @@ func embedded(w *wrap) { w.Pool.Get(); w.Conn.Close() }
 	}{
 		{"Pool.Get", []string{"pair use.go resolved", "lit use.go resolved", "commaOK use.go resolved",
 			"switched use.go resolved", "variadic use.go resolved", "deep use.go resolved", "indexed use.go resolved",
-			"made use.go resolved", "keyed use.go resolved", "deref use.go resolved", "embedded use.go resolved"}},
+			"made use.go resolved", "keyed use.go resolved", "deref use.go resolved", "set use.go resolved",
+			"embedded use.go resolved"}},
 		{"Cache.Get", []string{"other use.go resolved", "switched use.go resolved", "values use.go resolved",
-			"vars use.go resolved", "made use.go resolved", "keyed use.go resolved", "results use.go resolved"}},
+			"vars use.go resolved", "made use.go resolved", "keyed use.go resolved", "set use.go resolved",
+			"results use.go resolved"}},
 		{"Fault.Get", []string{"grouped use.go resolved"}},
 		// File's Close is io.Closer's; the parameter io shadows the package.
 		{"Handle.Close", []string{"own files.go resolved"}},

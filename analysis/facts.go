@@ -296,14 +296,6 @@ func (f *fileFacts) addTypedName(n tree.Node, s *typedShape, stack []int, nn, v,
 		if tn.IsZero() {
 			return
 		}
-		leaf, recv := f.c.nameLeaf(tn)
-		if leaf.IsZero() {
-			return
-		}
-		typ = leaf.Text()
-		if !recv.IsZero() && recv.NamedChildCount() == 0 {
-			typeRecv = recv.Text()
-		}
 		if k := f.c.spec.MapKey.first(tn); !k.IsZero() {
 			if kl, kr := f.c.nameLeaf(k); !kl.IsZero() {
 				keyType = kl.Text()
@@ -311,6 +303,18 @@ func (f *fileFacts) addTypedName(n tree.Node, s *typedShape, stack []int, nn, v,
 					keyRecv = kr.Text()
 				}
 			}
+		}
+		leaf, recv := f.c.nameLeaf(tn)
+		switch {
+		case !leaf.IsZero():
+			typ = leaf.Text()
+			if !recv.IsZero() && recv.NamedChildCount() == 0 {
+				typeRecv = recv.Text()
+			}
+		case keyType != "":
+			typ = tstype.Anonymous // map[*conn]struct{}: its keys alone are typed
+		default:
+			return
 		}
 	}
 	// The scope is the innermost definition around the declaration, not
@@ -660,7 +664,7 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 		// new Service().init(): the receiver is an instance of Service;
 		// open().get(): it is what open returns.
 		for _, cs := range c.at(recv.KindID()).calls {
-			if l, _ := c.nameLeaf(cs.Callee.first(recv)); cs.New && !cs.Literal && !l.IsZero() {
+			if l, _ := c.nameLeaf(cs.Callee.first(recv)); cs.New && !l.IsZero() {
 				k.RecvNew = l.Text()
 			}
 		}

@@ -81,6 +81,8 @@ var goSpec = &langSpec{
 		{Kind: "map_type", Name: path{"value"}},
 		{Kind: "channel_type", Name: path{"value"}},
 		{Kind: "parenthesized_expression", Name: path{"^"}},
+		// (*p).M(), (<-ch).M(): the pointer's or channel's type, as read.
+		{Kind: "unary_expression", Name: path{"^"}},
 	},
 	TypeLeaves: []string{"type_identifier"},
 	TypeShow:   []string{"parameter_declaration", "field_declaration", "var_spec"},
