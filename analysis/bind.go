@@ -328,7 +328,11 @@ func (b *binder) resolveCall(f *fileFacts, k call) binding {
 				}
 			}
 		}
-		return b.member(b.typeOf(f, k.Recv, k.Start, bd), k.Name)
+		ty := b.typeOf(f, k.Recv, k.Start, bd)
+		if k.RecvElem && len(f.c.spec.Element) > 0 {
+			ty = b.elements(ty) // xs[i].m() with xs of a defined type list []*T
+		}
+		return b.member(ty, k.Name)
 	case k.RecvSelf:
 		if _, typed := b.declAt(f, "this", k.Start); !typed && b.thisUntyped(f, k.Start) {
 			return binding{external: true, typeName: tstype.Anonymous}
@@ -421,9 +425,16 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 			return ty
 		}
 		if len(f.c.spec.Element) > 0 {
-			// xs[i], r.xs[i].f: Go reads a written []T as T; &x and *x
-			// are typed as x (a pointer's methods are its type's).
-			v = withoutIndexes(strings.TrimLeft(v, "&*"))
+			// xs[i], r.xs[i].f: Go reads a written []T as T; &x, *x
+			// and (*x).f are typed as x and x.f (a pointer's methods
+			// are its type's).
+			v = strings.TrimLeft(v, "&*")
+			if strings.HasPrefix(v, "(") {
+				if j := strings.IndexByte(v, ')'); j > 0 {
+					v = strings.TrimLeft(v[1:j], "*") + v[j+1:]
+				}
+			}
+			v = withoutIndexes(v)
 		}
 		if chain := strings.Split(v, "."); !slices.ContainsFunc(chain, func(s string) bool { return !isIdent(s) }) {
 			b.depth++
@@ -507,6 +518,7 @@ func (b *binder) typeArg(f *fileFacts, k call) binding {
 // elements (a.b[i].c[k] gives a.b.c); v as it is when its brackets do not
 // balance or an index holds a bracket.
 func withoutIndexes(v string) string {
+	orig := v
 	var out strings.Builder
 	for {
 		i := strings.IndexByte(v, '[')
@@ -515,8 +527,8 @@ func withoutIndexes(v string) string {
 			return out.String()
 		}
 		j := strings.IndexByte(v[i:], ']')
-		if i == 0 || j < 0 || strings.ContainsAny(v[i+1:i+j], "[]") {
-			return v
+		if i == 0 && out.Len() == 0 || j < 0 || strings.ContainsAny(v[i+1:i+j], "[]") {
+			return orig
 		}
 		out.WriteString(v[:i])
 		v = v[i+j+1:]
@@ -648,6 +660,13 @@ func (b *binder) fieldOf(ty binding, name string) binding {
 		for _, m := range b.membersOf(dr, name, 0) {
 			if m.f == f {
 				return b.typeOf(f, name, -1, binding{defs: []defRef{m}})
+			}
+		}
+		// A defined type's fields are its underlying type's (type Term
+		// term).
+		if d.Label == lType && b.depth <= 6 {
+			if ft := b.fieldOf(b.underlying(dr), name); ft.found() {
+				return ft
 			}
 		}
 		// A field of an embedded type (Go's promoted fields).
@@ -905,13 +924,21 @@ func (b *binder) lookup(f *fileFacts, name string, pos, depth int) binding {
 			best = append(best, defRef{f, i})
 		}
 	}
-	if len(best) > 0 {
-		return binding{defs: best}
-	}
 	if pos >= 0 {
 		if t, ok := b.declAt(f, name, pos); ok && t.Scope >= 0 {
-			return binding{} // a parameter or local shadows an import (fs FileSystem)
+			// A parameter or local shadows an import (fs FileSystem) and
+			// the outer scopes' definitions (target Type over type target).
+			local := f.defs[t.Scope].Start
+			if t.Until > 0 {
+				local = t.Start
+			}
+			if len(best) == 0 || local > bestStart {
+				return binding{}
+			}
 		}
+	}
+	if len(best) > 0 {
+		return binding{defs: best}
 	}
 	for _, imp := range f.imports {
 		if imp.Form == "re-export" {

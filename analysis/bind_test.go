@@ -368,6 +368,12 @@ type pools []*Pool
 
 func (l pools) Get() any { return nil }
 
+type term struct{ p *Pool }
+type Term term
+type stack []*Pool
+
+func under(t *Term, s *stack) { t.p.Get(); (*s)[0].Get() }
+
 func rangedNamed(l pools) { for _, p := range l { p.Get() } }
 
 func ranged(rs []*Response, hs map[string]*Response, ps [][]*Pool) {
@@ -383,12 +389,12 @@ func ranged(rs []*Response, hs map[string]*Response, ps [][]*Pool) {
 		want   []string
 	}{
 		{"Header.Get", []string{"multi use.go resolved", "iface use.go resolved", "alias use.go resolved",
-			"name use.go resolved", "field use.go resolved", "promoted use.go resolved", "elements use.go resolved", "ranged use.go resolved",
-			"rangedNamed use.go name-only"}},
-		// A named slice type's elements are not known: name-only, not
-		// the container's own Get.
-		{"Pool.Get", []string{"pool use.go resolved", "asserted use.go resolved", "ranged use.go resolved",
-			"rangedNamed use.go name-only"}},
+			"name use.go resolved", "field use.go resolved", "promoted use.go resolved", "elements use.go resolved", "ranged use.go resolved"}},
+		// A defined slice type's elements are its underlying type's
+		// (type pools []*Pool), not the container's own Get.
+		{"Pool.Get", []string{"pool use.go resolved", "asserted use.go resolved", "under use.go resolved",
+			"rangedNamed use.go resolved", "ranged use.go resolved"}},
+		{"pools.Get", nil},
 		{"queue.len", nil},
 		{"queue.close", nil},
 	} {

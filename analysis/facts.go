@@ -67,6 +67,8 @@ type call struct {
 	RecvCall int
 	// RecvLit is the type of a literal receiver (str for "".join()).
 	RecvLit string
+	// RecvElem: the receiver is an element of Recv (x[i] in x[i].m()).
+	RecvElem bool
 	// RecvChainEnd, when positive, ends a receiver that is a chain of
 	// fields and elements (a.b[i].c in a.b[i].c.m()), which starts at
 	// RecvChainStart; in languages with Element kinds alone.
@@ -113,6 +115,9 @@ type typedName struct {
 	Return bool
 	// Elem: the name is an element of its value (typedShape.Elem).
 	Elem bool
+	// Under: the entry is a defined type's underlying type (Go's type
+	// list []T), not a name's.
+	Under bool
 	// Key: the name is a key of its value (Go's for k := range m), typed
 	// by the key type the value's map type writes. KeyType and KeyRecv
 	// are that key type, for a name whose written type is a map.
@@ -340,7 +345,7 @@ func (f *fileFacts) addTypedName(n tree.Node, s *typedShape, stack []int, nn, v,
 	}
 	t := typedName{Name: strings.TrimLeft(nn.Text(), "$"), Type: typ, TypeRecv: typeRecv, Scope: scope, Start: n.StartByte(),
 		ValStart: valStart, ValEnd: valEnd, Expr: expr, ValExpr: valExpr, Return: s.Return, Elem: s.Elem, Index: index,
-		Key: s.Key, KeyType: keyType, KeyRecv: keyRecv}
+		Key: s.Key, KeyType: keyType, KeyRecv: keyRecv, Under: s.Under}
 	if s.Case {
 		t.Until = n.EndByte()
 	} else if len(f.c.spec.Blocks) > 0 && scope >= 0 {
@@ -619,13 +624,14 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 	}
 	// A receiver wrapped without a name of its own (s!.get(), (s).get())
 	// is what it wraps.
+	elem := false
 	for range 4 {
 		if recv.IsZero() {
 			break
 		}
 		r := c.at(recv.KindID()).name
 		if r != nil && contains(c.spec.Element, recv.Kind()) {
-			recv = r.Name.first(recv) // x[i].m(): typed by x's elements
+			recv, elem = r.Name.first(recv), true // x[i].m(): typed by x's elements
 			continue
 		}
 		if r == nil || len(r.Receiver) > 0 || len(r.Name) != 1 || r.Name[0] != "^" {
@@ -638,7 +644,8 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 		recv = inner
 	}
 	k := call{Line: n.StartPoint().Row + 1, Start: n.StartByte(), End: n.EndByte(), Caller: -1,
-		New: s.New, Literal: s.Literal, Recv: c.receiverName(recv), Member: !recv.IsZero(), Element: s.Component}
+		New: s.New, Literal: s.Literal, Recv: c.receiverName(recv), Member: !recv.IsZero(), Element: s.Component,
+		RecvElem: elem}
 	lit := ""
 	if c.spec.ValueType != nil && !recv.IsZero() {
 		if lit = c.spec.ValueType(recv); strings.HasPrefix(lit, "=") {

@@ -31,6 +31,9 @@ var goSpec = &langSpec{
 		// for i, x := range xs: x is an element of xs (a Names rule reads
 		// []T and map[K]T as T); a lone name is an index or a key.
 		{Kind: "range_clause", Name: path{"left", "^2"}, Value: path{"right"}, Elem: true},
+		// type list []*T, type Term term: the elements and fields a
+		// defined type takes from its underlying type.
+		{Kind: "type_spec", Name: path{"name"}, Type: path{"type"}, Under: true},
 		// for k := range m: k is a key of m.
 		{Kind: "range_clause", Name: path{"left", "^"}, Value: path{"right"}, Key: true},
 	},

@@ -481,6 +481,9 @@ type typedShape struct {
 	// []T reads as; never as a named container type (type list []T).
 	Elem   bool
 	Return bool
+	// Under: the declaration defines a type (Name) over an underlying
+	// type (Type), whose fields and elements it has (Go's type T u).
+	Under bool
 	// Key: the name is a key of the value (Go's for k := range m): typed
 	// by the key type of the value's written map type.
 	Key bool

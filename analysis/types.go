@@ -34,7 +34,7 @@ var libLowerGlobals = []string{"document", "window", "console", "navigator", "lo
 func (b *binder) declAt(f *fileFacts, name string, pos int) (typedName, bool) {
 	best, bestStart := -1, -2
 	for i, t := range f.typed {
-		if t.Name != name || t.Return || t.Type == "" && t.Start > pos {
+		if t.Name != name || t.Return || t.Under || t.Type == "" && t.Start > pos {
 			continue // a name declared by its value is typed after it
 		}
 		if t.ValStart >= 0 && pos >= t.ValStart && pos < t.ValEnd {
@@ -82,7 +82,7 @@ func (b *binder) declType(f *fileFacts, t typedName, pos int) binding {
 			return ty.typeArgs[0]
 		}
 		if len(f.c.spec.Element) > 0 {
-			return elements(ty)
+			return b.elements(ty)
 		}
 		return binding{}
 	}
@@ -104,20 +104,53 @@ func (b *binder) declType(f *fileFacts, t typedName, pos int) binding {
 
 // elements keeps the types of ty that can be a container's elements as a
 // written []T reads them: structs, interfaces and types outside the
-// workspace. A named type of the workspace (type list []T) is the
-// container itself, whose elements are not known here.
-func elements(ty binding) binding {
+// workspace. A defined container type (type list []T) has the elements
+// its underlying type reads as; one whose underlying type is not written
+// has unknown elements.
+func (b *binder) elements(ty binding) binding {
 	var out []defRef
+	var ext *binding
 	for _, dr := range ty.defs {
-		if l := dr.f.defs[dr.i].Label; l == lStruct || l == lInterface {
+		switch l := dr.f.defs[dr.i].Label; {
+		case l == lStruct || l == lInterface:
 			out = append(out, dr)
+		case l == lType:
+			u := b.underlying(dr)
+			for _, e := range u.defs {
+				if l := e.f.defs[e.i].Label; l == lStruct || l == lInterface {
+					out = append(out, e)
+				}
+			}
+			if u.external && ext == nil {
+				ext = &u
+			}
 		}
+	}
+	if len(out) == 0 && ext != nil {
+		return *ext
 	}
 	if len(out) == 0 && len(ty.defs) > 0 {
 		return binding{}
 	}
 	ty.defs = out
 	return ty
+}
+
+// underlying finds the type a defined type is written over (Go's type
+// list []*T reads as T, type Term term as term).
+func (b *binder) underlying(dr defRef) binding {
+	d := dr.f.defs[dr.i]
+	if b.depth > 6 {
+		return binding{}
+	}
+	for _, t := range dr.f.typed {
+		if t.Under && t.Name == d.Name && t.Start == d.Start {
+			b.depth++
+			defer func() { b.depth-- }()
+			return b.written(dr.f, t, d.Start)
+		}
+	}
+	return binding{}
 }
 
 // valueExprType types an initial value from its syntax (valueExpr): this,
