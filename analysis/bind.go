@@ -37,6 +37,11 @@ type target struct {
 	// exact, when set, is the one definition asked about (a caller found
 	// at the level above).
 	exact *defRef
+	// file, when set, is the one file holding the definitions (the file
+	// form, file.ts#outer.inner), and chain the definitions enclosing
+	// them, innermost last (naming.go).
+	file  string
+	chain []string
 }
 
 // matches reports whether definition i of f is one the target asks about.
@@ -48,11 +53,15 @@ func (t target) matches(f *fileFacts, i int) bool {
 	if d.Name != t.name {
 		return false
 	}
+	if t.file != "" {
+		return f.rel == t.file && chainMatches(f, i, t.chain)
+	}
 	if t.owner != "" {
 		// The owner is the definition's class (a member of it, not a local
-		// of one of its methods), or its module, package or directory (a
-		// top-level definition).
-		member := d.Container == t.owner && (d.Parent < 0 || f.defs[d.Parent].container)
+		// of one of its methods) or function (a function defined in it),
+		// or its module, package or directory (a top-level definition).
+		member := d.Container == t.owner && (d.Parent < 0 || f.defs[d.Parent].container) ||
+			d.Parent >= 0 && f.defs[d.Parent].Callable && f.defs[d.Parent].Name == t.owner
 		top := d.Parent < 0 || f.c.is(f.defs[d.Parent].kind, fScope)
 		inModule := moduleName(f) == t.owner || pathpkg.Base(pathpkg.Dir(f.rel)) == t.owner
 		for _, p := range f.packages {
@@ -81,10 +90,17 @@ func qualSegments(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(".:#/\\", r) })
 }
 
-// target makes the target of a name and its qualifier (qual: Owner,
+// target makes the target of a name and its qualifier (resolveTarget; a
+// qualifier's error was reported by checkSymbol).
+func (s *session) target(name, qual string) target {
+	t, _ := s.resolveTarget(name, qual)
+	return t
+}
+
+// qualTarget makes the target of a name and its qualifier (qual: Owner,
 // module, pkg.Owner, v2.Store), dropping the leading segments when no
 // definition in scope has them.
-func (s *session) target(name, qual string) target {
+func (s *session) qualTarget(name, qual string) target {
 	t := target{name: name}
 	segs := qualSegments(qual)
 	if len(segs) == 0 {
@@ -618,7 +634,7 @@ func (b *binder) targetDefs(t target) []defRef {
 	if t.exact != nil {
 		return []defRef{*t.exact}
 	}
-	key := t.name + "\x00" + t.owner + "\x00" + strings.Join(t.dirs, "/")
+	key := t.name + "\x00" + t.owner + "\x00" + strings.Join(t.dirs, "/") + "\x00" + t.file + "#" + strings.Join(t.chain, ".")
 	if ds, ok := b.targets[key]; ok {
 		return ds
 	}

@@ -1,0 +1,142 @@
+package analysis
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// naming is a TypeScript project with the symbols a qualified name cannot
+// single out: a nested function, a file with a dotted stem, two files of
+// the same stem in two folders, two classes Store.
+var naming = map[string]string{
+	"a/util.ts": `export function outer() {
+  function inner() { return 1; }
+  return inner();
+}
+export class Store {
+  get(k: string) { return k; }
+}
+`,
+	"b/util.ts": `export class Store {
+  get(k: string) { return k + 1; }
+}
+export function inner() { return 2; }
+export function twice() { return inner() + inner(); }
+`,
+	"test/resizing.test.ts": `import { outer } from '../a/util';
+function fn() { return outer(); }
+fn();
+`,
+	"app.ts": `import { Store } from './a/util';
+import { Store as Other } from './b/util';
+export function useA(s: Store) { return s.get('a'); }
+export function useB(s: Other) { return s.get('b'); }
+`,
+}
+
+// TestNaming: every form of a symbol names the definitions it means, in
+// callers and definitions: a nested function (outer.inner, and in the file
+// form), a file with a dotted stem, a file whose stem another folder has
+// too, a method in the file form.
+func TestNaming(t *testing.T) {
+	dir := project(t, naming)
+	for _, tc := range []struct {
+		symbol  string
+		callers []string
+		defs    []string
+	}{
+		{"outer.inner", []string{"outer a/util.ts resolved"}, []string{"a/util.ts:2"}},
+		{"a/util.ts#outer.inner", []string{"outer a/util.ts resolved"}, []string{"a/util.ts:2"}},
+		{"b/util.ts#inner", []string{"twice b/util.ts resolved"}, []string{"b/util.ts:4"}},
+		{"resizing.test.ts#fn", []string{"<module> test/resizing.test.ts resolved"}, []string{"test/resizing.test.ts:2"}},
+		{"a/util.ts#Store.get", []string{"useA app.ts resolved"}, []string{"a/util.ts:6"}},
+		{"./b/util.ts#Store.get", []string{"useB app.ts resolved"}, []string{"b/util.ts:2"}},
+	} {
+		r := run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: tc.symbol})
+		sameList(t, "callers of "+tc.symbol, callerSet(r.Callers), tc.callers)
+		if r.Symbol != tc.symbol {
+			t.Errorf("%s: the answer names the symbol %q", tc.symbol, r.Symbol)
+		}
+		d := run(t, dir, Params{Mode: "definitions", Language: "typescript", Symbol: tc.symbol})
+		var got []string
+		for _, x := range d.Definitions {
+			got = append(got, loc(x.File, x.Line))
+		}
+		sameList(t, "definitions of "+tc.symbol, got, tc.defs)
+	}
+}
+
+// TestNamingErrors: a qualifier that matches nothing is an error listing
+// the near candidates (the same name elsewhere, the owner's names a small
+// edit away); a file form naming no file, or several, says so.
+func TestNamingErrors(t *testing.T) {
+	dir := project(t, naming)
+	for _, tc := range []struct {
+		mode, symbol string
+		want         []string
+	}{
+		{"callers", "Stroe.get", []string{"symbol Stroe.get matches no definition in the workspace; near candidates: Store.get a/util.ts:6, Store.get b/util.ts:2"}},
+		{"references", "Store.gte", []string{"symbol Store.gte matches no definition", "near candidates: Store.get a/util.ts:6, Store.get b/util.ts:2"}},
+		{"callers", "other.inner", []string{"near candidates: outer.inner a/util.ts:2, inner b/util.ts:4"}},
+		{"definitions", "Store.missing", []string{"symbol Store.missing matches no definition in the workspace; nothing named missing is defined in its typescript files"}},
+		{"callers", "util.ts#Store.get", []string{"symbol util.ts#Store.get: util.ts matches 2 files (a/util.ts, b/util.ts): give more of its path"}},
+		{"callers", "c/util.ts#Store.get", []string{"no typescript file of the workspace is c/util.ts or ends with /c/util.ts"}},
+		{"callees", "a/util.ts#Stor.get", []string{"symbol a/util.ts#Stor.get matches no definition", "near candidates: Store.get a/util.ts:6, Store.get b/util.ts:2"}},
+		{"callers", "a/util.ts#", []string{"symbol a/util.ts# names no definition after #"}},
+	} {
+		_, err := analyze(context.Background(), Config{Workspace: dir}, Params{Mode: tc.mode, Language: "typescript", Symbol: tc.symbol})
+		if err == nil {
+			t.Errorf("%s %s: no error", tc.mode, tc.symbol)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s %s: the error\n  %s\nlacks\n  %s", tc.mode, tc.symbol, err, w)
+			}
+		}
+		if strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s %s: the error is not one line: %q", tc.mode, tc.symbol, err)
+		}
+	}
+}
+
+// TestNamingSeveralOwners: a qualifier matching definitions of two classes
+// of one name says so in a note listing them, and the answer covers both;
+// one owner (a/util.ts's Store alone) has no note.
+func TestNamingSeveralOwners(t *testing.T) {
+	dir := project(t, naming)
+	r := run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: "Store.get"})
+	sameList(t, "callers of Store.get", callerSet(r.Callers), []string{"useA app.ts resolved", "useB app.ts resolved"})
+	want := "Store.get matches definitions of 2 different owners, all covered by this answer: Store.get a/util.ts:6, Store.get b/util.ts:2; name one as file#Owner.name to ask about it alone"
+	if !strings.Contains(strings.Join(r.Notes, "\n"), want) {
+		t.Errorf("notes %q lack %q", r.Notes, want)
+	}
+	r = run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: "a/util.ts#Store.get"})
+	for _, n := range r.Notes {
+		if strings.Contains(n, "different owners") {
+			t.Errorf("one owner has a note: %q", n)
+		}
+	}
+}
+
+// TestNamingGo: a Go method, defined outside its type, is named by the
+// file form file#Type.Method; a qualifier naming the package's directory
+// still works when the scope holds no definition (it is looked for in the
+// workspace).
+func TestNamingGo(t *testing.T) {
+	dir := project(t, map[string]string{
+		"go.mod":              "module example.com/m\n",
+		"http/header.go":      "package http\n\ntype Header map[string][]string\n\nfunc (h Header) Get(k string) string { return h[k][0] }\n",
+		"textproto/header.go": "package textproto\n\ntype MIMEHeader map[string][]string\n\nfunc (h MIMEHeader) Get(k string) string { return h[k][0] }\n",
+		"app/use.go":          "package app\n\nimport \"example.com/m/http\"\n\nfunc Use(h http.Header) string { return h.Get(\"a\") }\n",
+	})
+	r := run(t, dir, Params{Mode: "callers", Language: "go", Symbol: "http/header.go#Header.Get"})
+	sameList(t, "callers of http/header.go#Header.Get", callerSet(r.Callers), []string{"Use app/use.go resolved"})
+	r = run(t, dir, Params{Mode: "callers", Language: "go", Symbol: "Header.Get", Path: "app"})
+	sameList(t, "callers of Header.Get in app", callerSet(r.Callers), []string{"Use app/use.go resolved"})
+	_, err := analyze(context.Background(), Config{Workspace: dir}, Params{Mode: "callers", Language: "go", Symbol: "Hedaer.Get"})
+	if err == nil || !strings.Contains(err.Error(), "near candidates: Header.Get http/header.go:5, MIMEHeader.Get textproto/header.go:5") {
+		t.Errorf("Hedaer.Get: %v", err)
+	}
+}
