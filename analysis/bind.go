@@ -223,21 +223,28 @@ func (b *binder) classify(f *fileFacts, k call, t target) status {
 // classifyWhy is classify, saying why a name-only call could not be
 // resolved (a Reason* constant).
 func (b *binder) classifyWhy(f *fileFacts, k call, t target) (status, string) {
+	st, why, _ := b.classifyBound(f, k, t)
+	return st, why
+}
+
+// classifyBound is classifyWhy, with the definitions the call binds to
+// (none when it is not resolved).
+func (b *binder) classifyBound(f *fileFacts, k call, t target) (status, string, []defRef) {
 	if k.Name == "" {
-		return miss, ""
+		return miss, "", nil
 	}
 	bd := b.resolveCall(f, k)
 	st, why := b.judgeWhy(bd, t)
 	if st != nameOnly || why != "" {
-		return st, why
+		return st, why, bd.defs
 	}
 	if !k.Member {
-		return st, ReasonUnboundName
+		return st, ReasonUnboundName, bd.defs
 	}
 	if len(bd.defs) == 0 && len(bd.files) == 0 && !f.c.spec.ImplicitSelf && b.valueReceiver(f, k) && b.functionTarget(t) {
-		return miss, "" // a method of a value is never a module's function
+		return miss, "", nil // a method of a value is never a module's function
 	}
-	return st, ReasonUntypedReceiver
+	return st, ReasonUntypedReceiver, bd.defs
 }
 
 // valueReceiver reports whether call k's receiver is a value (this, a

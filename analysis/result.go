@@ -99,6 +99,12 @@ type CallNode struct {
 	Reason string `json:"reason,omitempty"`
 	// Text is a callee's call expression.
 	Text string `json:"text,omitempty"`
+	// Def, on a top node of the callers of a bare name that several
+	// owners define (_parse), is the definition the call binds to, as
+	// Owner.name file:line; empty on a name-only caller, which could not
+	// be attributed to one. Such answers list each definition's callers
+	// together, name-only ones last.
+	Def string `json:"def,omitempty"`
 	// Cycle: the node is already on the path above it; Repeated: it was
 	// expanded elsewhere in the tree. Neither is expanded again.
 	Cycle    bool       `json:"cycle,omitempty"`
