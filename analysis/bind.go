@@ -609,7 +609,7 @@ func (b *binder) judgeWhy(bd binding, t target) (status, string) {
 			return nameOnly, ReasonDispatch
 		}
 		return miss, ""
-	case bd.external && (t.owner != "" || t.exact != nil):
+	case bd.external && (t.owner != "" || t.exact != nil || bd.typeName != "" && bd.typeName != tstype.Anonymous):
 		if bd.typeName != "" && b.implementsExternal(bd.typeName, t) {
 			return nameOnly, ReasonDispatch // a Map's get may be a class's implementing Map
 		}
