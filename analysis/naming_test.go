@@ -2,6 +2,8 @@ package analysis
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -139,4 +141,135 @@ func TestNamingGo(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "near candidates: Header.Get http/header.go:5, MIMEHeader.Get textproto/header.go:5") {
 		t.Errorf("Hedaer.Get: %v", err)
 	}
+}
+
+// zod is a TypeScript project where a bare name has several owners:
+// _parse in two classes, one calling another's through an untyped field.
+var zod = map[string]string{
+	"types.ts": `export class ZodString {
+  _parse(x: string) { return x; }
+  parse(x: string) { return this._parse(x); }
+}
+export class ZodObject {
+  inner: any;
+  _parse(x: any) { return this.inner._parse(x); }
+  parse(x: any) { return this._parse(x); }
+}
+export function walk(n: number): number { return n > 0 ? walk(n - 1) : 0; }
+`,
+	"use.ts": `import { ZodString } from './types';
+export function check(s: ZodString) { return s._parse('a'); }
+`,
+}
+
+// TestBareNameGroups: the callers of a bare name several classes define
+// are grouped by the definition each binds to, resolved groups first and
+// the callers attributed to none last, in the text and in the structured
+// answer (def on each top node); ZodObject._parse calling another _parse
+// is a caller, not a cycle, and the two parse methods of one file are
+// two callers.
+func TestBareNameGroups(t *testing.T) {
+	dir := project(t, zod)
+	r := run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: "_parse"})
+	var got []string
+	for _, n := range r.Callers {
+		got = append(got, fmt.Sprintf("%s.%s %s:%d %s def=%q%s", n.Container, n.Name, n.File, n.Line, n.Confidence, n.Def, mark(n.Cycle, n.Repeated)))
+	}
+	sameList(t, "callers of _parse", got, []string{
+		`ZodString.parse types.ts:3 resolved def="ZodString._parse types.ts:2"`,
+		`.check use.ts:2 resolved def="ZodString._parse types.ts:2"`,
+		`ZodObject.parse types.ts:8 resolved def="ZodObject._parse types.ts:7"`,
+		`ZodObject._parse types.ts:7 name-only def=""`,
+	})
+	text := r.Text()
+	for _, want := range []string{
+		"_parse()\n  ZodString._parse types.ts:2 — 2 callers:\n    ← parse()  types.ts:3\n      via: parse(x: string) { return this._parse(x); }\n    ← check()  use.ts:2\n",
+		"  ZodObject._parse types.ts:7 — 1 caller:\n    ← parse()  types.ts:8\n",
+		"  not attributed to one definition (name-only) — 1 caller:\n    ← _parse()  types.ts:7  [name-only]\n",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the text lacks\n%s\nin\n%s", want, text)
+		}
+	}
+	js, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(js), `"def":"ZodString._parse types.ts:2"`) {
+		t.Errorf("the structured answer has no def: %s", js)
+	}
+	// Asked qualified, the answer keeps its shape: no def, no groups.
+	r = run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: "ZodString._parse"})
+	for _, n := range r.Callers {
+		if n.Def != "" {
+			t.Errorf("qualified caller %s has def %q", n.Name, n.Def)
+		}
+	}
+	if strings.Contains(r.Text(), "caller:") || strings.Contains(r.Text(), "callers:") {
+		t.Errorf("a qualified answer is grouped:\n%s", r.Text())
+	}
+}
+
+// TestCycleSameDefinition: (cycle) marks a definition recurring on the
+// path, not another of its name: walk calling walk is a cycle, in callers
+// and callees; ZodObject._parse calling an untyped _parse is expanded
+// (its callees reach ZodString._parse; its own callers, one of them itself
+// through that untyped call, are a cycle); Go's Header.Get calling
+// MIMEHeader.Get is a caller of Get, not a cycle.
+func TestCycleSameDefinition(t *testing.T) {
+	dir := project(t, zod)
+	cycles := func(ns []CallNode) []string {
+		var out []string
+		var walk func(ns []CallNode, depth int)
+		walk = func(ns []CallNode, depth int) {
+			for _, n := range ns {
+				out = append(out, fmt.Sprintf("%d %s.%s %s:%d%s", depth, n.Container, n.Name, n.File, n.Line, mark(n.Cycle, n.Repeated)))
+				walk(n.Children, depth+1)
+			}
+		}
+		walk(ns, 0)
+		return out
+	}
+	r := run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: "walk", Depth: 2})
+	sameList(t, "callers of walk", cycles(r.Callers), []string{"0 .walk types.ts:10  (cycle)"})
+	r = run(t, dir, Params{Mode: "callees", Language: "typescript", Symbol: "walk", Depth: 2})
+	sameList(t, "callees of walk", cycles(r.Callees), []string{"0 .walk types.ts:10", "1 .walk types.ts:10  (cycle)"})
+	r = run(t, dir, Params{Mode: "callees", Language: "typescript", Symbol: "ZodObject._parse", Depth: 2})
+	if got := cycles(r.Callees); len(got) != 2 || strings.Contains(got[1], "cycle") {
+		t.Errorf("callees of ZodObject._parse: %q", got)
+	}
+	r = run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: "_parse", Depth: 2})
+	sameList(t, "callers of _parse, depth 2", cycles(r.Callers), []string{
+		"0 ZodString.parse types.ts:3", "0 .check use.ts:2", "0 ZodObject.parse types.ts:8",
+		"0 ZodObject._parse types.ts:7", "1 ZodObject.parse types.ts:8  (already shown)",
+		"1 ZodObject._parse types.ts:7  (cycle)"})
+
+	gd := project(t, map[string]string{
+		"go.mod":              "module example.com/m\n",
+		"http/header.go":      "package http\n\nimport \"example.com/m/textproto\"\n\ntype Header map[string][]string\n\nfunc (h Header) Get(k string) string { return textproto.MIMEHeader(h).Get(k) }\n",
+		"textproto/header.go": "package textproto\n\ntype MIMEHeader map[string][]string\n\nfunc (h MIMEHeader) Get(k string) string { return h[k][0] }\n",
+	})
+	r = run(t, gd, Params{Mode: "callers", Language: "go", Symbol: "Get"})
+	for _, n := range r.Callers {
+		if n.Cycle {
+			t.Errorf("caller %s.%s is marked (cycle)", n.Container, n.Name)
+		}
+	}
+	if len(r.Callers) != 1 || r.Callers[0].Container != "Header" {
+		t.Errorf("callers of Get: %+v", r.Callers)
+	}
+}
+
+// TestBareNameLibraryType: asked by a bare name, a call on a value whose
+// written type is a library's (m: Map) calls the library's member, no
+// definition of the workspace: it is left out, as for a qualified name.
+func TestBareNameLibraryType(t *testing.T) {
+	dir := project(t, map[string]string{
+		"store.ts": `export class Store { get() { return 1; } }
+export function onStore(s: Store) { return s.get(); }
+export function onMap(m: Map<string, number>) { return m.get('g'); }
+export function onAny(x: any) { return x.get(); }
+`})
+	r := run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: "get"})
+	sameList(t, "callers of get", callerSet(r.Callers), []string{"onStore store.ts resolved", "onAny store.ts name-only"})
 }

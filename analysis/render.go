@@ -55,7 +55,24 @@ func (r *Result) textCallers(b *strings.Builder) {
 			walk(n.Children, indent+"  ")
 		}
 	}
-	walk(r.Callers, "  ")
+	if r.Callers[0].Def == "" {
+		walk(r.Callers, "  ")
+	}
+	// A bare name several owners define: each definition's callers under
+	// it, then those attributed to none.
+	for i := 0; i < len(r.Callers) && r.Callers[0].Def != ""; {
+		j := i + 1
+		for j < len(r.Callers) && r.Callers[j].Def == r.Callers[i].Def {
+			j++
+		}
+		head := r.Callers[i].Def
+		if head == "" {
+			head = "not attributed to one definition (name-only)"
+		}
+		fmt.Fprintf(b, "  %s — %s:\n", head, plural(j-i, "caller", "callers"))
+		walk(r.Callers[i:j], "    ")
+		i = j
+	}
 	total, _ := countCalls(r.Callers)
 	r.textCompleteness(b, total, "caller", "callers")
 }
