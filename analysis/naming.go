@@ -5,6 +5,7 @@ import (
 	"fmt"
 	pathpkg "path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -277,10 +278,12 @@ func (s *session) checkSymbol() error {
 	}
 	defs := s.matching(t, s.files)
 	if len(defs) == 0 && !s.stopped {
-		all := s.workspaceFiles()
-		defs = s.matching(t, all)
+		// Defined outside the scope, in a file naming the owner: only
+		// those files are parsed.
+		wide := s.ownerFiles(t)
+		defs = s.matching(t, wide)
 		if len(defs) == 0 && !s.stopped {
-			return s.noMatch(t, all)
+			return s.noMatch(t, fileUnion(s.files, wide))
 		}
 	}
 	if groups := ownerGroups(defs); len(groups) > 1 {
@@ -292,6 +295,45 @@ func (s *session) checkSymbol() error {
 			req.shown, len(groups), listSome(where)))
 	}
 	return nil
+}
+
+// ownerFiles returns the workspace's files that may hold what t asks
+// about: the file of a file form, else the files whose path or text
+// names the owner (a module, a directory, a class).
+func (s *session) ownerFiles(t target) []*file {
+	all := s.workspaceFiles()
+	if t.file == "" {
+		var byPath, rest []*file
+		for _, f := range all {
+			if strings.Contains(f.rel, t.owner) {
+				byPath = append(byPath, f)
+			} else {
+				rest = append(rest, f)
+			}
+		}
+		return append(byPath, s.containing(rest, []string{t.owner})...)
+	}
+	for _, f := range all {
+		if f.rel == t.file {
+			return []*file{f}
+		}
+	}
+	return nil
+}
+
+// fileUnion returns the files of a, then those of b not in a.
+func fileUnion(a, b []*file) []*file {
+	in := make(map[*file]bool, len(a))
+	for _, f := range a {
+		in[f] = true
+	}
+	out := slices.Clone(a)
+	for _, f := range b {
+		if !in[f] {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // matching lists the definitions of fs that t asks about.
@@ -328,7 +370,8 @@ func ownerGroups(defs []defRef) []defRef {
 	return out
 }
 
-// noMatch is the error of a qualifier matching no definition of fs: it
+// noMatch is the error of a qualifier matching no definition of fs (the
+// scope's files and those of the workspace naming the owner): it
 // lists up to maxCandidates near ones, closest first: definitions of the
 // same name under other owners or files, and definitions of the owner
 // whose names are a small edit away (Hedaer.Get finds Header.Get, and
@@ -393,7 +436,8 @@ func (s *session) noMatch(t target, fs []*file) error {
 	}
 	msg := fmt.Sprintf("symbol %s matches no definition in the workspace", s.req.shown)
 	if len(labels) == 0 {
-		return errors.New(msg + fmt.Sprintf("; nothing named %s is defined in its %s files", t.name, s.req.lang.Name()))
+		return errors.New(msg + fmt.Sprintf("; nothing named %s is defined in the %s files of %s", t.name, s.req.lang.Name(),
+			displayPath(s.req.scopeRel)))
 	}
 	return errors.New(msg + "; near candidates: " + listSome(labels) + " (name one as Owner.name, or file#Owner.name)")
 }

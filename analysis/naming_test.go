@@ -81,7 +81,7 @@ func TestNamingErrors(t *testing.T) {
 		{"callers", "Stroe.get", []string{"symbol Stroe.get matches no definition in the workspace; near candidates: Store.get a/util.ts:6, Store.get b/util.ts:2"}},
 		{"references", "Store.gte", []string{"symbol Store.gte matches no definition", "near candidates: Store.get a/util.ts:6, Store.get b/util.ts:2"}},
 		{"callers", "other.inner", []string{"near candidates: outer.inner a/util.ts:2, inner b/util.ts:4"}},
-		{"definitions", "Store.missing", []string{"symbol Store.missing matches no definition in the workspace; nothing named missing is defined in its typescript files"}},
+		{"definitions", "Store.missing", []string{"symbol Store.missing matches no definition in the workspace; nothing named missing is defined in the typescript files of ."}},
 		{"callers", "util.ts#Store.get", []string{"symbol util.ts#Store.get: util.ts matches 2 files (a/util.ts, b/util.ts): give more of its path"}},
 		{"callers", "c/util.ts#Store.get", []string{"no typescript file of the workspace is c/util.ts or ends with /c/util.ts"}},
 		{"callees", "a/util.ts#Stor.get", []string{"symbol a/util.ts#Stor.get matches no definition", "near candidates: Store.get a/util.ts:6, Store.get b/util.ts:2"}},
@@ -272,4 +272,18 @@ export function onAny(x: any) { return x.get(); }
 `})
 	r := run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: "get"})
 	sameList(t, "callers of get", callerSet(r.Callers), []string{"onStore store.ts resolved", "onAny store.ts name-only"})
+}
+
+// TestNamingOutsideScope: a qualifier whose definition lies outside the
+// scope (path) is looked for in the workspace's files naming its owner, by
+// path (a module) or by text (a class): no error.
+func TestNamingOutsideScope(t *testing.T) {
+	dir := project(t, map[string]string{
+		"lib/helpers.ts": "export function format(x: string) { return x; }\nexport class Fmt { run() { return 1; } }\n",
+		"app/use.ts":     "import { format, Fmt } from '../lib/helpers';\nexport function use() { return format('a') + new Fmt().run(); }\n",
+	})
+	for _, sym := range []string{"helpers.format", "Fmt.run", "lib/helpers.ts#format"} {
+		r := run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: sym, Path: "app"})
+		sameList(t, "callers of "+sym+" in app", callerSet(r.Callers), []string{"use app/use.ts resolved"})
+	}
 }
