@@ -63,7 +63,7 @@ type Params struct {
 	Mode     string `json:"mode" enum:"callers,callees,definitions,hierarchy,references,dependencies,exports" desc:"callers, callees, definitions, hierarchy and references take symbol; dependencies and exports take target."`
 	Language string `json:"language" desc:"Language of the code (typescript also covers .tsx)."`
 	Path     string `json:"path,omitempty" desc:"File or directory to search (default: the workspace root); narrowing it makes name matches more precise."`
-	Symbol   string `json:"symbol,omitempty" desc:"Name as written, or qualified (Class.method, module.func, pkg.Func) to pick one of several same-named definitions."`
+	Symbol   string `json:"symbol,omitempty" desc:"Name as written, or qualified (Class.method, module.func, pkg.Func, file.ts#outer.inner) to pick one of several same-named definitions."`
 	Depth    int    `json:"depth,omitempty" min:"1" max:"5" default:"1" desc:"Levels to follow for callers, callees and hierarchy: 2 adds callers of callers."`
 	MaxNodes int    `json:"maxNodes,omitempty" min:"1" max:"10000" default:"50" desc:"Most symbols visited, or items listed per category; truncated: true says it was hit."`
 	Target   string `json:"target,omitempty" desc:"File or directory, for dependencies and exports."`
