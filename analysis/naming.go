@@ -291,7 +291,7 @@ func (s *session) checkSymbol() error {
 		for _, g := range groups {
 			where = append(where, defLabel(g.f, g.i))
 		}
-		s.notes = append(s.notes, fmt.Sprintf("%s matches definitions of %d different owners, all covered by this answer: %s; name one as file#Owner.name to ask about it alone",
+		s.notes = append(s.notes, fmt.Sprintf("%s matches %d definitions in different classes or files, all covered by this answer: %s; name one as file#Owner.name to ask about it alone",
 			req.shown, len(groups), listSome(where)))
 	}
 	return nil

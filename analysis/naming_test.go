@@ -110,13 +110,13 @@ func TestNamingSeveralOwners(t *testing.T) {
 	dir := project(t, naming)
 	r := run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: "Store.get"})
 	sameList(t, "callers of Store.get", callerSet(r.Callers), []string{"useA app.ts resolved", "useB app.ts resolved"})
-	want := "Store.get matches definitions of 2 different owners, all covered by this answer: Store.get a/util.ts:6, Store.get b/util.ts:2; name one as file#Owner.name to ask about it alone"
+	want := "Store.get matches 2 definitions in different classes or files, all covered by this answer: Store.get a/util.ts:6, Store.get b/util.ts:2; name one as file#Owner.name to ask about it alone"
 	if !strings.Contains(strings.Join(r.Notes, "\n"), want) {
 		t.Errorf("notes %q lack %q", r.Notes, want)
 	}
 	r = run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: "a/util.ts#Store.get"})
 	for _, n := range r.Notes {
-		if strings.Contains(n, "different owners") {
+		if strings.Contains(n, "different classes") {
 			t.Errorf("one owner has a note: %q", n)
 		}
 	}
