@@ -351,16 +351,23 @@ func (s *session) matching(t target, fs []*file) []defRef {
 
 // ownerGroups returns the first definition of each owner among defs: each
 // class, function or file holding some (overloads of one method are one
-// owner).
+// owner, and so are a class and its constructor of the same name).
 func ownerGroups(defs []defRef) []defRef {
 	type key struct {
 		file, container string
 		parent          int
 	}
+	in := map[defKey]bool{}
+	for _, dr := range defs {
+		in[defKey{dr.f.rel, dr.i}] = true
+	}
 	seen := map[key]bool{}
 	var out []defRef
 	for _, dr := range defs {
 		d := dr.f.defs[dr.i]
+		if d.Parent >= 0 && in[defKey{dr.f.rel, d.Parent}] {
+			continue // a member of one of defs, named as it: Java's constructor
+		}
 		k := key{dr.f.rel, d.Container, d.Parent}
 		if !seen[k] {
 			seen[k] = true

@@ -287,3 +287,30 @@ func TestNamingOutsideScope(t *testing.T) {
 		sameList(t, "callers of "+sym+" in app", callerSet(r.Callers), []string{"use app/use.ts resolved"})
 	}
 }
+
+// TestBareNameReferences: the calls among the references of a bare name
+// several classes define say which definition each binds to; a qualified
+// name's do not.
+func TestBareNameReferences(t *testing.T) {
+	dir := project(t, zod)
+	refs := func(symbol string) []string {
+		r := run(t, dir, Params{Mode: "references", Language: "typescript", Symbol: symbol})
+		var out []string
+		for _, c := range r.References.Categories {
+			for _, it := range c.Items {
+				if c.ID == RefDirectCalls {
+					out = append(out, fmt.Sprintf("%s:%d %s %q", it.File, it.Line, it.Confidence, it.Def))
+				}
+			}
+		}
+		if symbol == "_parse" && !strings.Contains(r.Text(), "this._parse(x)  → ZodString._parse types.ts:2\n") {
+			t.Errorf("the text does not name the definitions:\n%s", r.Text())
+		}
+		return out
+	}
+	sameList(t, "direct calls of _parse", refs("_parse"), []string{
+		`types.ts:3 resolved "ZodString._parse types.ts:2"`, `types.ts:8 resolved "ZodObject._parse types.ts:7"`,
+		`use.ts:2 resolved "ZodString._parse types.ts:2"`, `types.ts:7 name-only ""`})
+	sameList(t, "direct calls of ZodString._parse", refs("ZodString._parse"), []string{
+		`types.ts:3 resolved ""`, `use.ts:2 resolved ""`, `types.ts:7 name-only ""`})
+}

@@ -77,6 +77,14 @@ func (r *Result) textCallers(b *strings.Builder) {
 	r.textCompleteness(b, total, "caller", "callers")
 }
 
+// defMark names the definition a bare name's reference binds to.
+func defMark(def string) string {
+	if def == "" {
+		return ""
+	}
+	return "  → " + def
+}
+
 // confMark marks a result matched by name only.
 func confMark(c string) string {
 	if c == NameOnly {
@@ -273,7 +281,7 @@ func (r *Result) textReferences(b *strings.Builder) {
 			width = max(width, len(loc(it.File, it.Line)))
 		}
 		for _, it := range c.Items {
-			fmt.Fprintf(b, "    %-*s  %s%s\n", width, loc(it.File, it.Line), it.Text, confMark(it.Confidence))
+			fmt.Fprintf(b, "    %-*s  %s%s%s\n", width, loc(it.File, it.Line), it.Text, confMark(it.Confidence), defMark(it.Def))
 		}
 		if more := c.Count - len(c.Items); more > 0 {
 			fmt.Fprintf(b, "    ... %d more\n", more)

@@ -199,6 +199,9 @@ type Ref struct {
 	// Reason, for a name-only reference, says why it was not resolved (a
 	// Reason* constant).
 	Reason string `json:"reason,omitempty"`
+	// Def, on a resolved call of a bare name several owners define, is the
+	// definition it binds to, as Owner.name file:line.
+	Def string `json:"def,omitempty"`
 }
 
 // FileDeps is one file's imports.

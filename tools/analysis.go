@@ -327,7 +327,11 @@ func flatten(r *analysis.Result) []analysisItem {
 		if refs := r.References; refs != nil {
 			for _, c := range refs.Categories {
 				for _, it := range c.Items {
-					add(analysisItem{Kind: "reference", Detail: c.ID, File: it.File, Line: it.Line, Text: it.Text, Confidence: it.Confidence})
+					detail := c.ID
+					if it.Def != "" {
+						detail += ", calls " + it.Def
+					}
+					add(analysisItem{Kind: "reference", Detail: detail, File: it.File, Line: it.Line, Text: it.Text, Confidence: it.Confidence})
 				}
 			}
 		}

@@ -462,4 +462,15 @@ func TestAnalysisNaming(t *testing.T) {
 	if got := strings.Join(details, "; "); got != "a calls S.get a/m.test.ts:1; b calls T.get b/m.test.ts:1" {
 		t.Errorf("callers of get: %s", got)
 	}
+	out, err = tool.Call(context.Background(), json.RawMessage(`{"mode":"references","language":"typescript","symbol":"get"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	details = nil
+	for _, it := range out.Structured.(analysisOutput).Items {
+		details = append(details, it.Detail)
+	}
+	if got := strings.Join(details, "; "); got != "directCalls, calls S.get a/m.test.ts:1; directCalls, calls T.get b/m.test.ts:1" {
+		t.Errorf("references of get: %s", got)
+	}
 }
