@@ -63,7 +63,7 @@ type Params struct {
 	Mode     string `json:"mode" enum:"callers,callees,definitions,hierarchy,references,dependencies,exports" desc:"callers, callees, definitions, hierarchy and references take symbol; dependencies and exports take target."`
 	Language string `json:"language" desc:"Language of the code (typescript also covers .tsx)."`
 	Path     string `json:"path,omitempty" desc:"File or directory to search (default: the workspace root); narrowing it makes name matches more precise."`
-	Symbol   string `json:"symbol,omitempty" desc:"Name as written, or qualified (Class.method, module.func, pkg.Func) to pick one of several same-named definitions."`
+	Symbol   string `json:"symbol,omitempty" desc:"Name as written, or qualified (Class.method, module.func, pkg.Func, file.ts#outer.inner) to pick one of several same-named definitions."`
 	Depth    int    `json:"depth,omitempty" min:"1" max:"5" default:"1" desc:"Levels to follow for callers, callees and hierarchy: 2 adds callers of callers."`
 	MaxNodes int    `json:"maxNodes,omitempty" min:"1" max:"10000" default:"50" desc:"Most symbols visited, or items listed per category; truncated: true says it was hit."`
 	Target   string `json:"target,omitempty" desc:"File or directory, for dependencies and exports."`
@@ -131,7 +131,7 @@ func (t *Tool) run(ctx context.Context, p Params) (*Result, error) {
 	res := &Result{Mode: req.mode, Language: req.lang.Name(), Symbol: req.symbol, Target: req.targetRel,
 		Path: req.scopeRel}
 	if req.owner != "" {
-		res.Symbol = req.owner + "." + req.symbol
+		res.Symbol = req.shown
 	}
 	s, err := newSession(runCtx, req)
 	if err != nil {
@@ -150,6 +150,9 @@ func (t *Tool) run(ctx context.Context, p Params) (*Result, error) {
 		return res, nil
 	}
 	defer s.close()
+	if err := s.checkSymbol(); err != nil {
+		return nil, err
+	}
 	switch req.mode {
 	case ModeCallers:
 		res.Depth = req.depth
@@ -248,7 +251,8 @@ type request struct {
 	lang      *language.Language
 	symbol    string // the name to match
 	owner     string // the qualifier of a qualified symbol (Config in Config.initialize)
-	qual      string // the whole qualifier (app.Config in app.Config.initialize)
+	qual      string // the whole qualifier (app.Config in app.Config.initialize), or file#chain (naming.go)
+	shown     string // the symbol as answers show it
 	depth     int
 	maxNodes  int
 	reverse   bool
@@ -292,11 +296,11 @@ func (t *Tool) validate(p Params) (*request, error) {
 	if symbolMode && req.symbol == "" {
 		return nil, fmt.Errorf("symbol is required for mode %s", mode)
 	}
-	full := req.symbol
-	req.owner, req.symbol = splitQualified(full)
-	if req.owner != "" {
-		req.qual = strings.TrimRight(full[:len(full)-len(req.symbol)], ".:#")
+	sym, err := parseSymbol(req.symbol, langExts(lang.Name()))
+	if err != nil {
+		return nil, err
 	}
+	req.symbol, req.owner, req.qual, req.shown = sym.name, sym.owner, sym.qual, sym.shown
 	if req.owner != "" {
 		switch mode {
 		case ModeDefinitions, ModeCallees:

@@ -38,6 +38,11 @@ type target struct {
 	// exact, when set, is the one definition asked about (a caller found
 	// at the level above).
 	exact *defRef
+	// file, when set, is the one file holding the definitions (the file
+	// form, file.ts#outer.inner), and chain the definitions enclosing
+	// them, innermost last (naming.go).
+	file  string
+	chain []string
 }
 
 // matches reports whether definition i of f is one the target asks about.
@@ -49,11 +54,15 @@ func (t target) matches(f *fileFacts, i int) bool {
 	if d.Name != t.name {
 		return false
 	}
+	if t.file != "" {
+		return f.rel == t.file && chainMatches(f, i, t.chain)
+	}
 	if t.owner != "" {
 		// The owner is the definition's class (a member of it, not a local
-		// of one of its methods), or its module, package or directory (a
-		// top-level definition).
-		member := d.Container == t.owner && (d.Parent < 0 || f.defs[d.Parent].container)
+		// of one of its methods) or function (a function defined in it),
+		// or its module, package or directory (a top-level definition).
+		member := d.Container == t.owner && (d.Parent < 0 || f.defs[d.Parent].container) ||
+			d.Parent >= 0 && f.defs[d.Parent].Callable && f.defs[d.Parent].Name == t.owner
 		// A Go method sits at the top level but belongs to its type.
 		top := (d.Parent < 0 || f.c.is(f.defs[d.Parent].kind, fScope)) && (d.Container == "" || d.Lexical)
 		inModule := moduleName(f) == t.owner || pathpkg.Base(pathpkg.Dir(f.rel)) == t.owner
@@ -83,10 +92,17 @@ func qualSegments(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(".:#/\\", r) })
 }
 
-// target makes the target of a name and its qualifier (qual: Owner,
+// target makes the target of a name and its qualifier (resolveTarget; a
+// qualifier's error was reported by checkSymbol).
+func (s *session) target(name, qual string) target {
+	t, _ := s.resolveTarget(name, qual)
+	return t
+}
+
+// qualTarget makes the target of a name and its qualifier (qual: Owner,
 // module, pkg.Owner, v2.Store), dropping the leading segments when no
 // definition in scope has them.
-func (s *session) target(name, qual string) target {
+func (s *session) qualTarget(name, qual string) target {
 	t := target{name: name}
 	segs := qualSegments(qual)
 	if len(segs) == 0 {
@@ -211,24 +227,31 @@ func (b *binder) classify(f *fileFacts, k call, t target) status {
 // classifyWhy is classify, saying why a name-only call could not be
 // resolved (a Reason* constant).
 func (b *binder) classifyWhy(f *fileFacts, k call, t target) (status, string) {
+	st, why, _ := b.classifyBound(f, k, t)
+	return st, why
+}
+
+// classifyBound is classifyWhy, with the definitions the call binds to
+// (none when it is not resolved).
+func (b *binder) classifyBound(f *fileFacts, k call, t target) (status, string, []defRef) {
 	if k.Name == "" {
-		return miss, ""
+		return miss, "", nil
 	}
 	bd := b.resolveCall(f, k)
 	st, why := b.judgeWhy(bd, t)
 	if st != nameOnly || why != "" {
-		return st, why
+		return st, why, bd.defs
 	}
 	if !k.Member {
 		if !f.c.spec.ImplicitSelf && b.memberTarget(t) {
-			return miss, "" // len(x) never calls a method named len
+			return miss, "", nil // len(x) never calls a method named len
 		}
-		return st, ReasonUnboundName
+		return st, ReasonUnboundName, bd.defs
 	}
 	if len(bd.defs) == 0 && len(bd.files) == 0 && !f.c.spec.ImplicitSelf && b.valueReceiver(f, k) && b.functionTarget(t) {
-		return miss, "" // a method of a value is never a module's function
+		return miss, "", nil // a method of a value is never a module's function
 	}
-	return st, ReasonUntypedReceiver
+	return st, ReasonUntypedReceiver, bd.defs
 }
 
 // valueReceiver reports whether call k's receiver is a value (this, a
@@ -737,7 +760,7 @@ func (b *binder) judgeWhy(bd binding, t target) (status, string) {
 			return nameOnly, ReasonDispatch
 		}
 		return miss, ""
-	case bd.external && (t.owner != "" || t.exact != nil):
+	case bd.external && (t.owner != "" || t.exact != nil || bd.typeName != "" && bd.typeName != tstype.Anonymous):
 		if bd.typeName != "" && b.implementsExternal(bd.typeName, t) {
 			return nameOnly, ReasonDispatch // a Map's get may be a class's implementing Map
 		}
@@ -769,7 +792,7 @@ func (b *binder) targetDefs(t target) []defRef {
 	if t.exact != nil {
 		return []defRef{*t.exact}
 	}
-	key := t.name + "\x00" + t.owner + "\x00" + strings.Join(t.dirs, "/")
+	key := t.name + "\x00" + t.owner + "\x00" + strings.Join(t.dirs, "/") + "\x00" + t.file + "#" + strings.Join(t.chain, ".")
 	if ds, ok := b.targets[key]; ok {
 		return ds
 	}

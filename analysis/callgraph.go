@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -34,17 +35,39 @@ func exportNodes(ns []*callNode) []CallNode {
 	return out
 }
 
-// symKey identifies a symbol for cycle detection: its name and file.
+// symKey identifies a type for cycle detection in hierarchies: its name
+// and file.
 type symKey struct{ name, file string }
+
+// defKey identifies a definition of a call tree, for cycles and repeats:
+// its file and index, -1 for a file's top level.
+type defKey struct {
+	file string
+	i    int
+}
 
 // pending is a node whose children the next level finds.
 type pending struct {
 	node *callNode
 	name string
 	tgt  target
-	path map[symKey]bool // symbols on the path from the root, for cycles
+	// path holds the definitions on the path from the root: a node is a
+	// cycle when its own definition is there, not another of its name.
+	path map[defKey]bool
 	// def, for callees: the definitions whose calls are the children.
 	defs []defRef
+}
+
+// withKey returns a copy of path holding keys too.
+func withKey(path map[defKey]bool, keys ...defKey) map[defKey]bool {
+	out := make(map[defKey]bool, len(path)+len(keys))
+	for x := range path {
+		out[x] = true
+	}
+	for _, k := range keys {
+		out[k] = true
+	}
+	return out
 }
 
 // defRef points at one definition.
@@ -60,13 +83,23 @@ type defRef struct {
 // no file it does not need.
 func (s *session) callers(sym, owner string, depth, maxNodes int) []CallNode {
 	roots := []*callNode{}
-	visited := map[symKey]bool{}
+	visited := map[defKey]bool{}
 	count := 0
 	tgt := s.target(sym, owner)
-	rootPath := map[symKey]bool{}
+	var asked []defRef
 	for _, dr := range s.callableDefsOf(sym) {
 		if tgt.matches(dr.f, dr.i) {
-			rootPath[symKey{sym, dr.f.rel}] = true
+			asked = append(asked, dr)
+		}
+	}
+	// A bare name several owners define (_parse) groups its callers by
+	// the definition each binds to: each group's path is that definition.
+	// Otherwise the definitions asked about are the path of every caller.
+	grouped := owner == "" && len(ownerGroups(asked)) > 1
+	rootPath := map[defKey]bool{}
+	if !grouped {
+		for _, dr := range asked {
+			rootPath[defKey{dr.f.rel, dr.i}] = true
 		}
 	}
 	level := []pending{{name: sym, tgt: tgt, path: rootPath}}
@@ -79,20 +112,26 @@ func (s *session) callers(sym, owner string, depth, maxNodes int) []CallNode {
 			// The sites of the files parsed before a stop are results
 			// too: a stop ends the search for more, not what was found.
 			var found []*callNode
-			for _, m := range s.callSitesFor(p.tgt) {
+			for _, m := range s.callSitesFor(p.tgt, grouped && p.node == nil) {
 				f, k := m.f, m.f.calls[m.i]
 				n := &callNode{CallNode: CallNode{File: f.rel, Via: f.lineText(k.Line, viaMax), ViaLine: k.Line,
 					Confidence: m.st.label(), Reason: m.why}}
-				key := symKey{callerName, f.rel}
+				key := defKey{f.rel, k.Caller}
 				if k.Caller >= 0 {
 					dd := f.defs[k.Caller]
 					n.Name, n.Container, n.Line = dd.Name, dd.Container, dd.Line
-					key.name = dd.Name
 				} else {
 					n.Name, n.Line = callerName, k.Line
 				}
+				path := p.path
+				if grouped && p.node == nil && m.st == resolved {
+					if dr, ok := boundTo(m.defs, tgt); ok {
+						n.Def = defLabel(dr.f, dr.i)
+						path = withKey(path, defKey{dr.f.rel, dr.i})
+					}
+				}
 				switch {
-				case p.path[key] && k.Caller >= 0:
+				case path[key] && k.Caller >= 0:
 					n.Cycle = true
 				case visited[key]:
 					n.Repeated = true
@@ -102,12 +141,7 @@ func (s *session) callers(sym, owner string, depth, maxNodes int) []CallNode {
 					visited[key] = true
 					count++
 					if d < depth && k.Caller >= 0 {
-						path := make(map[symKey]bool, len(p.path)+1)
-						for x := range p.path {
-							path[x] = true
-						}
-						path[key] = true
-						next = append(next, pending{node: n, name: n.Name, path: path,
+						next = append(next, pending{node: n, name: n.Name, path: withKey(path, key),
 							tgt: target{name: n.Name, exact: &defRef{f, k.Caller}}})
 					}
 				}
@@ -118,6 +152,9 @@ func (s *session) callers(sym, owner string, depth, maxNodes int) []CallNode {
 			}
 			found = rankCalls(found)
 			if p.node == nil {
+				if grouped {
+					found = groupCalls(found)
+				}
 				roots = append(roots, found...)
 			} else {
 				p.node.kids = append(p.node.kids, found...)
@@ -129,6 +166,41 @@ func (s *session) callers(sym, owner string, depth, maxNodes int) []CallNode {
 		level = next
 	}
 	return exportNodes(roots)
+}
+
+// boundTo returns the first of the definitions a call binds to that t asks
+// about.
+func boundTo(defs []defRef, t target) (defRef, bool) {
+	for _, dr := range defs {
+		if t.matches(dr.f, dr.i) {
+			return dr, true
+		}
+	}
+	return defRef{}, false
+}
+
+// groupCalls orders the callers of a bare name by the definition each
+// binds to (Def): each definition's callers together, the groups in the
+// order of their first caller; the callers attributed to none last.
+func groupCalls(ns []*callNode) []*callNode {
+	first := map[string]int{}
+	for i, n := range ns {
+		if _, ok := first[n.Def]; !ok && n.Def != "" {
+			first[n.Def] = i
+		}
+	}
+	out := slices.Clone(ns)
+	sort.SliceStable(out, func(a, b int) bool {
+		x, y := out[a].Def, out[b].Def
+		switch {
+		case x == y:
+			return false
+		case x == "" || y == "":
+			return y == ""
+		}
+		return first[x] < first[y]
+	})
+	return out
 }
 
 // rankCalls puts resolved nodes first, keeping the order otherwise.
@@ -192,38 +264,59 @@ type site struct {
 // match is a call site that may call a target, and how sure that is.
 type match struct {
 	site
-	st  status
-	why string // why a name-only site was not resolved
+	st   status
+	why  string   // why a name-only site was not resolved
+	defs []defRef // the definitions the call binds to, when resolved
 }
 
 // callSitesFor returns, for each definition calling t (or, outside any,
 // each file), its first resolved call of t, else its first name-only one;
-// ordered by file and position.
-func (s *session) callSitesFor(t target) []match {
+// ordered by file and position. byDef keeps a caller's first resolved call
+// of each definition of t it binds to (the callers of a bare name grouped
+// by definition).
+func (s *session) callSitesFor(t target, byDef bool) []match {
 	type callerKey struct {
 		f   *fileFacts
 		def int
 	}
 	b := s.binder()
-	idx := map[callerKey]int{}
+	idx := map[callerKey][]int{}
 	var out []match
 	for _, st := range s.callSitesOf(t.name) {
 		k := st.f.calls[st.i]
-		status, why := b.classifyWhy(st.f, k, t)
+		status, why, defs := b.classifyBound(st.f, k, t)
 		if status == miss {
 			continue
 		}
+		m := match{st, status, why, defs}
 		key := callerKey{st.f, k.Caller}
-		if j, ok := idx[key]; ok {
-			if out[j].st == nameOnly && status == resolved {
-				out[j] = match{st, status, why}
-			}
+		seen := idx[key]
+		switch {
+		case len(seen) == 0:
+		case status != resolved:
+			continue
+		case out[seen[0]].st == nameOnly:
+			out[seen[0]] = m
+			continue
+		case !byDef || sameBound(out, seen, defs, t):
 			continue
 		}
-		idx[key] = len(out)
-		out = append(out, match{st, status, why})
+		idx[key] = append(seen, len(out))
+		out = append(out, m)
 	}
 	return out
+}
+
+// sameBound reports whether one of the matches at seen binds to the
+// definition of t that defs hold.
+func sameBound(out []match, seen []int, defs []defRef, t target) bool {
+	dr, ok := boundTo(defs, t)
+	for _, j := range seen {
+		if x, okx := boundTo(out[j].defs, t); okx == ok && x == dr {
+			return true
+		}
+	}
+	return false
 }
 
 // callees lists the calls made by the definitions of sym (in owner, when
@@ -233,7 +326,7 @@ func (s *session) callSitesFor(t target) []match {
 // is listed.
 func (s *session) callees(sym, owner string, depth, maxNodes int) []CallNode {
 	roots := []*callNode{}
-	visited := map[symKey]bool{}
+	visited := map[defKey]bool{}
 	var level []pending
 	tgt := s.target(sym, owner)
 	for _, dr := range s.callableDefsOf(sym) {
@@ -243,8 +336,9 @@ func (s *session) callees(sym, owner string, depth, maxNodes int) []CallNode {
 		}
 		n := &callNode{CallNode: CallNode{Name: d.Name, Container: d.Container, File: dr.f.rel, Line: d.Line}}
 		roots = append(roots, n)
-		visited[symKey{d.Name, dr.f.rel}] = true
-		level = append(level, pending{node: n, name: sym, path: map[symKey]bool{{name: sym}: true}, defs: []defRef{dr}})
+		key := defKey{dr.f.rel, dr.i}
+		visited[key] = true
+		level = append(level, pending{node: n, name: sym, path: map[defKey]bool{key: true}, defs: []defRef{dr}})
 	}
 	if len(roots) == 0 && !s.stopped {
 		s.notes = append(s.notes, fmt.Sprintf("no function or method named %s is defined in %s", qualified(owner, sym),
@@ -277,15 +371,14 @@ func (s *session) callees(sym, owner string, depth, maxNodes int) []CallNode {
 					if d == depth || k.Name == "" {
 						continue
 					}
-					if p.path[symKey{name: k.Name}] {
+					// A cycle calls a definition on the path: every one the
+					// call may mean (those it binds to, else those of its
+					// name) is there.
+					if cands := orDefsOf(s, defs, k.Name); len(cands) > 0 && allOn(p.path, cands) {
 						n.Cycle = true
 						continue
 					}
-					path := map[symKey]bool{{name: k.Name}: true}
-					for x := range p.path {
-						path[x] = true
-					}
-					next = append(next, pending{node: n, name: k.Name, path: path, defs: defs})
+					next = append(next, pending{node: n, name: k.Name, path: p.path, defs: defs})
 				}
 			}
 		}
@@ -304,23 +397,47 @@ func (s *session) callees(sym, owner string, depth, maxNodes int) []CallNode {
 				cands = s.callableDefsOf(p.name)
 			}
 			var fresh []defRef
+			var keys []defKey
 			for _, dr := range cands {
-				key := symKey{p.name, dr.f.rel}
+				key := defKey{dr.f.rel, dr.i}
+				if p.path[key] {
+					continue // on the path: not expanded again
+				}
 				if visited[key] {
 					p.node.Repeated = true
 					continue
 				}
 				visited[key] = true
 				fresh = append(fresh, dr)
+				keys = append(keys, key)
 			}
 			if len(fresh) > 0 {
 				p.node.Repeated = false
 				p.defs = fresh
+				p.path = withKey(p.path, keys...)
 				level = append(level, p)
 			}
 		}
 	}
 	return exportNodes(roots)
+}
+
+// orDefsOf returns defs, else the callable definitions named name.
+func orDefsOf(s *session, defs []defRef, name string) []defRef {
+	if len(defs) > 0 {
+		return defs
+	}
+	return s.callableDefsOf(name)
+}
+
+// allOn reports whether every one of defs is on path.
+func allOn(path map[defKey]bool, defs []defRef) bool {
+	for _, dr := range defs {
+		if !path[defKey{dr.f.rel, dr.i}] {
+			return false
+		}
+	}
+	return true
 }
 
 // callableDefsOf returns the callable definitions named name, ordered by

@@ -55,9 +55,34 @@ func (r *Result) textCallers(b *strings.Builder) {
 			walk(n.Children, indent+"  ")
 		}
 	}
-	walk(r.Callers, "  ")
+	if r.Callers[0].Def == "" {
+		walk(r.Callers, "  ")
+	}
+	// A bare name several owners define: each definition's callers under
+	// it, then those attributed to none.
+	for i := 0; i < len(r.Callers) && r.Callers[0].Def != ""; {
+		j := i + 1
+		for j < len(r.Callers) && r.Callers[j].Def == r.Callers[i].Def {
+			j++
+		}
+		head := r.Callers[i].Def
+		if head == "" {
+			head = "not attributed to one definition (name-only)"
+		}
+		fmt.Fprintf(b, "  %s — %s:\n", head, plural(j-i, "caller", "callers"))
+		walk(r.Callers[i:j], "    ")
+		i = j
+	}
 	total, _ := countCalls(r.Callers)
 	r.textCompleteness(b, total, "caller", "callers")
+}
+
+// defMark names the definition a bare name's reference binds to.
+func defMark(def string) string {
+	if def == "" {
+		return ""
+	}
+	return "  → " + def
 }
 
 // confMark marks a result matched by name only.
@@ -256,7 +281,7 @@ func (r *Result) textReferences(b *strings.Builder) {
 			width = max(width, len(loc(it.File, it.Line)))
 		}
 		for _, it := range c.Items {
-			fmt.Fprintf(b, "    %-*s  %s%s\n", width, loc(it.File, it.Line), it.Text, confMark(it.Confidence))
+			fmt.Fprintf(b, "    %-*s  %s%s%s\n", width, loc(it.File, it.Line), it.Text, confMark(it.Confidence), defMark(it.Def))
 		}
 		if more := c.Count - len(c.Items); more > 0 {
 			fmt.Fprintf(b, "    ... %d more\n", more)

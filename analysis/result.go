@@ -99,6 +99,12 @@ type CallNode struct {
 	Reason string `json:"reason,omitempty"`
 	// Text is a callee's call expression.
 	Text string `json:"text,omitempty"`
+	// Def, on a top node of the callers of a bare name that several
+	// owners define (_parse), is the definition the call binds to, as
+	// Owner.name file:line; empty on a name-only caller, which could not
+	// be attributed to one. Such answers list each definition's callers
+	// together, name-only ones last.
+	Def string `json:"def,omitempty"`
 	// Cycle: the node is already on the path above it; Repeated: it was
 	// expanded elsewhere in the tree. Neither is expanded again.
 	Cycle    bool       `json:"cycle,omitempty"`
@@ -193,6 +199,9 @@ type Ref struct {
 	// Reason, for a name-only reference, says why it was not resolved (a
 	// Reason* constant).
 	Reason string `json:"reason,omitempty"`
+	// Def, on a resolved call of a bare name several owners define, is the
+	// definition it binds to, as Owner.name file:line.
+	Def string `json:"def,omitempty"`
 }
 
 // FileDeps is one file's imports.

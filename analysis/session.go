@@ -54,9 +54,10 @@ type session struct {
 	truncated  bool // maxNodes cut the answer
 	notes      []string
 
-	sites      map[string][]site   // callSitesOf, by name
-	defsByName map[string][]defRef // callableDefsOf, by name
-	bind       *binder             // import and scope resolution, made when first needed
+	sites      map[string][]site         // callSitesOf, by name
+	defsByName map[string][]defRef       // callableDefsOf, by name
+	bind       *binder                   // import and scope resolution, made when first needed
+	targets    map[string]resolvedTarget // resolveTarget, by name and qualifier
 }
 
 func newSession(ctx context.Context, req *request) (*session, error) {
@@ -66,7 +67,7 @@ func newSession(ctx context.Context, req *request) (*session, error) {
 	}
 	s := &session{ctx: ctx, req: req, ws: req.ws, main: main,
 		exts: map[string]*compiled{}, byAbs: map[string]*file{},
-		sites: map[string][]site{}, defsByName: map[string][]defRef{}}
+		sites: map[string][]site{}, defsByName: map[string][]defRef{}, targets: map[string]resolvedTarget{}}
 	// Scope languages first, so the main language's own extensions win.
 	for i := len(main.spec.Scope) - 1; i >= 0; i-- {
 		c, err := compileSpec(ctx, main.spec.Scope[i])

@@ -284,12 +284,26 @@ func (s *session) references(sym, owner string, maxNodes int) *References {
 	}
 	tgt := s.target(sym, owner)
 	b := s.binder()
+	// A bare name several classes or files define: each call says which
+	// definition it binds to.
+	var asked []defRef
+	for _, f := range facts {
+		for i := range f.defs {
+			if tgt.matches(f, i) {
+				asked = append(asked, defRef{f, i})
+			}
+		}
+	}
+	grouped := owner == "" && len(ownerGroups(asked)) > 1
 	type lineKey struct {
 		cat, file string
 		line      int
 	}
 	seen := map[lineKey]int{}
+	def := "" // the definition the last call classified binds to, for the next add
 	add := func(cat string, f *fileFacts, line int, text string, st status, reason string) {
+		d := def
+		def = ""
 		if st == miss {
 			return
 		}
@@ -301,17 +315,27 @@ func (s *session) references(sym, owner string, maxNodes int) *References {
 		if st != nameOnly {
 			reason = ""
 		}
+		if c.Heuristic || st != resolved {
+			d = ""
+		}
 		k := lineKey{cat, f.rel, line}
 		if i, ok := seen[k]; ok {
-			if st == resolved && !c.Heuristic {
-				c.Items[i].Confidence, c.Items[i].Reason = Resolved, ""
+			if st == resolved && !c.Heuristic && c.Items[i].Confidence != Resolved {
+				c.Items[i].Confidence, c.Items[i].Reason, c.Items[i].Def = Resolved, "", d
 			}
 			return
 		}
 		seen[k] = len(c.Items)
-		c.Items = append(c.Items, Ref{File: f.rel, Line: line, Text: text, Confidence: conf, Reason: reason})
+		c.Items = append(c.Items, Ref{File: f.rel, Line: line, Text: text, Confidence: conf, Reason: reason, Def: d})
 	}
-	call := func(f *fileFacts, k call) (status, string) { return b.classifyWhy(f, k, tgt) }
+	call := func(f *fileFacts, k call) (status, string) {
+		st, why, defs := b.classifyBound(f, k, tgt)
+		def = ""
+		if dr, ok := boundTo(defs, tgt); ok && grouped {
+			def = defLabel(dr.f, dr.i)
+		}
+		return st, why
+	}
 	named := func(st status) (status, string) { return st, why(st) }
 	for _, f := range facts {
 		aliases := f.aliasesOf(sym)

@@ -232,7 +232,7 @@ type analysisItem struct {
 	Kind   string `json:"kind" enum:"caller,function,callee,definition,supertype,subtype,reference,import,importer,export" desc:"What the item is: a caller (callers mode), a function whose calls follow and a callee (callees), a definition, a supertype or subtype (hierarchy), a reference, an import or importer (dependencies), an export."`
 	Depth  int    `json:"depth,omitempty" desc:"Level in a call tree or hierarchy: 1 for the symbol's direct callers, callees, supertypes or subtypes."`
 	Name   string `json:"name,omitempty" desc:"The symbol, qualified by its container (Class.method); for an import, its source."`
-	Detail string `json:"detail,omitempty" desc:"A definition's or export's kind, a type's relation, a reference's category, an import's kind; 'cycle' or 'repeated' for a node not expanded again."`
+	Detail string `json:"detail,omitempty" desc:"A definition's or export's kind, a type's relation, a reference's category, an import's kind, the definition a caller calls; 'cycle' or 'repeated' for a node not expanded again."`
 	File   string `json:"file,omitempty" desc:"Path relative to the workspace root; empty for a type not defined in scope."`
 	Line   int    `json:"line,omitempty" desc:"1-based: the definition's line, or the call's, reference's or import's."`
 	Text   string `json:"text,omitempty" desc:"The line that shows it (a call site, a definition, a reference), clipped."`
@@ -280,6 +280,10 @@ func flatten(r *analysis.Result) []analysisItem {
 		for _, n := range ns {
 			it := analysisItem{Kind: kind, Depth: depth, Name: qualify(n.Container, n.Name), Detail: mark(n.Cycle, n.Repeated), File: n.File, Line: n.Line, Text: n.Via,
 				Confidence: n.Confidence}
+			if n.Def != "" {
+				// A bare name's caller: the definition it calls.
+				it.Detail = strings.TrimSuffix("calls "+n.Def+", "+it.Detail, ", ")
+			}
 			if kind == "callee" {
 				it.Name, it.Text = "", n.Text
 			}
@@ -323,7 +327,11 @@ func flatten(r *analysis.Result) []analysisItem {
 		if refs := r.References; refs != nil {
 			for _, c := range refs.Categories {
 				for _, it := range c.Items {
-					add(analysisItem{Kind: "reference", Detail: c.ID, File: it.File, Line: it.Line, Text: it.Text, Confidence: it.Confidence})
+					detail := c.ID
+					if it.Def != "" {
+						detail += ", calls " + it.Def
+					}
+					add(analysisItem{Kind: "reference", Detail: detail, File: it.File, Line: it.Line, Text: it.Text, Confidence: it.Confidence})
 				}
 			}
 		}

@@ -421,3 +421,56 @@ func TestAnalysisCompleteness(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalysisNaming: the tool takes the file form of a symbol
+// (file#Owner.name), answers a qualifier matching nothing with an error
+// naming the near candidates, and its structured answer says which
+// definition each caller of a bare name several classes define calls.
+func TestAnalysisNaming(t *testing.T) {
+	root := writeFiles(t, map[string]string{
+		"a/m.test.ts": "export class S { get() {} }\nexport function a(s: S) { s.get(); }\n",
+		"b/m.test.ts": "export class T { get() {} }\nexport function b(x: T) { x.get(); }\n"})
+	ts, err := New(Config{Workspace: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tool *Tool
+	for _, x := range ts {
+		if x.Name == "structural_analysis" {
+			tool = x
+		}
+	}
+	out, err := tool.Call(context.Background(), json.RawMessage(`{"mode":"callers","language":"typescript","symbol":"b/m.test.ts#T.get"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if items := out.Structured.(analysisOutput).Items; len(items) != 1 || items[0].Name != "b" {
+		t.Errorf("callers of b/m.test.ts#T.get: %+v", items)
+	}
+	_, err = tool.Call(context.Background(), json.RawMessage(`{"mode":"callers","language":"typescript","symbol":"U.get"}`))
+	if err == nil || !strings.Contains(err.Error(), "near candidates: S.get a/m.test.ts:1, T.get b/m.test.ts:1") {
+		t.Errorf("callers of U.get: %v", err)
+	}
+	out, err = tool.Call(context.Background(), json.RawMessage(`{"mode":"callers","language":"typescript","symbol":"get"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var details []string
+	for _, it := range out.Structured.(analysisOutput).Items {
+		details = append(details, it.Name+" "+it.Detail)
+	}
+	if got := strings.Join(details, "; "); got != "a calls S.get a/m.test.ts:1; b calls T.get b/m.test.ts:1" {
+		t.Errorf("callers of get: %s", got)
+	}
+	out, err = tool.Call(context.Background(), json.RawMessage(`{"mode":"references","language":"typescript","symbol":"get"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	details = nil
+	for _, it := range out.Structured.(analysisOutput).Items {
+		details = append(details, it.Detail)
+	}
+	if got := strings.Join(details, "; "); got != "directCalls, calls S.get a/m.test.ts:1; directCalls, calls T.get b/m.test.ts:1" {
+		t.Errorf("references of get: %s", got)
+	}
+}

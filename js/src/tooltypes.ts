@@ -70,7 +70,7 @@ export type StructuralAnalysisParams = {
   path?: string;
   /** dependencies: also list the files that import target. */
   reverse?: boolean;
-  /** Name as written, or qualified (Class.method, module.func, pkg.Func) to pick one of several same-named definitions. */
+  /** Name as written, or qualified (Class.method, module.func, pkg.Func, file.ts#outer.inner) to pick one of several same-named definitions. */
   symbol?: string;
   /** File or directory, for dependencies and exports. */
   target?: string;
@@ -88,7 +88,7 @@ export type StructuralAnalysisResult = {
     confidence?: "resolved" | "name-only" | "heuristic";
     /** Level in a call tree or hierarchy: 1 for the symbol's direct callers, callees, supertypes or subtypes. */
     depth?: number;
-    /** A definition's or export's kind, a type's relation, a reference's category, an import's kind; 'cycle' or 'repeated' for a node not expanded again. */
+    /** A definition's or export's kind, a type's relation, a reference's category, an import's kind, the definition a caller calls; 'cycle' or 'repeated' for a node not expanded again. */
     detail?: string;
     /** Path relative to the workspace root; empty for a type not defined in scope. */
     file?: string;

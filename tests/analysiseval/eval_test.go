@@ -186,6 +186,14 @@ func compare(t *testing.T, tr truth, dir, srcDir, lang, project, version string)
 		}
 	}
 	heuristic := &score{}
+	// attributed counts the callers of bare names (found) and those
+	// attributed to the right definition (correct): to the one asked
+	// about when the truth has them as its callers, to another when not.
+	attributed := &score{}
+	// wrongDef counts the callers attributed to the wrong definition;
+	// unattributed those attributed to none, and of them the truth's
+	// callers of the definition asked about.
+	wrongDef, unattributed, unattributedTrue := 0, 0, 0
 	// wrongBy counts the qualified callers the truth does not hold, by
 	// label and reason.
 	wrongBy := map[string]int{}
@@ -222,7 +230,17 @@ func compare(t *testing.T, tr truth, dir, srcDir, lang, project, version string)
 					}
 					got = append(got, callerKey(n))
 				}
-				scores["callers"][w.name].add(got, q.Callers, q.Callers)
+				// A caller of two definitions of a bare name is listed
+				// under each: it counts once.
+				scores["callers"][w.name].add(dedup(got), q.Callers, q.Callers)
+				if !w.qualified {
+					w, u, ut := attribute(attributed, r.Callers, q, func(f string, a ...any) {
+						if verbose {
+							t.Logf("callers %s: "+f, append([]any{symbol}, a...)...)
+						}
+					})
+					wrongDef, unattributed, unattributedTrue = wrongDef+w, unattributed+u, unattributedTrue+ut
+				}
 				if w.qualified && !w.resolvedOnly {
 					truthSet := set(q.Callers)
 					for _, n := range r.Callers {
@@ -316,6 +334,9 @@ func compare(t *testing.T, tr truth, dir, srcDir, lang, project, version string)
 		}
 	}
 	t.Logf("%-11s %-25s %s", "references", "heuristic category", heuristic)
+	t.Logf("%-11s %-25s share %s (%d/%d), of those attributed %s; %d to another definition, %d to none (%d of them callers of the one asked about)",
+		"callers", "bare name, attributed", ratio(attributed.correct, attributed.found), attributed.correct, attributed.found,
+		ratio(attributed.correct, attributed.found-unattributed), wrongDef, unattributed, unattributedTrue)
 	var labels []string
 	for l := range wrongBy {
 		labels = append(labels, l)
@@ -335,6 +356,44 @@ func compare(t *testing.T, tr truth, dir, srcDir, lang, project, version string)
 			t.Errorf("%s: qualified precision %s below name matching's %s", mode, after, before)
 		}
 	}
+}
+
+// attribute scores the callers of q's bare name by the definition each is
+// attributed to (CallNode.Def, "Owner.name file:line"): right when it is
+// q's declaration and the truth has the caller, or another definition and
+// the truth has not; a caller attributed to none is not right.
+// It returns the callers attributed to the wrong definition, those
+// attributed to none, and of these the truth's callers; logf logs the
+// wrong ones.
+func attribute(s *score, callers []analysis.CallNode, q query, logf func(string, ...any)) (wrong, none, noneTrue int) {
+	decl, truthSet := set(q.Defs), set(q.Callers)
+	decl[q.File+":"+strconv.Itoa(q.Line)] = true
+	// A caller of two definitions is listed under each: under another
+	// definition it is right too.
+	toAsked := map[string]bool{}
+	for _, n := range callers {
+		if n.Def != "" && decl[n.Def[strings.LastIndexByte(n.Def, ' ')+1:]] {
+			toAsked[callerKey(n)] = true
+		}
+	}
+	for _, n := range callers {
+		s.found++
+		if n.Def == "" {
+			none++
+			if truthSet[callerKey(n)] {
+				noneTrue++
+			}
+			continue
+		}
+		at := n.Def[strings.LastIndexByte(n.Def, ' ')+1:]
+		if decl[at] == truthSet[callerKey(n)] || !decl[at] && toAsked[callerKey(n)] {
+			s.correct++
+			continue
+		}
+		wrong++
+		logf("%s attributed to %s, the truth's callers of %s:%d %v", callerKey(n), n.Def, q.File, q.Line, q.Callers)
+	}
+	return wrong, none, noneTrue
 }
 
 // qualified is how the sample's declaration is asked about: Owner.name for

@@ -311,6 +311,7 @@ func evalGo(t *testing.T, root, corpus string) {
 			scores[mode][w.name] = &score{}
 		}
 	}
+	attributed := &score{}
 	for _, d := range sample {
 		for _, w := range ways {
 			symbol := d.name
@@ -319,14 +320,19 @@ func evalGo(t *testing.T, root, corpus string) {
 			}
 			var got []string
 			nodes := map[string]analysis.CallNode{}
+			var checked []analysis.CallNode
 			for _, n := range ask(analysis.ModeCallers, symbol).Callers {
 				if w.resolvedOnly && n.Confidence != analysis.Resolved || !g.checked[n.File] {
 					continue
 				}
 				got = append(got, callerKey(n))
 				nodes[callerKey(n)] = n
+				checked = append(checked, n)
 			}
-			scores["callers"][w.name].add(got, keys(d.callers), keys(d.callers))
+			scores["callers"][w.name].add(dedup(got), keys(d.callers), keys(d.callers))
+			if !w.qualified {
+				attribute(attributed, checked, query{Defs: []string{d.key}, Callers: keys(d.callers)}, func(string, ...any) {})
+			}
 			if verbose && w.qualified && !w.resolvedOnly {
 				extra, missing := misses(got, keys(d.callers), keys(d.callers))
 				t.Logf("callers %s: %d extra, missing %v", symbol, len(extra), missing)
@@ -368,6 +374,8 @@ func evalGo(t *testing.T, root, corpus string) {
 			t.Errorf("%s: qualified precision %s below name matching's %s", mode, after, before)
 		}
 	}
+	t.Logf("%-11s %-25s share %s (%d/%d)", "callers", "bare name, attributed", ratio(attributed.correct, attributed.found),
+		attributed.correct, attributed.found)
 	if len(g.errs) > 0 {
 		t.Log(fmt.Sprintf("go/types reported %d errors, the first: %s", len(g.errs), g.errs[0]))
 	}
