@@ -1035,3 +1035,14 @@ func (w *wsIndex) pythonRoots(top string) []string {
 	}
 	return w.pyRoots[top]
 }
+
+// ownModule reports whether an import that resolved to no file names a
+// module of the workspace all the same (a workspace package whose entry
+// is missing, a tsconfig paths key): its names are not another package's.
+func (r *resolver) ownModule(f *fileFacts, imp importFact) bool {
+	if imp.Resolve != resolveJS || localSource(imp.Source) {
+		return false
+	}
+	_, known := r.ws().resolveBare(f, imp.Source)
+	return known
+}

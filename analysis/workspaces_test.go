@@ -241,3 +241,29 @@ func TestWorkspaceGlobLoop(t *testing.T) {
 	r := run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: "top.top"})
 	sameList(t, "callers of top.top", treeSet(r.Callers), []string{"1 main packages/app/src/app.ts resolved"})
 }
+
+// TestWorkspacePackageWithoutEntry: an import naming a package of the
+// workspace whose entry file is missing is not another package's: a name
+// it binds stays name-only to the workspace's definition, as an
+// unresolved relative import does, where an unknown package's is
+// external (no file).
+func TestWorkspacePackageWithoutEntry(t *testing.T) {
+	dir := project(t, map[string]string{
+		"package.json":               `{"name": "root", "workspaces": ["packages/*"]}`,
+		"packages/base/package.json": `{"name": "@x/base", "main": "dist/index.js"}`,
+		"packages/base/lib/base.ts":  "export class Base {}\n",
+		"packages/app/one.ts":        "import { Base } from '@x/base';\nexport class One extends Base {}\n",
+		"packages/app/two.ts":        "import { Base } from 'some-package';\nexport class Two extends Base {}\n",
+	})
+	for _, tc := range []struct{ class, want string }{
+		{"One", "Base packages/base/lib/base.ts name-only"},
+		{"Two", "Base  name-only"},
+	} {
+		r := run(t, dir, Params{Mode: "hierarchy", Language: "typescript", Symbol: tc.class})
+		var got []string
+		for _, s := range r.Hierarchy.Supertypes {
+			got = append(got, s.Name+" "+s.File+" "+s.Confidence)
+		}
+		sameList(t, "supertypes of "+tc.class, got, []string{tc.want})
+	}
+}
