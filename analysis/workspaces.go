@@ -503,7 +503,7 @@ func (w *wsIndex) npmPackageOf(dir, name string) *npmPkg {
 func (w *wsIndex) resolveBare(f *fileFacts, src string) (out []string, known bool) {
 	dir := pathpkg.Dir(f.rel)
 	if tc := w.tsconfig(dir); tc != nil {
-		if out, matched := w.viaPaths(f, tc, src); len(out) > 0 || matched {
+		if out := w.viaPaths(f, tc, src); len(out) > 0 {
 			return out, true
 		}
 	}
@@ -879,10 +879,10 @@ func (w *wsIndex) extendsPath(dir, spec string) string {
 	return ""
 }
 
-// viaPaths resolves src through tsconfig paths (exact keys, then the
-// pattern with the longest prefix), then baseUrl. matched says a paths
-// key named src, so nothing else is tried when its targets are missing.
-func (w *wsIndex) viaPaths(f *fileFacts, tc *tsConfig, src string) (out []string, matched bool) {
+// viaPaths resolves src through tsconfig paths (an exact key, else the
+// pattern with the longest prefix), then baseUrl; when neither names a
+// file, resolution goes on as without them, as TypeScript's does.
+func (w *wsIndex) viaPaths(f *fileFacts, tc *tsConfig, src string) []string {
 	var targets []string
 	star := ""
 	if ts, ok := tc.paths[src]; ok {
@@ -904,15 +904,13 @@ func (w *wsIndex) viaPaths(f *fileFacts, tc *tsConfig, src string) (out []string
 	for _, t := range targets {
 		p := pathpkg.Join(tc.pathsBase, strings.ReplaceAll(t, "*", star))
 		if out := w.r.jsFile(f, p); len(out) > 0 {
-			return out, true
+			return out
 		}
 	}
 	if tc.baseURL != "" {
-		if out := w.r.jsFile(f, pathpkg.Join(tc.baseURL, src)); len(out) > 0 {
-			return out, true
-		}
+		return w.r.jsFile(f, pathpkg.Join(tc.baseURL, src))
 	}
-	return nil, false
+	return nil
 }
 
 // goModules maps the module paths of the workspace's other Go modules to
