@@ -974,10 +974,11 @@ func (b *binder) lookup(f *fileFacts, name string, pos, depth int) binding {
 			}
 			files := b.importFiles(f, imp)
 			if len(files) == 0 {
-				if localSource(imp.Source) {
+				if localSource(imp.Source) || b.r.ownModule(f, imp) {
 					// A module of the workspace that the resolver could
-					// not find (a path alias, a file not on disk): the
-					// name is not known to be another package's.
+					// not find (a path alias, a file not on disk, a
+					// workspace package without its entry): the name is
+					// not known to be another package's.
 					return binding{}
 				}
 				return binding{external: true}

@@ -38,6 +38,7 @@ type resolver struct {
 	all     []string        // every file of the scope languages in the workspace, lazily
 	allDone bool
 	goMods  map[string][2]string // dir -> (module root, module path)
+	wsx     *wsIndex             // the workspace's packages, read when first needed
 }
 
 func newResolver(s *session) *resolver {
@@ -103,7 +104,20 @@ func (r *resolver) resolveJS(f *fileFacts, src string) []string {
 	case strings.HasPrefix(src, "/"):
 		base = pathpkg.Clean(strings.TrimPrefix(src, "/"))
 	default:
-		return nil // a package, not a file of the workspace
+		// A package: the workspace's own (by name, tsconfig paths), else
+		// another's.
+		out, _ := r.ws().resolveBare(f, src)
+		return out
+	}
+	return r.jsFile(f, base)
+}
+
+// jsFile returns the file a JavaScript module path names (relative to the
+// workspace root): itself, its TypeScript source (x.js -> x.ts), with an
+// extension, or its folder's index file.
+func (r *resolver) jsFile(f *fileFacts, base string) []string {
+	if base == ".." || strings.HasPrefix(base, "../") {
+		return nil
 	}
 	exts := f.c.spec.Exts
 	cands := []string{base}
@@ -152,6 +166,17 @@ func (r *resolver) resolvePython(f *fileFacts, imp importFact) []string {
 			}
 		}
 	}
+	if out := r.pythonFrom(bases, segs, imp); out != nil || dots > 0 || len(segs) == 0 {
+		return out
+	}
+	// The package roots of the workspace (a src/ layout, a folder with
+	// pyproject.toml) that hold a package of that name.
+	return r.pythonFrom(r.ws().pythonRoots(segs[0]), segs, imp)
+}
+
+// pythonFrom resolves a module's segments from the first of bases holding
+// it: the imported names that are submodules, then the module itself.
+func (r *resolver) pythonFrom(bases, segs []string, imp importFact) []string {
 	for _, base := range bases {
 		p := pathpkg.Join(append([]string{base}, segs...)...)
 		var out []string
@@ -209,19 +234,19 @@ func readModulePath(gomod string) string {
 
 func (r *resolver) resolveGo(f *fileFacts, src string) []string {
 	root, mod := r.goModule(pathpkg.Dir(f.rel))
-	if mod == "" {
-		return nil
-	}
 	var dir string
 	switch {
-	case src == mod:
+	case mod != "" && src == mod:
 		dir = root
-	case strings.HasPrefix(src, mod+"/"):
+	case mod != "" && strings.HasPrefix(src, mod+"/"):
 		dir = pathpkg.Join(root, strings.TrimPrefix(src, mod+"/"))
 	case mod == "std" && !strings.Contains(strings.SplitN(src, "/", 2)[0], "."):
 		dir = pathpkg.Join(root, src) // the standard library's own tree
 	default:
-		return nil
+		// Another module of the workspace (go.work use, a local replace).
+		if dir = r.ws().goWorkDir(pathpkg.Dir(f.rel), src); dir == "" {
+			return nil
+		}
 	}
 	// An import string may climb out of the module ("m/../../.."), and a
 	// directory may be a link out of the workspace: neither is listed.

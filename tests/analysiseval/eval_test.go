@@ -21,11 +21,20 @@ import (
 // its classes share member names: get, set, has, keys, values, ...) and
 // TanStack Query's core (23 files; caches, observers and clients sharing
 // build, find, subscribe, ...) and rxjs (251 files; subjects, observers,
-// subscribers and schedulers sharing next, error, complete, schedule, ...).
-var projects = []struct{ name, version, src string }{
-	{"mobx", "7.1.3", "src"},
-	{"@tanstack/query-core", "5.108.0", "src"},
-	{"rxjs", "7.8.2", "src"},
+// subscribers and schedulers sharing next, error, complete, schedule, ...)
+// and zod (332 files; schemas sharing _parse, parse, check, ...; it imports
+// itself by its package name, "zod/v4/core", which its package.json
+// exports under the condition "@zod/source" to its sources, so the truth
+// resolves with that custom condition, as zod's own build does).
+var projects = []struct {
+	name, version, src string
+	// conditions are the custom export conditions the truth resolves with.
+	conditions []string
+}{
+	{"mobx", "7.1.3", "src", nil},
+	{"@tanstack/query-core", "5.108.0", "src", nil},
+	{"rxjs", "7.8.2", "src", nil},
+	{"zod", "4.6.7", "src", []string{"@zod/source"}},
 }
 
 const (
@@ -133,13 +142,22 @@ var ways = []way{{"name matching", false, false}, {"qualified", true, false}, {"
 
 func TestEval(t *testing.T) {
 	for _, p := range projects {
-		t.Run(p.name, func(t *testing.T) { measure(t, p.name, p.version, p.src) })
+		t.Run(p.name, func(t *testing.T) {
+			measure(t, p.name, p.version, p.src, map[string]any{"customConditions": p.conditions})
+		})
 	}
 }
 
 // measure compares the answers of structural_analysis with the compiler's
-// on one project.
-func measure(t *testing.T, project, version, srcDir string) {
+// on one project; opts are the truth's module resolution options
+// (customConditions, paths).
+func measure(t *testing.T, project, version, srcDir string, opts map[string]any) {
+	fetch := func() (string, error) { return difftest.NpmPackage(context.Background(), project, version) }
+	measureAt(t, fetch, project, version, srcDir, opts)
+}
+
+// measureAt is measure on the project folder fetch returns.
+func measureAt(t *testing.T, fetch func() (string, error), project, version, srcDir string, opts map[string]any) {
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("analysiseval: node is not installed")
@@ -152,11 +170,11 @@ func measure(t *testing.T, project, version, srcDir string) {
 	if _, err := os.Stat(filepath.Join(tsDir, "package.json")); err != nil {
 		t.Skip("analysiseval: node_modules/typescript is missing (scripts/test-deps.sh installs it)")
 	}
-	dir, err := difftest.NpmPackage(context.Background(), project, version)
+	dir, err := fetch()
 	if err != nil {
 		t.Skipf("analysiseval: %s@%s could not be fetched: %v", project, version, err)
 	}
-	tr := askTruth(t, node, filepath.Join(root, "tests", "analysiseval", "truth.mjs"), tsDir, dir, srcDir)
+	tr := askTruth(t, node, filepath.Join(root, "tests", "analysiseval", "truth.mjs"), tsDir, dir, srcDir, opts)
 	compare(t, tr, dir, srcDir, "typescript", project, version)
 }
 
@@ -434,14 +452,19 @@ func TestQualified(t *testing.T) {
 
 // askTruth runs a truth script (truth.mjs, pyright.mjs) with node over
 // srcDir of the project at dir, on the sample of this run (bounded, or
-// every shared symbol under LOUPE_ANALYSIS_EVAL=full), and reads its answer.
-func askTruth(t *testing.T, node, script, checker, dir, srcDir string) truth {
+// every shared symbol under LOUPE_ANALYSIS_EVAL=full), and reads its answer;
+// opts go into the request as they are.
+func askTruth(t *testing.T, node, script, checker, dir, srcDir string, opts map[string]any) truth {
 	t.Helper()
 	sample := bounded
 	if os.Getenv("LOUPE_ANALYSIS_EVAL") == "full" {
 		sample = 0
 	}
-	req, _ := json.Marshal(map[string]any{"root": dir, "dir": srcDir, "seed": seed, "sample": sample})
+	r := map[string]any{"root": dir, "dir": srcDir, "seed": seed, "sample": sample}
+	for k, v := range opts {
+		r[k] = v
+	}
+	req, _ := json.Marshal(r)
 	cmd := exec.Command(node, script, checker)
 	cmd.Stdin = bytes.NewReader(req)
 	var stderr bytes.Buffer

@@ -67,7 +67,7 @@ func measurePython(t *testing.T, dir, srcDir, project, version string) {
 	if _, err := os.Stat(filepath.Join(pyright, "package.json")); err != nil {
 		t.Skip("analysiseval: node_modules/pyright is missing (scripts/test-deps.sh installs it)")
 	}
-	tr := askTruth(t, node, filepath.Join(root, "tests", "analysiseval", "pyright.mjs"), pyright, dir, srcDir)
+	tr := askTruth(t, node, filepath.Join(root, "tests", "analysiseval", "pyright.mjs"), pyright, dir, srcDir, nil)
 	compare(t, tr, dir, srcDir, "python", project, version)
 }
 

@@ -5,8 +5,13 @@
 //
 //   node truth.mjs <typescript module dir> < request.json > answers.json
 //
-// request: {root, dir, seed, sample}: the project's root, the folder of its
-// sources (relative), the seed and the number of symbols (0: all).
+// request: {root, dir, seed, sample, customConditions, paths}: the project's
+// root, the folder of its sources (relative), the seed and the number of
+// symbols (0: all); optionally the custom export conditions module
+// resolution honours (zod's "@zod/source", which its package.json maps to
+// its sources, so its imports of itself by name, "zod/v4/core", reach them
+// as in zod's build) and tsconfig paths relative to root (a workspace's
+// packages by name, {"@tldraw/editor": ["packages/editor/src/index.ts"]}).
 // answers: {files, declarations, shared, queries: [{name, qual, kind, file,
 // line, callable, callers, refsAll, refsStructural, defs, hierarchy}]}, paths relative
 // to root, each answer a list of "file:line" ("file:module" for a caller
@@ -33,6 +38,11 @@ const options = {
   target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler,
   jsx: ts.JsxEmit.Preserve, experimentalDecorators: true, noEmit: true, skipLibCheck: true, strict: false,
 };
+if (req.customConditions && req.customConditions.length) options.customConditions = req.customConditions;
+if (req.paths) {
+  options.baseUrl = root;
+  options.paths = req.paths;
+}
 const texts = new Map(files.map((f) => [f, fs.readFileSync(f, 'utf8')]));
 const host = {
   getCompilationSettings: () => options,
