@@ -367,6 +367,10 @@ func (b *binder) resolveCall(f *fileFacts, k call) binding {
 		return b.member(b.evalType(f, parseTyx(k.RecvLit), k.Start, 0), k.Name)
 	case k.RecvCall > 0:
 		for _, inner := range f.calls {
+			if inner.Start == k.RecvCall && inner.End < k.End && !inner.Member && inner.Name == "super" &&
+				f.c.spec.Library != nil {
+				return b.superMember(f, k.Start, k.Name) // Python's super().m()
+			}
 			if inner.Start == k.RecvCall && inner.End < k.End && !inner.Literal {
 				if b.depth > 6 {
 					return binding{}

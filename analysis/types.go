@@ -369,19 +369,24 @@ func (b *binder) superMember(f *fileFacts, pos int, name string) binding {
 	cls := b.enclosingClass(f, pos)
 	var out []defRef
 	for _, c := range cls.defs {
+		supers := 0
 		for _, sf := range f.supers {
 			if sf.Def != c.i {
 				continue
 			}
-			sup := b.lookup(f, sf.Name, f.defs[c.i].Start, 0)
+			supers++
+			sup := b.superType(f, sf, f.defs[c.i].Start)
 			if sup.external || !sup.found() && f.c.spec.Library != nil && f.c.spec.Library().types[sf.Name] != nil {
 				return binding{external: true} // a library or package class's member
 			}
 			for _, p := range sup.defs {
 				if p.f.defs[p.i].container {
-					out = append(out, b.membersOf(p, name, 0)...)
+					out = append(out, b.member(binding{defs: []defRef{p}}, name).defs...)
 				}
 			}
+		}
+		if supers == 0 && f.c.spec.Library != nil {
+			return binding{external: true} // class A: super() is object
 		}
 	}
 	return binding{defs: out}

@@ -125,6 +125,21 @@ class Sub(Store):
 `, []string{"__new__ resolved"}},
 		{"untyped receivers stay name-only", `def a(x): x.decode(1)
 `, []string{"a name-only"}},
+		{"super() calls the base class's member", `import store
+from store import Store, Cache
+class Sub(Store):
+    def decode(self, s):
+        return super().decode(s)
+class Other(Cache):
+    def decode(self, s):
+        return super().decode(s)
+class Plain:
+    def decode(self, s):
+        return super().decode(s)
+class Dotted(store.Store):
+    def run(self):
+        return super().decode(1)
+`, []string{"decode resolved", "run resolved"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

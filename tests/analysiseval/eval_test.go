@@ -272,7 +272,15 @@ func compare(t *testing.T, tr truth, dir, srcDir, lang, project, version string)
 				}
 				if verbose && w.qualified {
 					extra, missing := misses(got, q.Callers, q.Callers)
-					t.Logf("callers %s (%s): extra %v missing %v", symbol, w.name, extra, missing)
+					t.Logf("callers %s (%s): %d extra, missing %v", symbol, w.name, len(extra), missing)
+					nodes := map[string]analysis.CallNode{}
+					for _, n := range r.Callers {
+						nodes[callerKey(n)] = n
+					}
+					for _, k := range extra {
+						n := nodes[k]
+						t.Logf("  extra %s [%s %s] %s", k, n.Confidence, n.Reason, strings.TrimSpace(n.Via))
+					}
 				}
 			}
 			if q.Hierarchy != nil {
