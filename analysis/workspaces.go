@@ -413,9 +413,6 @@ func globMatch(g, p []string) bool {
 // most wsMaxDirs folders per call; a folder reached twice (a symlink
 // loop) is visited once.
 func (w *wsIndex) globDirs(dir string, segs []string, depth int, seen map[string]bool) []string {
-	if len(segs) == 0 {
-		return []string{dir}
-	}
 	if w.dirs >= wsMaxDirs {
 		if !w.dirsCut {
 			w.dirsCut = true
@@ -424,6 +421,9 @@ func (w *wsIndex) globDirs(dir string, segs []string, depth int, seen map[string
 		return nil
 	}
 	w.dirs++
+	if len(segs) == 0 {
+		return []string{dir}
+	}
 	abs, err := filepath.EvalSymlinks(filepath.Join(w.r.s.ws.root, filepath.FromSlash(dir)))
 	if err != nil || !w.r.s.ws.inside(abs) || seen[abs+"\x00"+strings.Join(segs, "/")] {
 		return nil

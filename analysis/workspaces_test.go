@@ -267,3 +267,22 @@ func TestWorkspacePackageWithoutEntry(t *testing.T) {
 		sameList(t, "supertypes of "+tc.class, got, []string{tc.want})
 	}
 }
+
+// TestWorkspaceGlobBound: workspace globs naming more folders than
+// wsMaxDirs stop there with a note; the packages reached before resolve.
+func TestWorkspaceGlobBound(t *testing.T) {
+	dir := project(t, with(npmWorkspace, map[string]string{
+		"package.json": `{"name": "root", "private": true, "workspaces": ["packages/*", "many/*"]}`,
+	}))
+	for i := 0; i <= wsMaxDirs; i++ {
+		if err := os.MkdirAll(filepath.Join(dir, "many", "d"+strconv.Itoa(i)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: "top.top"})
+	sameList(t, "callers of top.top", treeSet(r.Callers), []string{"1 main packages/app/src/app.ts resolved"})
+	want := "the workspace globs name more than " + strconv.Itoa(wsMaxDirs) + " folders"
+	if !strings.Contains(strings.Join(r.Notes, "\n"), want) {
+		t.Errorf("notes %q lack %q", r.Notes, want)
+	}
+}
