@@ -989,8 +989,9 @@ func decodeGoMod(data []byte) (any, error) {
 }
 
 // goWorkDir returns the folder of a Go import path under another module
-// of the workspace (the longest module path that prefixes it), or "".
-func (w *wsIndex) goWorkDir(dir, src string) string {
+// of the workspace (the longest module path that prefixes it) and that
+// module's path, or "".
+func (w *wsIndex) goWorkDir(dir, src string) (string, string) {
 	best := ""
 	out := ""
 	for mod, d := range w.goModules(dir) {
@@ -998,7 +999,7 @@ func (w *wsIndex) goWorkDir(dir, src string) string {
 			best, out = mod, pathpkg.Join(d, strings.TrimPrefix(strings.TrimPrefix(src, mod), "/"))
 		}
 	}
-	return out
+	return out, best
 }
 
 // pythonRoots returns the folders from which a top-level Python package
