@@ -234,8 +234,13 @@ func readModulePath(gomod string) string {
 
 func (r *resolver) resolveGo(f *fileFacts, src string) []string {
 	root, mod := r.goModule(pathpkg.Dir(f.rel))
+	// Another module of the workspace (go.work use, a local replace),
+	// nested in this one's path or not: the longest module path wins.
+	wdir, wmod := r.ws().goWorkDir(pathpkg.Dir(f.rel), src)
 	var dir string
 	switch {
+	case wdir != "" && len(wmod) > len(mod):
+		dir = wdir
 	case mod != "" && src == mod:
 		dir = root
 	case mod != "" && strings.HasPrefix(src, mod+"/"):
@@ -243,8 +248,7 @@ func (r *resolver) resolveGo(f *fileFacts, src string) []string {
 	case mod == "std" && !strings.Contains(strings.SplitN(src, "/", 2)[0], "."):
 		dir = pathpkg.Join(root, src) // the standard library's own tree
 	default:
-		// Another module of the workspace (go.work use, a local replace).
-		if dir = r.ws().goWorkDir(pathpkg.Dir(f.rel), src); dir == "" {
+		if dir = wdir; dir == "" {
 			return nil
 		}
 	}

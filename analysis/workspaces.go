@@ -413,9 +413,6 @@ func globMatch(g, p []string) bool {
 // most wsMaxDirs folders per call; a folder reached twice (a symlink
 // loop) is visited once.
 func (w *wsIndex) globDirs(dir string, segs []string, depth int, seen map[string]bool) []string {
-	if len(segs) == 0 {
-		return []string{dir}
-	}
 	if w.dirs >= wsMaxDirs {
 		if !w.dirsCut {
 			w.dirsCut = true
@@ -424,6 +421,9 @@ func (w *wsIndex) globDirs(dir string, segs []string, depth int, seen map[string
 		return nil
 	}
 	w.dirs++
+	if len(segs) == 0 {
+		return []string{dir}
+	}
 	abs, err := filepath.EvalSymlinks(filepath.Join(w.r.s.ws.root, filepath.FromSlash(dir)))
 	if err != nil || !w.r.s.ws.inside(abs) || seen[abs+"\x00"+strings.Join(segs, "/")] {
 		return nil
@@ -989,8 +989,9 @@ func decodeGoMod(data []byte) (any, error) {
 }
 
 // goWorkDir returns the folder of a Go import path under another module
-// of the workspace (the longest module path that prefixes it), or "".
-func (w *wsIndex) goWorkDir(dir, src string) string {
+// of the workspace (the longest module path that prefixes it) and that
+// module's path, or "".
+func (w *wsIndex) goWorkDir(dir, src string) (string, string) {
 	best := ""
 	out := ""
 	for mod, d := range w.goModules(dir) {
@@ -998,7 +999,7 @@ func (w *wsIndex) goWorkDir(dir, src string) string {
 			best, out = mod, pathpkg.Join(d, strings.TrimPrefix(strings.TrimPrefix(src, mod), "/"))
 		}
 	}
-	return out
+	return out, best
 }
 
 // pythonRoots returns the folders from which a top-level Python package

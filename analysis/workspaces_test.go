@@ -267,3 +267,44 @@ func TestWorkspacePackageWithoutEntry(t *testing.T) {
 		sameList(t, "supertypes of "+tc.class, got, []string{tc.want})
 	}
 }
+
+// TestWorkspaceGlobBound: workspace globs naming more folders than
+// wsMaxDirs stop there with a note; the packages reached before resolve.
+func TestWorkspaceGlobBound(t *testing.T) {
+	dir := project(t, with(npmWorkspace, map[string]string{
+		"package.json": `{"name": "root", "private": true, "workspaces": ["packages/*", "many/*"]}`,
+	}))
+	for i := 0; i <= wsMaxDirs; i++ {
+		if err := os.MkdirAll(filepath.Join(dir, "many", "d"+strconv.Itoa(i)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: "top.top"})
+	sameList(t, "callers of top.top", treeSet(r.Callers), []string{"1 main packages/app/src/app.ts resolved"})
+	want := "the workspace globs name more than " + strconv.Itoa(wsMaxDirs) + " folders"
+	if !strings.Contains(strings.Join(r.Notes, "\n"), want) {
+		t.Errorf("notes %q lack %q", r.Notes, want)
+	}
+}
+
+// TestWorkspaceNestedGoModule: an import path under a go.work module
+// nested in the main module's path resolves to that module's folder, not
+// to the folder the main module's path would name.
+func TestWorkspaceNestedGoModule(t *testing.T) {
+	dir := project(t, map[string]string{
+		"go.work":             "go 1.22\n\nuse (\n\t.\n\t./toolsmod\n)\n",
+		"go.mod":              "module example.com/m\n\ngo 1.22\n",
+		"main.go":             "package main\n\nimport \"example.com/m/tools/gen\"\n\nfunc main() { gen.Run() }\n",
+		"toolsmod/go.mod":     "module example.com/m/tools\n\ngo 1.22\n",
+		"toolsmod/gen/gen.go": "package gen\n\nfunc Run() int { return 1 }\n",
+		"tools/gen/decoy.go":  "package gen\n\nfunc Run() int { return 2 }\n",
+	})
+	r := run(t, dir, Params{Mode: "dependencies", Language: "go", Target: "main.go"})
+	var got []string
+	for _, d := range r.Dependencies {
+		for _, imp := range d.Imports {
+			got = append(got, imp.Source+" "+imp.Resolved)
+		}
+	}
+	sameList(t, "imports of main.go", got, []string{"example.com/m/tools/gen toolsmod/gen"})
+}
