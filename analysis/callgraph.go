@@ -114,6 +114,12 @@ func (s *session) callers(sym, owner string, depth, maxNodes int) []CallNode {
 			var found []*callNode
 			for _, m := range s.callSitesFor(p.tgt, grouped && p.node == nil) {
 				f, k := m.f, m.f.calls[m.i]
+				if grouped && p.node != nil && m.st == nameOnly && visited[defKey{f.rel, k.Caller}] && !p.path[defKey{f.rel, k.Caller}] {
+					// Below a bare name's callers, a caller already shown
+					// that calls by name only: every definition of the
+					// name would list it again.
+					continue
+				}
 				n := &callNode{CallNode: CallNode{File: f.rel, Via: f.lineText(k.Line, viaMax), ViaLine: k.Line,
 					Confidence: m.st.label(), Reason: m.why}}
 				key := defKey{f.rel, k.Caller}

@@ -314,3 +314,32 @@ func TestBareNameReferences(t *testing.T) {
 	sameList(t, "direct calls of ZodString._parse", refs("ZodString._parse"), []string{
 		`types.ts:3 resolved ""`, `use.ts:2 resolved ""`, `types.ts:7 name-only ""`})
 }
+
+// TestBareNameDepth: below a bare name's callers, a caller already shown
+// that calls the name by name only is not listed again under each
+// definition (two untyped _parse calls would list each other under every
+// _parse); resolved callers and the definition's own recursion are.
+func TestBareNameDepth(t *testing.T) {
+	dir := project(t, map[string]string{"types.ts": `export class A {
+  inner: any;
+  _parse(x: any) { return this.inner._parse(x); }
+  parse(x: any) { return this._parse(x); }
+}
+export class B {
+  el: any;
+  _parse(x: any) { return this.el._parse(x); }
+}
+`})
+	r := run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: "_parse", Depth: 2})
+	var got []string
+	var walk func(ns []CallNode, depth int)
+	walk = func(ns []CallNode, depth int) {
+		for _, n := range ns {
+			got = append(got, fmt.Sprintf("%d %s.%s%s", depth, n.Container, n.Name, mark(n.Cycle, n.Repeated)))
+			walk(n.Children, depth+1)
+		}
+	}
+	walk(r.Callers, 0)
+	sameList(t, "callers of _parse, depth 2", got, []string{
+		"0 A.parse", "0 A._parse", "1 A.parse  (already shown)", "1 A._parse  (cycle)", "0 B._parse", "1 B._parse  (cycle)"})
+}
