@@ -221,4 +221,11 @@ test('structural_analysis through the JS surface (REQ-SA-*)', async () => {
   assert.match(String(out.metadata.error), /outside the workspace/);
   const none = await analysis.execute({ mode: 'definitions', language: 'typescript', symbol: 'NoSuchThing' });
   assert.equal(none.metadata.truncated, false);
+  // The file form names a symbol by its file; a qualifier matching nothing
+  // is an error naming the near candidates.
+  const named = await analysis.execute({ mode: 'callers', language: 'typescript', symbol: 'src/calls.ts#leaf' });
+  assert.equal(named.metadata.error, undefined, named.llmContent);
+  assert.match(named.llmContent, /mid\(\)/);
+  const near = await analysis.execute({ mode: 'callers', language: 'typescript', symbol: 'Nope.leaf' });
+  assert.match(String(near.metadata.error), /near candidates: leaf src\/calls\.ts:3/);
 });
