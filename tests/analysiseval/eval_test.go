@@ -235,6 +235,13 @@ func compare(t *testing.T, tr truth, dir, srcDir, lang, project, version string)
 			symbol := q.Name
 			if w.qualified {
 				symbol = qualified(q)
+				// Told that the name matches definitions in several
+				// classes or files, a model names the one it means.
+				for _, n := range ask(analysis.ModeDefinitions, symbol).Notes {
+					if strings.Contains(n, "definitions in different classes or files") {
+						symbol = fileForm(q)
+					}
+				}
 			}
 			if q.Callable && q.SharedName {
 				r := ask(analysis.ModeCallers, symbol)
@@ -426,6 +433,15 @@ func attribute(s *score, callers []analysis.CallNode, q query, logf func(string,
 // a method, module.name for a top-level declaration.
 func qualified(q query) string {
 	return q.Qual + "." + q.Name
+}
+
+// fileForm names q's declaration alone: its file, then its class and
+// name (file.ts#Owner.name) or its name (file.ts#name).
+func fileForm(q query) string {
+	if q.Kind == "method" {
+		return q.File + "#" + q.Qual + "." + q.Name
+	}
+	return q.File + "#" + q.Name
 }
 
 // callerKey is how the compiler names a caller: the line of its name, or
