@@ -235,11 +235,24 @@ func compare(t *testing.T, tr truth, dir, srcDir, lang, project, version string)
 			symbol := q.Name
 			if w.qualified {
 				symbol = qualified(q)
-				// Told that the name matches definitions in several
-				// classes or files, a model names the one it means.
-				for _, n := range ask(analysis.ModeDefinitions, symbol).Notes {
-					if strings.Contains(n, "definitions in different classes or files") {
-						symbol = fileForm(q)
+				// A module with a dotted stem (tuple.test.ts) is named by
+				// its file; told that a name matches definitions in
+				// several classes or files, a model names the one it means.
+				// A qualifier matching no definition (a namespace's
+				// member asked by its module) is an error that names the
+				// file form: the model asks again in it.
+				if strings.Contains(q.Qual, ".") {
+					symbol = fileForm(q)
+				}
+				r, err := tool.Run(context.Background(), analysis.Params{Mode: analysis.ModeDefinitions, Language: lang,
+					Path: srcDir, Symbol: symbol, MaxNodes: analysis.MaxMaxNodes})
+				if err != nil {
+					symbol = fileForm(q)
+				} else {
+					for _, n := range r.Notes {
+						if strings.Contains(n, "definitions in different classes or files") {
+							symbol = fileForm(q)
+						}
 					}
 				}
 			}
