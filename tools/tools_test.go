@@ -384,16 +384,7 @@ func TestDeclareRejectsIncomplete(t *testing.T) {
 func TestAnalysisCompleteness(t *testing.T) {
 	root := writeFiles(t, map[string]string{"m.ts": "export class S { get() {} }\n" +
 		"export function a(s: S) { s.get(); }\nexport function b(x) { x.get(); }\n"})
-	ts, err := New(Config{Workspace: root})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var tool *Tool
-	for _, x := range ts {
-		if x.Name == "structural_analysis" {
-			tool = x
-		}
-	}
+	tool := toolsByName(t, Config{Workspace: root})["structural_analysis"]
 	cases := []struct {
 		params     string
 		exhaustive bool
@@ -430,16 +421,7 @@ func TestAnalysisNaming(t *testing.T) {
 	root := writeFiles(t, map[string]string{
 		"a/m.test.ts": "export class S { get() {} }\nexport function a(s: S) { s.get(); }\n",
 		"b/m.test.ts": "export class T { get() {} }\nexport function b(x: T) { x.get(); }\n"})
-	ts, err := New(Config{Workspace: root})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var tool *Tool
-	for _, x := range ts {
-		if x.Name == "structural_analysis" {
-			tool = x
-		}
-	}
+	tool := toolsByName(t, Config{Workspace: root})["structural_analysis"]
 	out, err := tool.Call(context.Background(), json.RawMessage(`{"mode":"callers","language":"typescript","symbol":"b/m.test.ts#T.get"}`))
 	if err != nil {
 		t.Fatal(err)
