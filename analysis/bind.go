@@ -474,8 +474,8 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 		}
 	}
 	for _, k := range f.calls {
-		if k.Start < start || k.End > end || k.Literal && !k.New {
-			continue
+		if k.Start < start || k.End > end || k.Literal && !k.New || index > 0 && (k.Start != start || k.End != end) {
+			continue // v, ok := m[f(x)]: ok is not f's second result
 		}
 		if b.depth > 6 || index > 0 && k.New {
 			return binding{}

@@ -499,6 +499,8 @@ func shadow(g Getter) { switch g := g.(type) { case *Pool, *Cache: g.Get() } }
 func literal(g Getter) { g.(interface{ Get() any }).Get() }
 func results() { c, err := open(); c.Get(); err.Error() }
 func grouped() { _, _, err := named(); err.Get() }
+func indexOK(m map[*Cache]*Fault) { _, ok := m[first()]; ok.Get() }
+func first() (*Cache, *Fault) { return nil, nil }
 func written(err error) { err.Error() }
 func embedded(w *wrap) { w.Pool.Get(); w.Conn.Close() }
 `,
@@ -510,11 +512,12 @@ func embedded(w *wrap) { w.Pool.Get(); w.Conn.Close() }
 		{"Pool.Get", []string{"pair use.go resolved", "lit use.go resolved", "commaOK use.go resolved",
 			"switched use.go resolved", "variadic use.go resolved", "deep use.go resolved", "indexed use.go resolved",
 			"made use.go resolved", "keyed use.go resolved", "deref use.go resolved", "set use.go resolved",
-			"embedded use.go resolved"}},
+			"embedded use.go resolved", "indexOK use.go name-only"}},
 		{"Cache.Get", []string{"other use.go resolved", "switched use.go resolved", "values use.go resolved",
 			"vars use.go resolved", "made use.go resolved", "keyed use.go resolved", "set use.go resolved",
-			"results use.go resolved"}},
-		{"Fault.Get", []string{"grouped use.go resolved"}},
+			"results use.go resolved", "indexOK use.go name-only"}},
+		// ok in v, ok := m[first()] is not first's second result.
+		{"Fault.Get", []string{"grouped use.go resolved", "indexOK use.go name-only"}},
 		// File's Close is io.Closer's; the parameter io shadows the package.
 		{"Handle.Close", []string{"own files.go resolved"}},
 		// The package's function, not Handle's method of the same name.
