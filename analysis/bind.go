@@ -529,14 +529,8 @@ func (b *binder) typeArg(f *fileFacts, k call) binding {
 		case strings.HasPrefix(arg, "chan "):
 			arg = strings.TrimSpace(arg[len("chan "):])
 		default:
-			recv, name, qualified := strings.Cut(arg, ".")
-			if !qualified {
-				recv, name = "", arg
-			}
-			if !isIdent(name) || qualified && !isIdent(recv) {
-				return binding{}
-			}
-			return b.written(f, typedName{Type: name, TypeRecv: recv}, k.Start)
+			ty, _ := b.writtenName(f, arg, k.Start)
+			return ty
 		}
 	}
 }
@@ -572,7 +566,12 @@ func (b *binder) assertedType(f *fileFacts, v string, pos int) (binding, bool) {
 	if i <= 0 {
 		return binding{}, false
 	}
-	typ := strings.TrimPrefix(v[i+2:len(v)-1], "*")
+	return b.writtenName(f, strings.TrimPrefix(v[i+2:len(v)-1], "*"), pos)
+}
+
+// writtenName finds the type a written name T or pkg.T names; ok is false
+// when typ is neither.
+func (b *binder) writtenName(f *fileFacts, typ string, pos int) (ty binding, ok bool) {
 	recv, name, qualified := strings.Cut(typ, ".")
 	if !qualified {
 		recv, name = "", typ
