@@ -158,24 +158,32 @@ func measure(t *testing.T, project, version, srcDir string, opts map[string]any)
 
 // measureAt is measure on the project folder fetch returns.
 func measureAt(t *testing.T, fetch func() (string, error), project, version, srcDir string, opts map[string]any) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("analysiseval: node is not installed")
-	}
-	root, err := difftest.ModuleRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tsDir := filepath.Join(root, "node_modules", "typescript")
-	if _, err := os.Stat(filepath.Join(tsDir, "package.json")); err != nil {
-		t.Skip("analysiseval: node_modules/typescript is missing (scripts/test-deps.sh installs it)")
-	}
+	node, root, tsDir := checker(t, "typescript")
 	dir, err := fetch()
 	if err != nil {
 		t.Skipf("analysiseval: %s@%s could not be fetched: %v", project, version, err)
 	}
 	tr := askTruth(t, node, filepath.Join(root, "tests", "analysiseval", "truth.mjs"), tsDir, dir, srcDir, opts)
 	compare(t, tr, dir, srcDir, "typescript", project, version)
+}
+
+// checker finds what a truth script needs: node, the module's root, and
+// the checker's npm package pkg in its node_modules; the test is skipped
+// without node or the package.
+func checker(t *testing.T, pkg string) (node, root, pkgDir string) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("analysiseval: node is not installed")
+	}
+	root, err = difftest.ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgDir = filepath.Join(root, "node_modules", pkg)
+	if _, err := os.Stat(filepath.Join(pkgDir, "package.json")); err != nil {
+		t.Skipf("analysiseval: node_modules/%s is missing (scripts/test-deps.sh installs it)", pkg)
+	}
+	return node, root, pkgDir
 }
 
 // compare scores the answers of structural_analysis in language lang on

@@ -18,19 +18,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { pathToFileURL, fileURLToPath } from 'node:url';
-import { sampleShared } from './sample.mjs';
+import { sampleShared, sourceFiles } from './sample.mjs';
 
 const req = JSON.parse(fs.readFileSync(0, 'utf8'));
 const root = path.resolve(req.root);
 
-const files = [];
-(function walk(dir) {
-  for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) walk(p);
-    else if (/\.py$/.test(e.name)) files.push(p);
-  }
-})(path.join(root, req.dir));
+const files = sourceFiles(path.join(root, req.dir), /\.py$/);
 const texts = new Map(files.map((f) => [f, fs.readFileSync(f, 'utf8')]));
 const lines = new Map([...texts].map(([f, t]) => [f, t.split('\n')]));
 const rel = (f) => path.relative(root, f).split(path.sep).join('/');

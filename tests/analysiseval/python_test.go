@@ -55,18 +55,7 @@ func TestEvalPython(t *testing.T) {
 // measurePython asks pyright about the sample, then scores
 // structural_analysis's answers against it.
 func measurePython(t *testing.T, dir, srcDir, project, version string) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("analysiseval: node is not installed")
-	}
-	root, err := difftest.ModuleRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	pyright := filepath.Join(root, "node_modules", "pyright")
-	if _, err := os.Stat(filepath.Join(pyright, "package.json")); err != nil {
-		t.Skip("analysiseval: node_modules/pyright is missing (scripts/test-deps.sh installs it)")
-	}
+	node, root, pyright := checker(t, "pyright")
 	tr := askTruth(t, node, filepath.Join(root, "tests", "analysiseval", "pyright.mjs"), pyright, dir, srcDir, nil)
 	compare(t, tr, dir, srcDir, "python", project, version)
 }

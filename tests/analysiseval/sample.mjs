@@ -1,3 +1,23 @@
+// What both truth scripts (truth.mjs for TypeScript, pyright.mjs for
+// Python) share: the source files they read, and the sample they measure.
+
+import fs from 'node:fs';
+import path from 'node:path';
+
+// sourceFiles lists the files under dir whose name matches re, folders
+// walked in name order.
+export function sourceFiles(dir, re) {
+  const files = [];
+  (function walk(d) {
+    for (const e of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (re.test(e.name)) files.push(p);
+    }
+  })(dir);
+  return files;
+}
+
 // The sample both truth scripts (truth.mjs for TypeScript, pyright.mjs for
 // Python) measure: of the declarations whose name several share (and that
 // keep accepts), one per file and qualified name, in a seeded order

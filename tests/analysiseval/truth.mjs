@@ -19,20 +19,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { sampleShared } from './sample.mjs';
+import { sampleShared, sourceFiles } from './sample.mjs';
 
 const ts = createRequire(import.meta.url)(process.argv[2]);
 const req = JSON.parse(fs.readFileSync(0, 'utf8'));
 const root = path.resolve(req.root);
 
-const files = [];
-(function walk(dir) {
-  for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) walk(p);
-    else if (/\.(ts|tsx|mts|cts)$/.test(e.name)) files.push(p);
-  }
-})(path.join(root, req.dir));
+const files = sourceFiles(path.join(root, req.dir), /\.(ts|tsx|mts|cts)$/);
 
 const options = {
   target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler,
