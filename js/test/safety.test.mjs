@@ -145,24 +145,31 @@ test('an abort stops no other call: a worker running another one is left to fini
 });
 
 test('a call its workers cannot stop rejects with an AbortError in the engine; the next call succeeds', { timeout: 120000 }, async () => {
-  // A pool of its own (another memory limit), idle: no earlier call's work
-  // ahead of these in its workers. The rule nests has … stopBy: end
-  // fourteen deep over a call nested sixty deep: its match of one node
-  // runs for seconds, and Go under js cannot look at a cancel before it
-  // yields to the event loop, which it does not do inside one match. So
-  // however the machine is loaded, the worker must be stopped by force.
-  const engine = await poolEngine({ size: 2, memoryLimitMiB: DEFAULT_MEMORY_LIMIT_MIB / 2 });
-  const files = { 'small.js': 'beta.call(1);\n', 'deep.js': 'f('.repeat(60) + '1' + ')'.repeat(60) + ';\n' };
+  // A pool of its own (another memory limit) with one worker. Before each
+  // round a small call of the same language readies that worker (a new one
+  // after a forced stop): loading the grammar yields to the event loop, and
+  // a cancel seen there would settle the call as cancelled instead. The
+  // rule nests has … stopBy: end six deep; over a call nested twenty deep each statement costs tens of
+  // millions of matching steps, under the per-node step limit (so the call
+  // never ends early on an error), and the file has 300 such statements:
+  // billions of counted steps, which no machine runs in the 200 ms before
+  // the abort. Go under js cannot look at a cancel before it yields to the
+  // event loop, which it does not do inside one match, so the worker must
+  // be stopped by force.
+  const engine = await poolEngine({ size: 1, memoryLimitMiB: DEFAULT_MEMORY_LIMIT_MIB / 2 });
+  const deep = 'f('.repeat(20) + '1' + ')'.repeat(20) + ';\n';
+  const files = { 'small.js': 'beta.call(1);\n', 'deep.js': deep.repeat(300) };
   const session = await engine.open({ workspaceRoot: '', timeouts: {}, limits: {} }, files);
   let rule = '{kind: string}';
-  for (let i = 0; i < 14; i++) rule = `{has: {stopBy: end, all: [${rule}]}}`;
+  for (let i = 0; i < 6; i++) rule = `{has: {stopBy: end, all: [${rule}]}}`;
+  const small = async () => JSON.parse(await session.call('ast_grep', { pattern: '$F.call($$$A)', path: 'small.js' }));
   for (let round = 0; round < 2; round++) {
+    assert.equal((await small()).result.totalMatches, 1);
     const ac = new AbortController();
     const pending = session.call('ast_grep', { rule: `kind: call_expression\nall: [${rule}]\n`, language: 'javascript', path: 'deep.js' }, ac.signal);
     await new Promise((r) => setTimeout(r, 200));
     ac.abort();
     await assert.rejects(pending, { name: 'AbortError' });
   }
-  const reply = JSON.parse(await session.call('ast_grep', { pattern: '$F.call($$$A)', path: 'small.js' }));
-  assert.equal(reply.result.totalMatches, 1);
+  assert.equal((await small()).result.totalMatches, 1);
 });
