@@ -131,6 +131,14 @@ type typedName struct {
 	// Until, when set, ends where the name has this type: the name is
 	// typed within [Start, Until) alone (a type switch's case).
 	Until int
+	// Param, for a parameter of definition Scope itself (not of a
+	// function literal inside it), is its 1-based position among the
+	// parameters a call passes (a this: parameter is not one); Sig, when
+	// its written type is a function type, are that function type's
+	// parameter types (tstype.Params): what a callback passed there
+	// receives.
+	Param int
+	Sig   []string
 }
 
 // importFact is one imported module specifier.
@@ -346,6 +354,19 @@ func (f *fileFacts) addTypedName(n tree.Node, s *typedShape, stack []int, nn, v,
 	t := typedName{Name: strings.TrimLeft(nn.Text(), "$"), Type: typ, TypeRecv: typeRecv, Scope: scope, Start: n.StartByte(),
 		ValStart: valStart, ValEnd: valEnd, Expr: expr, ValExpr: valExpr, Return: s.Return, Elem: s.Elem, Index: index,
 		Key: s.Key, KeyType: keyType, KeyRecv: keyRecv, Under: s.Under}
+	if s.Param {
+		fn := n.Parent().Parent() // the function of the parameter list
+		switch fn.Kind() {
+		case "function_type", "constructor_type":
+			return // a function type's parameter names no variable
+		}
+		if pos := paramPosition(n); pos > 0 && scope >= 0 && (sameRange(fn, f.defs[scope]) || sameRange(fn.Parent(), f.defs[scope])) {
+			t.Param = pos
+			if f.c.spec.TypeExpr == nil {
+				t.Sig = tstype.Params(s.Expr.first(n))
+			}
+		}
+	}
 	if s.Case {
 		t.Until = n.EndByte()
 	} else if len(f.c.spec.Blocks) > 0 && scope >= 0 {
@@ -361,6 +382,31 @@ func (f *fileFacts) addTypedName(n tree.Node, s *typedShape, stack []int, nn, v,
 		}
 	}
 	f.typed = append(f.typed, t)
+}
+
+// paramPosition is the 1-based position of parameter n among the
+// parameters a call passes (a this: parameter is not one), 0 for a this:
+// parameter.
+func paramPosition(n tree.Node) int {
+	pos := 0
+	for _, p := range namedNonExtra(n.Parent()) {
+		if p.ChildByField("pattern").Kind() == "this" {
+			if p.StartByte() == n.StartByte() {
+				return 0
+			}
+			continue
+		}
+		pos++
+		if p.StartByte() == n.StartByte() {
+			return pos
+		}
+	}
+	return 0
+}
+
+// sameRange reports whether node n spans definition d.
+func sameRange(n tree.Node, d def) bool {
+	return !n.IsZero() && n.StartByte() == d.Start && n.EndByte() == d.End
 }
 
 // valueExpr types a JavaScript or TypeScript value from its syntax alone:

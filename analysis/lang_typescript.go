@@ -111,9 +111,9 @@ var tsSpec = &langSpec{
 		// Parameters (this: Foo among them), with or without a written
 		// type; a parameter property is a field of the class.
 		{Kind: "required_parameter", Name: path{"pattern"}, Expr: path{"type"}, ValueExpr: path{"value"},
-			Field: path{"#accessibility_modifier"}, FieldToken: "readonly"},
+			Field: path{"#accessibility_modifier"}, FieldToken: "readonly", Param: true},
 		{Kind: "optional_parameter", Name: path{"pattern"}, Expr: path{"type"}, ValueExpr: path{"value"},
-			Field: path{"#accessibility_modifier"}, FieldToken: "readonly"},
+			Field: path{"#accessibility_modifier"}, FieldToken: "readonly", Param: true},
 		// A callback's single unparenthesized parameter (xs.map(x => ...)),
 		// typed by its context.
 		{Kind: "arrow_function", Name: path{"parameter"}, Expr: path{"type"}},
@@ -134,6 +134,9 @@ var tsSpec = &langSpec{
 		defShape{Kind: "function_signature", Name: path{"name"}, Label: lSignature},
 		defShape{Kind: "method_signature", Name: path{"name"}, Label: lSignature},
 		defShape{Kind: "abstract_method_signature", Name: path{"name"}, Label: lSignature},
+		// A property of a function type is a method's signature (an
+		// interface's next: (value: T) => void).
+		defShape{Kind: "property_signature", Name: path{"type", "#function_type", "..", "..", "name"}, Label: lSignature},
 		defShape{Kind: "public_field_definition", Name: path{"name"}, Label: lProperty,
 			Value: path{"value"}, FuncKinds: jsFuncKinds},
 		defShape{Kind: "class_declaration", Name: path{"name"}, Label: lClass, Container: true, Heritage: tsClassHeritage},

@@ -499,6 +499,10 @@ type typedShape struct {
 	// switch's name (Name) inside the case alone, when the case lists
 	// exactly one type (Go's switch x := v.(type) { case *T: ... }).
 	Case bool
+	// Param: the declaration is a parameter in a parameter list (Node's
+	// parent): its position and, for a written function type, the types
+	// it gives a callback's parameters are kept (typedName.Param, Sig).
+	Param bool
 }
 
 // packageShape reads a package declaration.

@@ -161,6 +161,8 @@ func (b *binder) valueExprType(f *fileFacts, t typedName) binding {
 		return b.enclosingClass(f, t.Start)
 	case strings.HasPrefix(t.ValExpr, ctxPrefix):
 		return b.ctxElem(f, t.ValExpr)
+	case strings.HasPrefix(t.ValExpr, argPrefix):
+		return b.ctxArg(f, t.ValExpr)
 	case strings.HasPrefix(t.ValExpr, "="):
 		name := t.ValExpr[1:]
 		if name == t.Name || b.depth > 6 {

@@ -9,7 +9,11 @@ import (
 
 // Contextual typing of callbacks: a function literal passed to a library
 // container's iteration method (xs.forEach(x => ...), m.forEach((v, k) =>
-// ...)) gives its untyped parameters the container's element types.
+// ...)) gives its untyped parameters the container's element types; one
+// passed to the workspace's function or constructor, the types its
+// parameter's written function type gives them (operate((source,
+// subscriber) => ...) with operate(init: (s: Observable<T>, sub:
+// Subscriber<R>) => void)).
 
 // ctxPrefix starts the ValExpr of a callback parameter typed by its
 // context: "cb:<method>:<index>:<start>:<end>", the receiver's range.
@@ -22,8 +26,11 @@ var elemMethods = map[string]bool{"forEach": true, "map": true, "filter": true, 
 
 // callbackParamExpr returns the contextual ValExpr of the untyped
 // parameter declared by n (a required_parameter, or an arrow function's
-// single parameter), "" unless n is a parameter of a function literal
-// passed first to recv.method(...) where method is an iteration method.
+// single parameter) of a function literal passed to a call: for the first
+// argument of recv.method(...) where method is an iteration method, the
+// element form (ctxPrefix); for any other argument of a call or new, the
+// argument form (argPrefix), typed by what the callee's parameter there
+// writes. "" when n is no such parameter.
 func callbackParamExpr(n tree.Node) string {
 	fn, index := n, 0
 	if n.Kind() == "required_parameter" {
@@ -31,35 +38,88 @@ func callbackParamExpr(n tree.Node) string {
 		if params.Kind() != "formal_parameters" {
 			return ""
 		}
-		index = -1
-		for i, p := range namedNonExtra(params) {
-			if p.StartByte() == n.StartByte() {
-				index = i
-			}
-		}
+		index = paramPosition(n) - 1
 		fn = params.Parent()
 	}
-	if index < 0 || index > 1 || fn.Kind() != "arrow_function" && fn.Kind() != "function_expression" {
+	if index < 0 || fn.Kind() != "arrow_function" && fn.Kind() != "function_expression" {
 		return ""
 	}
 	args := fn.Parent()
 	if args.Kind() != "arguments" {
 		return ""
 	}
-	if as := namedNonExtra(args); len(as) == 0 || as[0].StartByte() != fn.StartByte() {
-		return ""
+	arg := -1
+	for i, a := range namedNonExtra(args) {
+		if a.StartByte() == fn.StartByte() {
+			arg = i
+		}
 	}
 	call := args.Parent()
-	callee := call.ChildByField("function")
-	if call.Kind() != "call_expression" || callee.Kind() != "member_expression" {
+	if arg < 0 || call.Kind() != "call_expression" && call.Kind() != "new_expression" {
 		return ""
 	}
-	method, recv := callee.ChildByField("property").Text(), callee.ChildByField("object")
-	if !elemMethods[method] || recv.IsZero() {
-		return ""
+	if callee := call.ChildByField("function"); arg == 0 && index <= 1 && callee.Kind() == "member_expression" {
+		method, recv := callee.ChildByField("property").Text(), callee.ChildByField("object")
+		if elemMethods[method] && !recv.IsZero() {
+			return ctxPrefix + method + ":" + strconv.Itoa(index) + ":" + strconv.Itoa(recv.StartByte()) + ":" +
+				strconv.Itoa(recv.EndByte())
+		}
 	}
-	return ctxPrefix + method + ":" + strconv.Itoa(index) + ":" + strconv.Itoa(recv.StartByte()) + ":" +
-		strconv.Itoa(recv.EndByte())
+	return argPrefix + strconv.Itoa(arg) + ":" + strconv.Itoa(index) + ":" + strconv.Itoa(call.StartByte()) + ":" +
+		strconv.Itoa(call.EndByte())
+}
+
+// argPrefix starts the ValExpr of a callback parameter typed by the
+// callee it is passed to: "ca:<argument>:<parameter>:<start>:<end>", the
+// call's range.
+const argPrefix = "ca:"
+
+// ctxArg types a callback parameter from its argument ValExpr (see
+// callbackParamExpr): the callee's parameter at the callback's position
+// writes a function type, whose parameter at the callback parameter's
+// position has the type, read where the callee is declared. A new C(...)
+// calls C's constructors.
+func (b *binder) ctxArg(f *fileFacts, v string) binding {
+	parts := strings.Split(strings.TrimPrefix(v, argPrefix), ":")
+	if len(parts) != 4 || b.depth > 6 {
+		return binding{}
+	}
+	var n [4]int
+	for i, p := range parts {
+		x, err := strconv.Atoi(p)
+		if err != nil {
+			return binding{}
+		}
+		n[i] = x
+	}
+	arg, param, start, end := n[0], n[1], n[2], n[3]
+	b.depth++
+	defer func() { b.depth-- }()
+	for _, k := range f.calls {
+		if k.Start != start || k.End != end {
+			continue
+		}
+		var callees []defRef
+		if k.New && !k.Member && k.Name != "" {
+			for _, c := range b.instance(f, k.Name, k.Start).defs {
+				callees = append(callees, b.membersOf(c, "constructor", 0)...)
+			}
+		} else {
+			callees = b.resolveCall(f, k).defs
+		}
+		for _, dr := range callees {
+			d := dr.f.defs[dr.i]
+			for _, t := range dr.f.typed {
+				if t.Scope == dr.i && t.Param == arg+1 && param < len(t.Sig) && t.Sig[param] != "" {
+					if ty := b.evalType(dr.f, parseTyx(t.Sig[param]), d.Start, 0); ty.found() {
+						return ty
+					}
+				}
+			}
+		}
+		break
+	}
+	return binding{}
 }
 
 // namedNonExtra returns n's named children that are not comments.
@@ -75,7 +135,8 @@ func namedNonExtra(n tree.Node) []tree.Node {
 
 // ctxElem types a callback parameter from its contextual ValExpr (see
 // callbackParamExpr): the element type argument of the receiver's library
-// type (Array<T> and ReadonlyArray<T> give T to the first parameter; Set's
+// type (Array<T> and ReadonlyArray<T> give T to the first parameter and
+// Number, the index, to the second; Set's
 // forEach T to the first, Map<K, V>'s V to the first and K to the second).
 func (b *binder) ctxElem(f *fileFacts, v string) binding {
 	parts := strings.Split(strings.TrimPrefix(v, ctxPrefix), ":")
@@ -96,6 +157,8 @@ func (b *binder) ctxElem(f *fileFacts, v string) binding {
 	case recv.lib == nil:
 	case (recv.typeName == "Array" || recv.typeName == "ReadonlyArray") && index == 0:
 		arg = 0
+	case recv.typeName == "Array" || recv.typeName == "ReadonlyArray":
+		return b.evalType(f, parseTyx("Number"), start, 0) // the element's index
 	case (recv.typeName == "Set" || recv.typeName == "ReadonlySet") && parts[0] == "forEach" && index == 0:
 		arg = 0
 	case (recv.typeName == "Map" || recv.typeName == "ReadonlyMap") && parts[0] == "forEach":

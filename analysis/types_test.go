@@ -93,6 +93,14 @@ export function b(xs: Cache[]) { xs.map((x) => x.get('k')); }
 export function c(m: Map<string, Store>) { m.forEach((v, k) => { v.get('k'); k.get('k'); }); }
 export function d(s: Set<Cache>) { s.forEach(function (x) { x.get('k'); }); }
 export function e(xs: readonly Store[]) { xs.filter(x => x.get('k')); }`, []string{"a resolved", "c resolved", "e resolved"}},
+		{"callback parameters typed by the workspace's callee", `import { Store, Cache } from './store';
+function operate<T>(init: (cache: Cache, store: Store, n: T) => void, done?: ((this: Cache, s: Store) => void) | undefined) {}
+class Job { constructor(run: (c: Cache) => void) {} }
+export function a() { operate((c, s, n) => { c.get('k'); s.get('k'); n.get('k'); }); }
+export function b() { operate(() => {}, function (s) { s.get('k'); }); }
+export function c() { new Job((c) => c.get('k')); new Job(x => x.get('k')); }
+export function d() { operate((cache) => { const xs = [cache]; xs.forEach((x, store) => store.get('k')); }); }`,
+			[]string{"a resolved", "b resolved"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -107,6 +115,42 @@ export function e(xs: readonly Store[]) { xs.filter(x => x.get('k')); }`, []stri
 			sort.Strings(got)
 			sameList(t, "callers of Store.get in use.ts", got, c.want)
 		})
+	}
+}
+
+// TestDispatch checks the calls that may reach a method through its
+// class's relatives: a supertype's member, a subtype's, or another
+// implementation of the member an interface declares, as a method or as a
+// property of a function type. They are name-only, labelled dispatch; a
+// call of an unrelated class's member is no caller.
+func TestDispatch(t *testing.T) {
+	dir := project(t, map[string]string{"obs.ts": `export interface Observer { next: (v: number) => void; done(): void }
+export class Base { next(v: number) {} }
+export class Consumer extends Base implements Observer { next(v: number) {} done() {} }
+export class Sub extends Consumer {}
+export class Sibling implements Observer { next(v: number) {} done() {} }
+export class Other { next(v: number) {} done() {} }
+export function a(x: Base) { x.next(1); }
+export function b(x: Sub) { x.next(1); }
+export function c(x: Sibling) { x.next(1); x.done(); }
+export function d(x: Other) { x.next(1); x.done(); }
+export function e(x: Consumer) { x.next(1); }
+export function f(x: Observer) { x.next(1); x.done(); }
+`})
+	for _, c := range []struct {
+		symbol string
+		want   []string
+	}{
+		{"Consumer.next", []string{"a name-only dispatch", "b resolved", "c name-only dispatch", "e resolved", "f name-only dispatch"}},
+		{"Consumer.done", []string{"c name-only dispatch", "f name-only dispatch"}},
+	} {
+		r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: c.symbol})
+		var got []string
+		for _, n := range r.Callers {
+			got = append(got, strings.TrimSpace(n.Name+" "+n.Confidence+" "+n.Reason))
+		}
+		sort.Strings(got)
+		sameList(t, "callers of "+c.symbol, got, c.want)
 	}
 }
 

@@ -309,6 +309,14 @@ func compare(t *testing.T, tr truth, dir, srcDir, lang, project, version string)
 						n := nodes[k]
 						t.Logf("  extra %s [%s %s] %s", k, n.Confidence, n.Reason, strings.TrimSpace(n.Via))
 					}
+					if !w.resolvedOnly {
+						truthSet := set(q.Callers)
+						for _, n := range r.Callers {
+							if truthSet[callerKey(n)] && n.Confidence != analysis.Resolved {
+								t.Logf("  unresolved true %s [%s %s] %s", callerKey(n), n.Confidence, n.Reason, strings.TrimSpace(n.Via))
+							}
+						}
+					}
 				}
 			}
 			if q.Hierarchy != nil {

@@ -107,6 +107,46 @@ func expr(n tree.Node, depth int) string {
 	return ""
 }
 
+// Params returns the compact forms of the parameters of the function
+// type n (a type annotation or the type itself, optional or parenthesized:
+// ((x: A) => void) | undefined), in order and without a this: parameter;
+// nil when n is no function type. A parameter whose type cannot be named
+// is "".
+func Params(n tree.Node) []string {
+	for depth := 0; !n.IsZero() && depth < 8; depth++ {
+		switch n.Kind() {
+		case "type_annotation", "opting_type_annotation", "parenthesized_type", "readonly_type":
+			n = firstNamed(n)
+			continue
+		case "union_type":
+			// A function type or null/undefined: the function type.
+			var fn tree.Node
+			for _, c := range n.NamedChildren() {
+				switch {
+				case c.IsExtra() || nullish(c):
+				case !fn.IsZero():
+					return nil
+				default:
+					fn = c
+				}
+			}
+			n = fn
+			continue
+		case "function_type":
+			out := []string{}
+			for _, p := range n.ChildByField("parameters").NamedChildren() {
+				if p.IsExtra() || p.ChildByField("pattern").Kind() == "this" {
+					continue
+				}
+				out = append(out, Expr(p.ChildByField("type")))
+			}
+			return out
+		}
+		return nil
+	}
+	return nil
+}
+
 // Union names a union of several types: Union<A,B>.
 const Union = "|"
 

@@ -2,6 +2,7 @@ package tstype
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/loupe-dev/loupe/core/language"
@@ -50,6 +51,43 @@ func TestExpr(t *testing.T) {
 			return ann.IsZero()
 		})
 		if got := Expr(ann); got != c.want {
+			t.Errorf("%s: got %q, want %q", c.typ, got, c.want)
+		}
+	}
+}
+
+// TestParams parses `let x: TYPE;` and checks the parameter types of the
+// function type the annotation writes.
+func TestParams(t *testing.T) {
+	lang, err := language.Lookup("typescript")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		typ  string
+		want []string
+	}{
+		{"(a: Observable<T>, b: Subscriber<R>) => void", []string{"Observable<T>", "Subscriber<R>"}},
+		{"((this: Foo, v: Bar) => void) | undefined", []string{"Bar"}},
+		{"(x, y: any) => void", []string{"", ""}},
+		{"() => void", []string{}},
+		{"((a: A) => void) | ((b: B) => void)", nil},
+		{"Store", nil},
+	}
+	for _, c := range cases {
+		tr, err := search.Parse(context.Background(), lang, []byte("let x: "+c.typ+";"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ann tree.Node
+		tr.Root().Descendants(func(n tree.Node) bool {
+			if ann.IsZero() && n.Kind() == "type_annotation" {
+				ann = n
+			}
+			return ann.IsZero()
+		})
+		got := Params(ann)
+		if (got == nil) != (c.want == nil) || strings.Join(got, ";") != strings.Join(c.want, ";") {
 			t.Errorf("%s: got %q, want %q", c.typ, got, c.want)
 		}
 	}
