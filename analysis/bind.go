@@ -340,6 +340,9 @@ func (b *binder) resolveCall(f *fileFacts, k call) binding {
 		}
 		return b.selfMember(f, k.Caller, k.Name)
 	case k.RecvPlain:
+		if ty := b.narrowed(f, k.Recv, k.Start); ty.found() {
+			return b.member(ty, k.Name)
+		}
 		bd := b.lookup(f, k.Recv, k.Start, 0)
 		if len(bd.files) > 0 || bd.external || b.isTypeBinding(bd) {
 			return b.member(bd, k.Name)
@@ -418,6 +421,9 @@ func (b *binder) isTypeBinding(bd binding) bool {
 // class its definition instantiates (x = new Foo(), x = Foo()). bd is
 // what the name binds to.
 func (b *binder) typeOf(f *fileFacts, name string, pos int, bd binding) binding {
+	if ty := b.narrowed(f, name, pos); ty.found() {
+		return ty
+	}
 	if t, ok := b.declAt(f, name, pos); ok {
 		return b.declType(f, t, pos)
 	}

@@ -115,6 +115,7 @@ func factsCost(f *fileFacts) int64 {
 	n += int64(len(f.calls)) * int64(unsafe.Sizeof(call{}))
 	n += int64(len(f.supers)) * int64(unsafe.Sizeof(superFact{}))
 	n += int64(len(f.typed)) * int64(unsafe.Sizeof(typedName{}))
+	n += int64(len(f.narrows)) * int64(unsafe.Sizeof(narrowFact{}))
 	n += int64(len(f.types)) * int64(unsafe.Sizeof(typeRef{}))
 	n += int64(len(f.imports)) * int64(unsafe.Sizeof(importFact{}))
 	n += int64(len(f.exports)) * int64(unsafe.Sizeof(exportFact{}))

@@ -26,6 +26,7 @@ type fileFacts struct {
 	imports  []importFact
 	exports  []exportFact
 	typed    []typedName
+	narrows  []narrowFact
 	packages []string
 
 	lineStarts []int // byte offset of each line
@@ -139,6 +140,10 @@ type typedName struct {
 	// receives.
 	Param int
 	Sig   []string
+	// Predicate is the type the type predicate of a function's return
+	// (Return), or of a variable's function type, proves of its argument
+	// (x is Map<K, V>).
+	Predicate string
 }
 
 // importFact is one imported module specifier.
@@ -202,6 +207,9 @@ func extract(c *compiled, rel string, t *tree.Tree) *fileFacts {
 		}
 		for _, ts := range k.typed {
 			f.addTyped(n, ts, stack)
+		}
+		if c.spec.Narrows != nil {
+			f.narrows = append(f.narrows, c.spec.Narrows(n)...)
 		}
 		for _, ps := range k.pkgs {
 			if p := ps.Name.first(n); !p.IsZero() {
@@ -354,6 +362,12 @@ func (f *fileFacts) addTypedName(n tree.Node, s *typedShape, stack []int, nn, v,
 	t := typedName{Name: strings.TrimLeft(nn.Text(), "$"), Type: typ, TypeRecv: typeRecv, Scope: scope, Start: n.StartByte(),
 		ValStart: valStart, ValEnd: valEnd, Expr: expr, ValExpr: valExpr, Return: s.Return, Elem: s.Elem, Index: index,
 		Key: s.Key, KeyType: keyType, KeyRecv: keyRecv, Under: s.Under}
+	if f.c.spec.TypeExpr == nil && len(s.Expr) > 0 {
+		t.Predicate = tstype.Predicate(s.Expr.first(n))
+		if v := s.ValueExpr.first(n); t.Predicate == "" && v.Kind() == "as_expression" {
+			t.Predicate = tstype.Predicate(namedNonExtra(v)[len(namedNonExtra(v))-1])
+		}
+	}
 	if s.Param {
 		fn := n.Parent().Parent() // the function of the parameter list
 		switch fn.Kind() {
@@ -481,6 +495,17 @@ func (f *fileFacts) inCallable(stack []int) bool {
 	return false
 }
 
+// inFuncLiteral reports whether n sits inside a function literal of one
+// of funcKinds (test("...", () => { const a = ... })).
+func inFuncLiteral(n tree.Node, funcKinds []string) bool {
+	for a := n.Parent(); !a.IsZero(); a = a.Parent() {
+		if contains(funcKinds, a.Kind()) {
+			return true
+		}
+	}
+	return false
+}
+
 // wrapsFunc reports whether v is a call passing a function literal (memo(()
 // => ...), forwardRef(function (p, ref) {...}), debounce(track(() => ...))):
 // the definition v is assigned to is then that function.
@@ -557,9 +582,9 @@ func (f *fileFacts) addDefNamed(n, nameNode tree.Node, s *defShape, stack []int,
 	if len(s.Value) > 0 {
 		v := s.Value.first(n)
 		isFunc := !v.IsZero() && contains(s.FuncKinds, v.Kind())
-		// Outside functions only: inside one, x = run(() => ...) passes a
-		// callback, and its calls stay the function's.
-		if !isFunc && !v.IsZero() && len(c.spec.Unwrap) > 0 && !f.inCallable(stack) {
+		// Outside functions only, named or not: inside one, x = run(() =>
+		// ...) passes a callback, and its calls stay the function's.
+		if !isFunc && !v.IsZero() && len(c.spec.Unwrap) > 0 && !f.inCallable(stack) && !inFuncLiteral(n, s.FuncKinds) {
 			isFunc = c.wrapsFunc(v, s.FuncKinds, 0)
 		}
 		if s.FuncOnly && !isFunc {

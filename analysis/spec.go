@@ -411,6 +411,9 @@ type langSpec struct {
 	// also types a call's literal receiver (b''.join(), "".join()).
 	TypeExpr  func(tree.Node) string
 	ValueType func(tree.Node) string
+	// Narrows, when set, reads the narrowings a node makes (a test and
+	// the branch it guards).
+	Narrows func(tree.Node) []narrowFact
 	// DirScope: the files of one directory share a scope (Go's and Java's
 	// packages), so an unqualified name may be defined in a sibling file.
 	DirScope bool

@@ -101,6 +101,17 @@ export function b() { operate(() => {}, function (s) { s.get('k'); }); }
 export function c() { new Job((c) => c.get('k')); new Job(x => x.get('k')); }
 export function d() { operate((cache) => { const xs = [cache]; xs.forEach((x, store) => store.get('k')); }); }`,
 			[]string{"a resolved", "b resolved"}},
+		{"narrowing by type guards, instanceof and typeof", `import { Store, Cache, Item } from './store';
+function isStore(x: any): x is Store { return x instanceof Store; }
+const isStore2 = Boolean as unknown as (thing: any) => thing is Store;
+export function a(x: any) { if (isStore(x)) { x.get('k'); } }
+export function b(x: Store | Cache) { if (x instanceof Cache) { x.get('k'); } }
+export function d(x: any) { isStore(x) && x.get('k'); }
+export function e(x: unknown) { if (typeof x === "string") { x.get('k'); } }
+export function g(x: Store | Cache) { return x instanceof Store ? x.get('k') : null; }
+export function h(x: Store | Cache) { if (x instanceof Cache) {} x.get('k'); }
+export function i(x: Cache | Item) { if (isStore2(x)) { x.get('k'); } }`,
+			[]string{"a resolved", "d resolved", "g resolved", "h resolved", "i resolved"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -147,6 +147,27 @@ func Params(n tree.Node) []string {
 	return nil
 }
 
+// Predicate returns the compact form of the type a type predicate proves
+// (x is Map<K, V>): of n, a return type, or of the function type n writes
+// (a variable declared (thing: any) => thing is Map<K, V>); "" when n
+// holds none.
+func Predicate(n tree.Node) string {
+	for depth := 0; !n.IsZero() && depth < 8; depth++ {
+		switch n.Kind() {
+		case "type_annotation", "parenthesized_type", "type_predicate_annotation":
+			n = firstNamed(n)
+			continue
+		case "function_type":
+			n = n.ChildByField("return_type")
+			continue
+		case "type_predicate":
+			return Expr(n.ChildByField("type"))
+		}
+		return ""
+	}
+	return ""
+}
+
 // Union names a union of several types: Union<A,B>.
 const Union = "|"
 

@@ -1,0 +1,148 @@
+package analysis
+
+import (
+	"strings"
+
+	"github.com/loupe-dev/loupe/core/tree"
+)
+
+// Narrowing: inside the branch a test guards, a name has the type the test
+// proves (TypeScript's if (x instanceof C), typeof x === "string",
+// if (isObservableMap(x)) with isObservableMap(x): x is ObservableMap, and
+// the same tests before && and in a ?: condition). Only the branch the
+// test holds in is narrowed; a test that returns early is not followed.
+
+// narrowFact says that within [Start, End) of its file, Name has the type
+// its test proves: a written type Type (instanceof), a compact type Prim
+// (typeof), or the type predicate of the function the call at
+// [Guard, GuardEnd) calls.
+type narrowFact struct {
+	Name            string
+	Start, End      int
+	Type, Prim      string
+	Guard, GuardEnd int
+}
+
+// typeofTypes maps the strings typeof compares with to the compact types
+// holding their members.
+var typeofTypes = map[string]string{"string": "String", "number": "Number", "boolean": "Boolean",
+	"symbol": "Symbol", "bigint": "BigInt", "function": "Function"}
+
+// tsNarrows returns the narrowings node n makes: an if statement's
+// condition over its consequence, a && b's left side over its right side,
+// and a ?: condition over its consequence.
+func tsNarrows(n tree.Node) []narrowFact {
+	var test, region tree.Node
+	switch n.Kind() {
+	case "if_statement", "ternary_expression":
+		test, region = n.ChildByField("condition"), n.ChildByField("consequence")
+	case "binary_expression":
+		if op := n.ChildByField("operator"); op.IsZero() || op.Text() != "&&" {
+			return nil
+		}
+		test, region = n.ChildByField("left"), n.ChildByField("right")
+	default:
+		return nil
+	}
+	if test.IsZero() || region.IsZero() {
+		return nil
+	}
+	var out []narrowFact
+	tsTests(test, region.StartByte(), region.EndByte(), 0, &out)
+	return out
+}
+
+// tsTests adds the narrowings test proves over [start, end): each side of
+// a conjunction, a guard call on a name, instanceof and typeof checks.
+func tsTests(test tree.Node, start, end, depth int, out *[]narrowFact) {
+	if test.IsZero() || depth > 8 {
+		return
+	}
+	switch test.Kind() {
+	case "parenthesized_expression":
+		tsTests(firstNamedNonExtra(test), start, end, depth+1, out)
+	case "call_expression":
+		args := namedNonExtra(test.ChildByField("arguments"))
+		if len(args) > 0 && args[0].Kind() == "identifier" {
+			*out = append(*out, narrowFact{Name: args[0].Text(), Start: start, End: end, Guard: test.StartByte(),
+				GuardEnd: test.EndByte()})
+		}
+	case "binary_expression":
+		op, left, right := test.ChildByField("operator").Text(), test.ChildByField("left"), test.ChildByField("right")
+		switch op {
+		case "&&":
+			tsTests(left, start, end, depth+1, out)
+			tsTests(right, start, end, depth+1, out)
+		case "instanceof":
+			if left.Kind() == "identifier" && (right.Kind() == "identifier" || right.Kind() == "member_expression") {
+				*out = append(*out, narrowFact{Name: left.Text(), Start: start, End: end,
+					Type: strings.Join(strings.Fields(right.Text()), "")})
+			}
+		case "===", "==":
+			if left.Kind() != "unary_expression" {
+				left, right = right, left
+			}
+			arg := left.ChildByField("argument")
+			if left.Kind() != "unary_expression" || left.ChildByField("operator").Text() != "typeof" ||
+				arg.Kind() != "identifier" || right.Kind() != "string" {
+				return
+			}
+			if prim := typeofTypes[strings.Trim(right.Text(), `"'`)]; prim != "" {
+				*out = append(*out, narrowFact{Name: arg.Text(), Start: start, End: end, Prim: prim})
+			}
+		}
+	}
+}
+
+// firstNamedNonExtra returns n's first named child that is not a comment.
+func firstNamedNonExtra(n tree.Node) tree.Node {
+	if cs := namedNonExtra(n); len(cs) > 0 {
+		return cs[0]
+	}
+	return tree.Node{}
+}
+
+// narrowed finds the type the innermost test around pos of f proves name
+// has; not found when no test narrows it there.
+func (b *binder) narrowed(f *fileFacts, name string, pos int) binding {
+	best := -1
+	for i, nf := range f.narrows {
+		if nf.Name == name && nf.Start <= pos && pos < nf.End && (best < 0 || nf.Start >= f.narrows[best].Start) {
+			best = i
+		}
+	}
+	if best < 0 || b.depth > 6 {
+		return binding{}
+	}
+	nf := f.narrows[best]
+	b.depth++
+	defer func() { b.depth-- }()
+	switch {
+	case nf.Type != "":
+		ty, _ := b.writtenName(f, nf.Type, pos)
+		return ty
+	case nf.Prim != "":
+		return b.evalType(f, parseTyx(nf.Prim), pos, 0)
+	}
+	for _, k := range f.calls {
+		if k.Start == nf.Guard && k.End == nf.GuardEnd {
+			return b.predicate(b.resolveCall(f, k))
+		}
+	}
+	return binding{}
+}
+
+// predicate finds the type the type predicate of the functions bd names
+// proves (isMap(x): x is Map<K, V>), or of the function type of a
+// variable it names (const isMap = f() as (x: any) => x is Map<K, V>).
+func (b *binder) predicate(bd binding) binding {
+	for _, dr := range bd.defs {
+		d := dr.f.defs[dr.i]
+		for _, t := range dr.f.typed {
+			if t.Predicate != "" && t.Name == d.Name && t.Start >= d.Start && t.Start < d.End && t.Scope == d.Parent {
+				return b.evalType(dr.f, parseTyx(t.Predicate), d.Start, 0)
+			}
+		}
+	}
+	return binding{}
+}
