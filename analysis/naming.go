@@ -228,6 +228,15 @@ func listSome(items []string) string {
 // Foo::run()) has its owner as its one enclosing link.
 func chainMatches(f *fileFacts, i int, chain []string) bool {
 	d := f.defs[i]
+	if len(chain) == 0 && !topLevel(d) {
+		// file#name names the file's top-level name when it has one; a
+		// member or nested definition only when no top-level one exists.
+		for _, o := range f.defs {
+			if o.Name == d.Name && topLevel(o) {
+				return false
+			}
+		}
+	}
 	p := d.Parent
 	for j := len(chain) - 1; j >= 0; j-- {
 		if p < 0 {
@@ -239,6 +248,12 @@ func chainMatches(f *fileFacts, i int, chain []string) bool {
 		p = f.defs[p].Parent
 	}
 	return true
+}
+
+// topLevel reports whether d is defined at its file's top level, not as
+// a member (a Go method belongs to its type) or inside another definition.
+func topLevel(d def) bool {
+	return d.Parent < 0 && (d.Container == "" || d.Lexical)
 }
 
 // defChain lists the names enclosing definition i of f, outermost first:

@@ -25,6 +25,9 @@ export class Store {
 }
 export function inner() { return 2; }
 export function twice() { return inner() + inner(); }
+export class Schema { check() { return check(); } }
+export function check() { return 3; }
+export function run(s: Schema) { return s.check(); }
 `,
 	"test/resizing.test.ts": `import { outer } from '../a/util';
 function fn() { return outer(); }
@@ -54,6 +57,8 @@ func TestNaming(t *testing.T) {
 		{"resizing.test.ts#fn", []string{"<module> test/resizing.test.ts resolved"}, []string{"test/resizing.test.ts:2"}},
 		{"a/util.ts#Store.get", []string{"useA app.ts resolved"}, []string{"a/util.ts:6"}},
 		{"./b/util.ts#Store.get", []string{"useB app.ts resolved"}, []string{"b/util.ts:2"}},
+		{"b/util.ts#check", []string{"check b/util.ts resolved"}, []string{"b/util.ts:7"}},
+		{"b/util.ts#Schema.check", []string{"run b/util.ts resolved"}, []string{"b/util.ts:6"}},
 	} {
 		r := run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: tc.symbol})
 		sameList(t, "callers of "+tc.symbol, callerSet(r.Callers), tc.callers)
