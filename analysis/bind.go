@@ -1133,6 +1133,13 @@ func (b *binder) exported(files []*fileFacts, name string, depth int) binding {
 		if bd := b.lookup(g, name, -1, depth+1); bd.found() && !bd.external {
 			return bd
 		}
+		for _, e := range g.exports {
+			if e.Name == name && e.Local != "" && e.Source == "" {
+				if bd := b.lookup(g, e.Local, -1, depth+1); bd.found() {
+					return bd // export { other as o }
+				}
+			}
+		}
 		for _, imp := range g.imports {
 			if imp.Form != "re-export" {
 				continue

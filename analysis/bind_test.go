@@ -528,3 +528,28 @@ func embedded(w *wrap) { w.Pool.Get(); w.Conn.Close() }
 		sameList(t, "callers of "+tc.symbol, callerSet(r.Callers), tc.want)
 	}
 }
+
+// TestExportAlias: a definition exported under another name (export {
+// stringType as string }) is reached through that name, by a namespace
+// (z.string()) or an import, at its callers; a same-named definition
+// elsewhere does not take those calls.
+func TestExportAlias(t *testing.T) {
+	dir := project(t, map[string]string{
+		"v3/types.ts":    "const stringType = () => 1;\nexport function other() {}\nexport {\n  stringType as string,\n  other as o,\n};\n",
+		"v3/external.ts": "export * from './types';\n",
+		"v3/index.ts":    "import * as z from './external';\nexport { z };\n",
+		"v4/schemas.ts":  "export function string() {}\n",
+		"use.ts":         "import { z } from './v3/index';\nimport { o } from './v3/types';\nexport function a() { z.string(); z.o(); }\nexport function b() { o(); }\n",
+	})
+	for _, c := range []struct {
+		symbol string
+		want   []string
+	}{
+		{"stringType", []string{"a use.ts resolved"}},
+		{"other", []string{"a use.ts resolved", "b use.ts resolved"}},
+		{"v4/schemas.ts#string", nil},
+	} {
+		r := run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: c.symbol})
+		sameList(t, "callers of "+c.symbol, callerSet(r.Callers), c.want)
+	}
+}

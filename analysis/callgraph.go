@@ -1,9 +1,11 @@
 package analysis
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // viaMax bounds the call-site line shown with a caller.
@@ -229,6 +231,7 @@ func (s *session) callSitesOf(name string) []site {
 		return ss
 	}
 	var out []site
+	var exportedAs []string
 	for _, f := range s.factsWith(s.files, []string{name}) {
 		aliases := f.aliasesOf(name)
 		for i, k := range f.calls {
@@ -236,6 +239,25 @@ func (s *session) callSitesOf(name string) []site {
 				out = append(out, site{f, i})
 			}
 		}
+		for _, e := range f.exports {
+			if e.Local == name && e.Source == "" && !contains(exportedAs, e.Name) {
+				exportedAs = append(exportedAs, e.Name)
+			}
+		}
+	}
+	// export { stringType as string }: calls of the exported name (through
+	// a namespace, z.string()) may call it too.
+	if len(exportedAs) > 0 {
+		for _, f := range s.factsWith(s.files, exportedAs) {
+			for i, k := range f.calls {
+				if !k.Literal && k.Name != name && contains(exportedAs, k.Name) {
+					out = append(out, site{f, i})
+				}
+			}
+		}
+		slices.SortStableFunc(out, func(a, b site) int {
+			return cmp.Or(strings.Compare(a.f.rel, b.f.rel), cmp.Compare(a.i, b.i))
+		})
 	}
 	s.sites[name] = out
 	return out

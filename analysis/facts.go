@@ -170,6 +170,9 @@ type exportFact struct {
 	Source                 string // re-exports
 	Detail                 string // default export's value
 	Replace                bool
+	// Local is the local name an alias exports (other in export { other
+	// as o }).
+	Local string
 }
 
 // extract walks t once and collects its facts.
@@ -913,7 +916,11 @@ func (f *fileFacts) addExportForm(n tree.Node, s *exportForm) {
 		if len(s.Name) > 0 {
 			name = s.Name.first(bn)
 		}
+		local := ""
 		if a := s.Alias.first(bn); !a.IsZero() {
+			if !name.IsZero() {
+				local = f.c.nameOf(name)
+			}
 			name = a
 		}
 		if name.IsZero() {
@@ -928,6 +935,9 @@ func (f *fileFacts) addExportForm(n tree.Node, s *exportForm) {
 		}
 		e := base
 		e.Name = text
+		if local != text {
+			e.Local = local
+		}
 		f.exports = append(f.exports, e)
 		found = true
 	}
