@@ -604,6 +604,14 @@ func (b *binder) returnsAt(bd binding, index int) binding {
 	for _, dr := range bd.defs {
 		d := dr.f.defs[dr.i]
 		if !d.Callable && d.Label != lSignature {
+			if fn := b.calledValue(dr); len(fn.defs) > 0 && b.depth <= 6 {
+				b.depth++
+				ty := b.returnsAt(fn, index)
+				b.depth--
+				if ty.found() {
+					return ty
+				}
+			}
 			continue
 		}
 		for _, t := range dr.f.typed {
@@ -611,6 +619,41 @@ func (b *binder) returnsAt(bd binding, index int) binding {
 				return b.declType(dr.f, t, d.Start)
 			}
 		}
+	}
+	return binding{}
+}
+
+// calledValue finds the function a variable names by its value (const
+// stringType = ZodString.create, const f = g): calling the variable calls
+// it, and returns what it returns. Empty when the value is no such name.
+func (b *binder) calledValue(dr defRef) binding {
+	d := dr.f.defs[dr.i]
+	if d.container || b.depth > 6 {
+		return binding{}
+	}
+	for _, t := range dr.f.typed {
+		if t.Name != d.Name || t.Return || t.ValStart < d.Start || t.ValEnd > d.End || t.ValStart >= t.ValEnd {
+			continue
+		}
+		chain := strings.Split(string(dr.f.src[t.ValStart:t.ValEnd]), ".")
+		if slices.ContainsFunc(chain, func(s string) bool { return !isIdent(s) }) || chain[0] == d.Name {
+			return binding{}
+		}
+		b.depth++
+		defer func() { b.depth-- }()
+		fn := b.lookup(dr.f, chain[0], t.ValStart, 0)
+		for _, m := range chain[1:] {
+			fn = b.member(fn, m)
+		}
+		var out []defRef
+		for _, c := range fn.defs {
+			if c.f.defs[c.i].Callable || c.f.defs[c.i].Label == lSignature {
+				out = append(out, c)
+			} else {
+				out = append(out, b.calledValue(c).defs...) // const make2 = make
+			}
+		}
+		return binding{defs: out}
 	}
 	return binding{}
 }

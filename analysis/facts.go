@@ -299,6 +299,9 @@ func (f *fileFacts) addTypedName(n tree.Node, s *typedShape, stack []int, nn, v,
 	if len(s.ValueExpr) > 0 && contains(f.c.spec.SelfNames, nn.Text()) && s.Expr.first(n).IsZero() {
 		return // self = str.__new__(cls) keeps self the class's instance
 	}
+	if s.Return && len(s.Expr) > 0 && s.Expr.first(n).IsZero() {
+		return // no written return type
+	}
 	if len(s.Expr) > 0 {
 		typeExpr, valueType := tstype.Expr, func(v tree.Node) string { return valueExpr(v, 0) }
 		if f.c.spec.TypeExpr != nil {

@@ -126,6 +126,12 @@ var tsSpec = &langSpec{
 		{Kind: "method_signature", Name: path{"name"}, Expr: path{"return_type"}, Return: true},
 		{Kind: "abstract_method_signature", Name: path{"name"}, Expr: path{"return_type"}, Return: true},
 		{Kind: "function_signature", Name: path{"name"}, Expr: path{"return_type"}, Return: true},
+		// A function literal's written return type, for the variable or
+		// field it defines (static create = (): ZodDate => ...).
+		{Kind: "variable_declarator", Name: path{"name"}, Expr: path{"value", "=arrow_function", "return_type"}, Return: true},
+		{Kind: "variable_declarator", Name: path{"name"}, Expr: path{"value", "=function_expression", "return_type"}, Return: true},
+		{Kind: "public_field_definition", Name: path{"name"}, Expr: path{"value", "=arrow_function", "return_type"}, Return: true},
+		{Kind: "public_field_definition", Name: path{"name"}, Expr: path{"value", "=function_expression", "return_type"}, Return: true},
 	},
 	SelfNames: []string{"this"},
 	Library:   tsLibrary,

@@ -101,6 +101,16 @@ export function b() { operate(() => {}, function (s) { s.get('k'); }); }
 export function c() { new Job((c) => c.get('k')); new Job(x => x.get('k')); }
 export function d() { operate((cache) => { const xs = [cache]; xs.forEach((x, store) => store.get('k')); }); }`,
 			[]string{"a resolved", "b resolved"}},
+		{"a variable naming a function returns what it returns", `import { Store, Cache } from './store';
+class Factory { static create = (): Store => new Store(); static cache(): Cache { return new Cache(); } }
+const make = Factory.create;
+const make2 = make;
+const other = Factory.cache;
+export function a() { make().get('k'); }
+export function b() { make2().get('k'); }
+export function c() { other().get('k'); }
+const arrow = function (): Store { return new Store(); };
+export function d() { arrow().get('k'); }`, []string{"a resolved", "b resolved", "d resolved"}},
 		{"narrowing by type guards, instanceof and typeof", `import { Store, Cache, Item } from './store';
 function isStore(x: any): x is Store { return x instanceof Store; }
 const isStore2 = Boolean as unknown as (thing: any) => thing is Store;
