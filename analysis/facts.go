@@ -291,6 +291,10 @@ func (f *fileFacts) addTypedName(n tree.Node, s *typedShape, stack []int, nn, v,
 	if s.NameLeaf && !nn.IsZero() {
 		nn, _ = f.c.nameLeaf(nn)
 	}
+	if nn.Kind() == "object_pattern" && f.c.spec.TypeExpr == nil && !s.Return {
+		f.addDestructured(n, s, stack, nn)
+		return
+	}
 	if nn.IsZero() || nn.NamedChildCount() > 0 {
 		return
 	}
@@ -402,6 +406,44 @@ func (f *fileFacts) addTypedName(n tree.Node, s *typedShape, stack []int, nn, v,
 		}
 	}
 	f.typed = append(f.typed, t)
+}
+
+// addDestructured records the names an object pattern declares from a
+// value that is a name or a chain of fields (const { kind, name: key } =
+// context): each has the type of that field of the value.
+func (f *fileFacts) addDestructured(n tree.Node, s *typedShape, stack []int, pattern tree.Node) {
+	v := s.ValueExpr.first(n)
+	if v.IsZero() || len(s.Expr) > 0 && !s.Expr.first(n).IsZero() {
+		return
+	}
+	from := strings.Join(strings.Fields(v.Text()), "")
+	for _, seg := range strings.Split(from, ".") {
+		if !isIdent(seg) {
+			return
+		}
+	}
+	scope := -1
+	for i := len(stack) - 1; i >= 0; i-- {
+		if d := f.defs[stack[i]]; d.Start != n.StartByte() || d.End != n.EndByte() {
+			scope = stack[i]
+			break
+		}
+	}
+	for _, p := range namedNonExtra(pattern) {
+		var name, field string
+		switch p.Kind() {
+		case "shorthand_property_identifier_pattern":
+			name, field = p.Text(), p.Text()
+		case "pair_pattern":
+			if k, val := p.ChildByField("key"), p.ChildByField("value"); k.Kind() == "property_identifier" && val.Kind() == "identifier" {
+				name, field = val.Text(), k.Text()
+			}
+		}
+		if name != "" {
+			f.typed = append(f.typed, typedName{Name: name, ValExpr: "=" + from + "." + field, Scope: scope,
+				Start: n.StartByte(), ValStart: -1, ValEnd: -1})
+		}
+	}
 }
 
 // paramPosition is the 1-based position of parameter n among the

@@ -170,6 +170,19 @@ func (b *binder) valueExprType(f *fileFacts, t typedName) binding {
 		}
 		b.depth++
 		defer func() { b.depth-- }()
+		if chain := strings.Split(name, "."); len(chain) > 1 {
+			// const { name } = context.x: a field of a name's type.
+			var ty binding
+			if contains(f.c.spec.SelfNames, chain[0]) {
+				ty = b.enclosingClass(f, t.Start)
+			} else if chain[0] != t.Name {
+				ty = b.typeOf(f, chain[0], t.Start, b.lookup(f, chain[0], t.Start, 0))
+			}
+			for _, field := range chain[1:] {
+				ty = b.fieldOf(ty, field)
+			}
+			return ty
+		}
 		bd := b.lookup(f, name, t.Start, 0)
 		if len(bd.files) > 0 || b.isTypeBinding(bd) {
 			return binding{} // a namespace or a class itself, not an instance
