@@ -769,10 +769,10 @@ func (b *binder) fieldOf(ty binding, name string) binding {
 		}
 		return binding{}
 	}
-	if ty.external {
+	if ty.external && ty.typeName != tstype.Anonymous {
 		return ty // a package type's field: not the workspace's
 	}
-	return binding{}
+	return binding{} // an object type literal's field: its type is not kept
 }
 
 // classifyName decides whether the unqualified name at pos of f (a type

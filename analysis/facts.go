@@ -766,9 +766,27 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 		New: s.New, Literal: s.Literal, Recv: c.receiverName(recv), Member: !recv.IsZero(), Element: s.Component,
 		RecvElem: elem}
 	lit := ""
-	if c.spec.ValueType != nil && !recv.IsZero() {
+	switch {
+	case recv.IsZero():
+	case c.spec.ValueType != nil:
 		if lit = c.spec.ValueType(recv); strings.HasPrefix(lit, "=") {
 			lit = "" // a name: typed as a plain receiver
+		}
+	case c.spec.Library != nil:
+		// TypeScript and JavaScript: a literal ([1].forEach(), "".split())
+		// or an assignment, typed by what it assigns ((m ??= new
+		// Map()).set()).
+		v := recv
+		if v.Kind() == "assignment_expression" || v.Kind() == "augmented_assignment_expression" {
+			v = v.ChildByField("right")
+		}
+		switch v.Kind() {
+		case "string", "template_string", "number", "regex", "array":
+			lit = valueExpr(v, 0)
+		case "new_expression":
+			if l, _ := c.nameLeaf(v.ChildByField("constructor")); !l.IsZero() && v.StartByte() != recv.StartByte() {
+				k.RecvNew = l.Text()
+			}
 		}
 	}
 	switch {

@@ -111,10 +111,15 @@ export function b() { make2().get('k'); }
 export function c() { other().get('k'); }
 const arrow = function (): Store { return new Store(); };
 export function d() { arrow().get('k'); }`, []string{"a resolved", "b resolved", "d resolved"}},
+		{"literal and assignment receivers", `import { Store } from './store';
+export class K { s?: Store; m?: Map<string, Store>;
+  run() { (this.s ??= new Store()).get('k'); (this.m ??= new Map()).get('k'); ['a'].forEach(String); 'x'.get(); } }`,
+			[]string{"run resolved"}},
 		{"destructured fields", `import { Store, Cache, Opts } from './store';
 export function a(o: Opts) { const { store, cache: c } = o; store.get('k'); c.get('k'); }
+export function b(o: { x: Opts }) { const { x } = o; x.get('k'); }
 export function d(m: Map<string, string>) { const { size } = m; size.get(); }
-export class K { s: Store = new Store(); run() { const { s } = this; s.get('k'); } }`, []string{"a resolved", "run resolved"}},
+export class K { s: Store = new Store(); run() { const { s } = this; s.get('k'); } }`, []string{"a resolved", "b name-only", "run resolved"}},
 		{"narrowing by type guards, instanceof and typeof", `import { Store, Cache, Item } from './store';
 function isStore(x: any): x is Store { return x instanceof Store; }
 const isStore2 = Boolean as unknown as (thing: any) => thing is Store;
