@@ -2,6 +2,7 @@ package analysis
 
 import (
 	_ "embed"
+	pathpkg "path"
 	"strings"
 	"sync"
 
@@ -73,4 +74,68 @@ func pyValueType(v tree.Node) string {
 		}
 	}
 	return ""
+}
+
+// pyFromImport binds name as `from pkg import name` imports it (files:
+// what the import resolved to, the submodules its names may be and pkg
+// itself): pkg's own definition of name, else the submodule pkg.name.
+// Another name's submodule is never searched: from gyp import MSVSNew,
+// MSVSProject binds MSVSProject to its module, not to MSVSNew's class of
+// that name.
+func (b *binder) pyFromImport(imp importFact, name string, files []*fileFacts, depth int) binding {
+	var pkg, sub []*fileFacts
+	for _, g := range files {
+		switch n := pySubmodule(g, imp); n {
+		case "":
+			pkg = append(pkg, g)
+		case name:
+			sub = append(sub, g)
+		}
+	}
+	if bd := b.exported(pkg, name, depth+1); bd.found() {
+		return bd
+	}
+	return binding{files: sub}
+}
+
+// pySubmodule returns the name of imp that file g is the submodule of
+// (pkg/name.py, pkg/name/__init__.py), or "" when g is the imported
+// module itself.
+func pySubmodule(g *fileFacts, imp importFact) string {
+	src := strings.TrimLeft(imp.Source, ".")
+	last := src[strings.LastIndexByte(src, '.')+1:]
+	base := pathpkg.Base(g.rel)
+	for _, bn := range imp.Names {
+		switch {
+		case base == bn.Name+".py" || base == bn.Name+".pyi":
+			return bn.Name
+		case base == "__init__.py" && pathpkg.Base(pathpkg.Dir(g.rel)) == bn.Name && bn.Name != last:
+			return bn.Name
+		}
+	}
+	return ""
+}
+
+// pyDottedModule finds the module the receiver of pkg.mod.f() names when
+// the file imports it whole (import pkg.mod) and nothing local is named
+// pkg: that module (its f is the call's), or a package's; ok is false
+// otherwise.
+func (b *binder) pyDottedModule(f *fileFacts, k call, base binding) (mod binding, ok bool) {
+	if f.c.spec.Lang != "python" || len(base.defs) > 0 {
+		return binding{}, false
+	}
+	if _, declared := b.declAt(f, k.RecvBase, k.Start); declared {
+		return binding{}, false
+	}
+	src := k.RecvBase + "." + k.Recv
+	for _, imp := range f.imports {
+		if imp.Form != "module" || imp.Source != src || len(imp.Names) > 0 {
+			continue
+		}
+		if files := b.importFiles(f, imp); len(files) > 0 {
+			return binding{files: files}, true
+		}
+		return binding{external: true}, true
+	}
+	return binding{}, false
 }
