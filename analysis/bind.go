@@ -394,6 +394,9 @@ func (b *binder) resolveCall(f *fileFacts, k call) binding {
 		return b.member(b.valueType(f, k.RecvChainStart, k.RecvChainEnd), k.Name)
 	case k.RecvBase != "":
 		base := b.lookup(f, k.RecvBase, k.Start, 0)
+		if mod, ok := b.pyDottedModule(f, k, base); ok {
+			return b.member(mod, k.Name) // import pkg.mod; pkg.mod.f()
+		}
 		if len(base.files) > 0 || b.isTypeBinding(base) {
 			return binding{} // pkg.Var.m() or Owner.field.m(): not followed
 		}
@@ -988,6 +991,9 @@ func (b *binder) lookup(f *fileFacts, name string, pos, depth int) binding {
 			}
 			if ns {
 				return binding{files: files}
+			}
+			if f.c.spec.Lang == "python" && imp.Form == "from" {
+				return b.pyFromImport(imp, exported, files, depth)
 			}
 			if bd := b.exported(files, exported, depth+1); bd.found() {
 				return bd

@@ -183,3 +183,54 @@ func TestPyLibTable(t *testing.T) {
 		t.Errorf("list's type parameters: got %+v, want [_T]", lt)
 	}
 }
+
+// TestPythonModuleImports checks the modules Python's imports bind: a
+// submodule imported from its package (from pkg import mod) is that
+// module, never a same-named class of a sibling module imported beside it,
+// and a dotted import (import pkg.mod) reaches pkg.mod.f().
+func TestPythonModuleImports(t *testing.T) {
+	files := map[string]string{
+		"lib/pkg/__init__.py": "def main():\n    pass\n",
+		// new.py defines a class named like its sibling module proj.
+		"lib/pkg/new.py":          "class proj:\n    def Add(self):\n        pass\n",
+		"lib/pkg/proj.py":         "class Filter:\n    def Add(self):\n        pass\ndef helper():\n    pass\n",
+		"lib/pkg/common.py":       "def helper():\n    pass\n",
+		"lib/pkg/gen/__init__.py": "",
+		"lib/pkg/gen/use.py": `from pkg import (
+    new,
+    proj,
+)
+import pkg.common
+def a(): proj.Filter()
+def b(): proj.helper()
+def c(): pkg.common.helper()
+def d():
+    x = proj.Filter()
+    x.Add()
+`,
+	}
+	cases := []struct {
+		symbol string
+		want   []string // "caller confidence" in use.py
+	}{
+		{"proj.Filter", []string{"a resolved", "d resolved"}},
+		{"proj.helper", []string{"b resolved"}},
+		{"common.helper", []string{"c resolved"}},
+		{"Filter.Add", []string{"d resolved"}},
+		{"new.proj", nil},
+	}
+	dir := project(t, files)
+	for _, c := range cases {
+		t.Run(c.symbol, func(t *testing.T) {
+			r := run(t, dir, Params{Mode: ModeCallers, Language: "python", Symbol: c.symbol})
+			var got []string
+			for _, n := range r.Callers {
+				if n.File == "lib/pkg/gen/use.py" {
+					got = append(got, n.Name+" "+n.Confidence)
+				}
+			}
+			sort.Strings(got)
+			sameList(t, "callers of "+c.symbol+" in use.py", got, c.want)
+		})
+	}
+}
