@@ -6,7 +6,9 @@
 //
 //   node pyright.mjs <pyright package dir> < request.json > answers.json
 //
-// request and answers are truth.mjs's: {root, dir, seed, sample} in;
+// request and answers are truth.mjs's: {root, dir, seed, sample,
+// extraPaths} in (extraPaths: folders relative to root the project puts on
+// sys.path);
 // {files, declarations, shared, queries: [{name, qual, kind, file, line,
 // callable, callers, overridden, refsAll, refsStructural, defs, sharedName}]} out,
 // paths relative to root, each answer a list of "file:line"
@@ -37,6 +39,16 @@ const inRoot = (f) => texts.has(f);
 // A minimal LSP client over the server's stdio.
 const server = spawn(process.execPath, [path.join(process.argv[2], 'langserver.index.js'), '--stdio'],
   { stdio: ['pipe', 'pipe', 'inherit'] });
+// setting answers the server's configuration request for one section:
+// the request's extraPaths (the folders the project puts on sys.path, as
+// node-gyp's gyp_main.py does with pylib/) as python.analysis.extraPaths.
+const extraPaths = (req.extraPaths || []).map((p) => path.join(root, p));
+function setting(item) {
+  if (extraPaths.length === 0) return null;
+  if (item.section === 'python.analysis') return { extraPaths };
+  if (item.section === 'python') return { analysis: { extraPaths } };
+  return null;
+}
 let buf = Buffer.alloc(0);
 let nextId = 1;
 const pending = new Map();
@@ -64,7 +76,7 @@ server.stdout.on('data', (chunk) => {
     if (msg.id !== undefined && msg.method) {
       // A server request (configuration, progress): answer it.
       const items = msg.params && msg.params.items;
-      send({ id: msg.id, result: msg.method === 'workspace/configuration' ? items.map(() => null) : null });
+      send({ id: msg.id, result: msg.method === 'workspace/configuration' ? items.map(setting) : null });
     } else if (msg.id !== undefined && pending.has(msg.id)) {
       const p = pending.get(msg.id);
       pending.delete(msg.id);
@@ -76,7 +88,8 @@ server.stdout.on('data', (chunk) => {
 
 await request('initialize', {
   processId: process.pid, rootUri: uri(root), workspaceFolders: [{ uri: uri(root), name: 'eval' }],
-  capabilities: { textDocument: { callHierarchy: {}, references: {}, documentSymbol: { hierarchicalDocumentSymbolSupport: true } } },
+  capabilities: { workspace: { configuration: true },
+    textDocument: { callHierarchy: {}, references: {}, documentSymbol: { hierarchicalDocumentSymbolSupport: true } } },
   initializationOptions: {},
 });
 notify('initialized', {});
