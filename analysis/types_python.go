@@ -139,3 +139,11 @@ func (b *binder) pyDottedModule(f *fileFacts, k call, base binding) (mod binding
 	}
 	return binding{}, false
 }
+
+// pyNominal reports whether f is Python's, whose classes are nominal: a
+// call bound to a class's member reaches that member or an override in a
+// subclass, so it may dispatch to the symbol asked about only when the
+// symbol's class inherits the bound member's class, never when the two
+// classes are siblings or the bound one is the symbol's subclass (unlike
+// TypeScript's structural types, where a sibling's instance fits).
+func pyNominal(f *fileFacts) bool { return f.c.spec.Lang == "python" }
