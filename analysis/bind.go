@@ -835,7 +835,13 @@ func (b *binder) dispatches(bound []defRef, t target) bool {
 		cls := defRef{td.f, d.Parent}
 		var mine map[rootKey]bool
 		for _, o := range owners {
-			if b.inherits(cls, o, 0) || b.inherits(o, cls, 0) {
+			if b.inherits(cls, o, 0) {
+				return true
+			}
+			if pyNominal(td.f) {
+				continue // a Python object runs its class's member: never a sibling's or a subclass's
+			}
+			if b.inherits(o, cls, 0) {
 				return true
 			}
 			// Two implementations of one interface's or base class's

@@ -234,3 +234,51 @@ def d():
 		})
 	}
 }
+
+// TestPythonDispatch checks which calls may dispatch to an override: a
+// call bound to a base class's member may reach it (dispatch); one bound
+// to a sibling's or a subclass's own member never does.
+func TestPythonDispatch(t *testing.T) {
+	dir := project(t, map[string]string{"shapes.py": `class Shape:
+    def name(self):
+        return "shape"
+    def describe(self):
+        return self.name()
+
+class Square(Shape):
+    def name(self):
+        return "square"
+    def show(self):
+        return self.name()
+
+class Circle(Shape):
+    def name(self):
+        return "circle"
+    def show(self):
+        return self.name()
+
+def first(s: Shape):
+    return s.name()
+
+def second(c: Circle):
+    return c.name()
+`})
+	cases := []struct {
+		symbol string
+		want   []string // "caller confidence reason"
+	}{
+		{"Square.name", []string{"describe name-only dispatch", "first name-only dispatch", "show resolved "}},
+		{"Shape.name", []string{"describe resolved ", "first resolved "}},
+	}
+	for _, c := range cases {
+		t.Run(c.symbol, func(t *testing.T) {
+			r := run(t, dir, Params{Mode: ModeCallers, Language: "python", Symbol: c.symbol})
+			var got []string
+			for _, n := range r.Callers {
+				got = append(got, n.Name+" "+n.Confidence+" "+n.Reason)
+			}
+			sort.Strings(got)
+			sameList(t, "callers of "+c.symbol, got, c.want)
+		})
+	}
+}
