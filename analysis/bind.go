@@ -239,6 +239,7 @@ func (b *binder) classifyBound(f *fileFacts, k call, t target) (status, string, 
 	}
 	bd := b.resolveCall(f, k)
 	st, why := b.judgeWhy(bd, t)
+	st, why = b.pyRejudge(f, k, t, st, why) // Python: Base.m(self) never dispatches; arguments that fit no def
 	if st != nameOnly || why != "" {
 		return st, why, bd.defs
 	}

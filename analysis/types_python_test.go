@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -237,7 +238,8 @@ def d():
 
 // TestPythonDispatch checks which calls may dispatch to an override: a
 // call bound to a base class's member may reach it (dispatch); one bound
-// to a sibling's or a subclass's own member never does.
+// to a sibling's or a subclass's own member never does, nor one naming the
+// base's member through its class (Shape.name(self)).
 func TestPythonDispatch(t *testing.T) {
 	dir := project(t, map[string]string{"shapes.py": `class Shape:
     def name(self):
@@ -256,6 +258,8 @@ class Circle(Shape):
         return "circle"
     def show(self):
         return self.name()
+    def plain(self):
+        return Shape.name(self)
 
 def first(s: Shape):
     return s.name()
@@ -268,7 +272,7 @@ def second(c: Circle):
 		want   []string // "caller confidence reason"
 	}{
 		{"Square.name", []string{"describe name-only dispatch", "first name-only dispatch", "show resolved "}},
-		{"Shape.name", []string{"describe resolved ", "first resolved "}},
+		{"Shape.name", []string{"describe resolved ", "first resolved ", "plain resolved "}},
 	}
 	for _, c := range cases {
 		t.Run(c.symbol, func(t *testing.T) {
@@ -279,6 +283,75 @@ def second(c: Circle):
 			}
 			sort.Strings(got)
 			sameList(t, "callers of "+c.symbol, got, c.want)
+		})
+	}
+}
+
+// TestPythonArgumentFit checks that a call on an untyped receiver whose
+// arguments Store.decode(self, s) cannot take is not its caller, and that
+// a call it cannot judge (unpacked arguments) stays.
+func TestPythonArgumentFit(t *testing.T) {
+	use := `def none(x): x.decode()
+def one(x): x.decode(1)
+def two(x): x.decode("ascii", "strict")
+def named(x): x.decode(s=1)
+def other_name(x): x.decode(errors="strict")
+def unpacked(x, a): x.decode(*a)
+def spread(x, kw): x.decode(**kw)
+def nested(x): x.decode(f(1, 2), # one argument
+    )
+def text(x): x.decode(")")
+def through_class(mod, x): mod.Store.decode(x, 1)
+def through_value(mod, x): mod.store.decode(x, 1)
+`
+	dir := project(t, map[string]string{"store.py": storePy, "use.py": use})
+	r := run(t, dir, Params{Mode: ModeCallers, Language: "python", Symbol: "Store.decode"})
+	var got []string
+	for _, n := range r.Callers {
+		got = append(got, n.Name+" "+n.Confidence)
+	}
+	sort.Strings(got)
+	sameList(t, "callers of Store.decode", got, []string{"named name-only", "nested name-only", "one name-only",
+		"spread name-only", "text name-only", "through_class name-only", "unpacked name-only"})
+}
+
+// TestPyParams checks the reading of a def's parameters and a call's
+// arguments, and when the arguments fit.
+func TestPyParams(t *testing.T) {
+	cases := []struct {
+		def, call string
+		method    bool
+		viaClass  bool
+		fits      bool
+	}{
+		{"def f(a, b=1):", "f(1)", false, false, true},
+		{"def f(a, b=1):", "f()", false, false, false},
+		{"def f(a, b=1):", "f(1, 2, 3)", false, false, false},
+		{"def f(a, b=1):", "f(b=2, a=1)", false, false, true},
+		{"def f(a, /, b):", "f(a=1, b=2)", false, false, false},
+		{"def f(a, *, key):", "f(1)", false, false, false},
+		{"def f(a, *, key):", "f(1, key=2)", false, false, true},
+		{"def f(a, *rest, **kw):", "f(1, 2, 3, x=4)", false, false, true},
+		{"def m(self, o):", "x.m(o)", true, false, true},
+		{"def m(self, o):", "x.m()", true, false, false},
+		{"def m(self):", "Base.m(self)", true, true, true},
+		{"def m(self):", "Base.m()", true, true, false},
+		{"@classmethod\ndef m(cls, o):", "Base.m(o)", true, true, true},
+		{"@staticmethod\ndef m(o):", "x.m(o)", true, false, true},
+		{"def m(self, o: dict[str, int] = {}):", "x.m()", true, false, true},
+		{"def m(self, s=')'):", "x.m(')', ')')", true, false, false},
+	}
+	for _, c := range cases {
+		t.Run(c.def+" "+c.call, func(t *testing.T) {
+			src := []byte(c.def + "\n    pass\n")
+			p := pyDefParams(src, strings.Index(string(src), "def "), len(src), c.method, c.viaClass)
+			a := pyCallArgs(c.call)
+			if !p.ok || !a.ok {
+				t.Fatalf("not read: params %+v, args %+v", p, a)
+			}
+			if got := p.accepts(a); got != c.fits {
+				t.Errorf("fits: got %v, want %v (params %+v, args %+v)", got, c.fits, p, a)
+			}
 		})
 	}
 }
