@@ -147,3 +147,145 @@ func (b *binder) pyDottedModule(f *fileFacts, k call, base binding) (mod binding
 // classes are siblings or the bound one is the symbol's subclass (unlike
 // TypeScript's structural types, where a sibling's instance fits).
 func pyNominal(f *fileFacts) bool { return f.c.spec.Lang == "python" }
+
+// pyInferredReturn types what the Python def dr returns when no
+// annotation (-> T) says: the type every `return value` in its own body gives
+// (a class instantiated, a typed local, a call whose return type is
+// known), bare returns and return None aside. Nothing when one value
+// cannot be typed, when two give different types, or when the def is a
+// generator or has no return value.
+func (b *binder) pyInferredReturn(dr defRef) binding {
+	f, d := dr.f, dr.f.defs[dr.i]
+	if f.c.spec.Lang != "python" || !d.Callable || b.depth > 6 {
+		return binding{}
+	}
+	for _, t := range f.typed {
+		if t.Return && t.Name == d.Name && t.Start == d.Start && t.Expr != "" {
+			return binding{} // an annotation says
+		}
+	}
+	body := string(f.src[d.Start:d.End])
+	if !strings.HasPrefix(body, "def ") && !strings.HasPrefix(body, "async ") {
+		return binding{}
+	}
+	var out binding
+	found := false
+	for i := 0; i < len(body); {
+		j := pyKeywordAt(body, i, "return")
+		if j < 0 {
+			break
+		}
+		if pyKeywordAt(body, 0, "yield") >= 0 {
+			return binding{} // a generator
+		}
+		start := d.Start + j + len("return")
+		end := d.Start + pyStatementEnd(body, j)
+		i = end - d.Start
+		if b.pyNested(f, dr.i, start) {
+			continue // a nested function's return
+		}
+		v := strings.TrimSpace(string(f.src[start:end]))
+		if v == "" || v == "None" {
+			continue
+		}
+		for start < end && (f.src[start] == ' ' || f.src[start] == '\t') {
+			start++
+		}
+		for end > start && (f.src[end-1] == ' ' || f.src[end-1] == '\t' || f.src[end-1] == '\r') {
+			end--
+		}
+		b.depth++
+		ty := b.valueTypeAt(f, start, end, 0)
+		b.depth--
+		if !ty.found() || len(ty.files) > 0 || found && !sameType(out, ty) {
+			return binding{}
+		}
+		out, found = ty, true
+	}
+	return out
+}
+
+// sameType reports whether two bindings name the same types.
+func sameType(a, b binding) bool {
+	if a.external != b.external || a.typeName != b.typeName || len(a.defs) != len(b.defs) {
+		return false
+	}
+	for i := range a.defs {
+		if a.defs[i] != b.defs[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// pyNested reports whether pos of f lies in a function or class nested in
+// definition outer.
+func (b *binder) pyNested(f *fileFacts, outer, pos int) bool {
+	for i, d := range f.defs {
+		if i != outer && (d.Callable || d.container) && d.Start > f.defs[outer].Start && d.Start <= pos && pos < d.End {
+			return true
+		}
+	}
+	return false
+}
+
+// pyKeywordAt finds keyword kw as a statement's first word in text from
+// i on, outside strings and comments: the index of the keyword, or -1.
+func pyKeywordAt(text string, i int, kw string) int {
+	for i < len(text) {
+		switch c := text[i]; {
+		case c == '\'' || c == '"':
+			j := pySkipString(text, i)
+			if j < 0 {
+				return -1
+			}
+			i = j + 1
+		case c == '#':
+			for i < len(text) && text[i] != '\n' {
+				i++
+			}
+		case strings.HasPrefix(text[i:], kw) && (i == 0 || !pyWordByte(text[i-1])) &&
+			(i+len(kw) == len(text) || !pyWordByte(text[i+len(kw)])):
+			return i
+		default:
+			i++
+		}
+	}
+	return -1
+}
+
+func pyWordByte(c byte) bool {
+	return c == '_' || c == '.' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// pyStatementEnd finds the end of the statement holding text[i]: the
+// first newline outside brackets, strings and a line continuation, or a
+// semicolon or comment at the top level.
+func pyStatementEnd(text string, i int) int {
+	depth := 0
+	for ; i < len(text); i++ {
+		switch c := text[i]; c {
+		case '\'', '"':
+			j := pySkipString(text, i)
+			if j < 0 {
+				return i
+			}
+			i = j
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case '\\':
+			i++
+		case '#', ';':
+			if depth == 0 {
+				return i
+			}
+		case '\n':
+			if depth <= 0 {
+				return i
+			}
+		}
+	}
+	return len(text)
+}
