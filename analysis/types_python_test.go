@@ -126,6 +126,32 @@ class Sub(Store):
 `, []string{"__new__ resolved"}},
 		{"untyped receivers stay name-only", `def a(x): x.decode(1)
 `, []string{"a name-only"}},
+		{"returns of unannotated functions", `from store import Store, Cache
+def make():
+    return Store()
+def pick(flag):
+    if flag:
+        s = Store()
+        return s
+    return None
+def mixed(flag):
+    if flag:
+        return Store()
+    return Cache()
+def gen():
+    yield Store()
+def outer():
+    def inner():
+        return Cache()
+    return Store()
+def a(): make().decode(1)
+def b():
+    s = pick(True)
+    s.decode(1)
+def c(): mixed(1).decode(1)
+def d(): gen().decode(1)
+def e(): outer().decode(1)
+`, []string{"a resolved", "b resolved", "c name-only", "d name-only", "e resolved"}},
 		{"super() calls the base class's member", `import store
 from store import Store, Cache
 class Sub(Store):
