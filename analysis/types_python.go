@@ -153,7 +153,7 @@ func pyNominal(f *fileFacts) bool { return f.c.spec.Lang == "python" }
 // (a class instantiated, a typed local, a call whose return type is
 // known), bare returns and return None aside. Nothing when one value
 // cannot be typed, when two give different types, or when the def is a
-// generator or has no return value.
+// generator, has no return value or more than pyMaxReturns returns.
 func (b *binder) pyInferredReturn(dr defRef) binding {
 	f, d := dr.f, dr.f.defs[dr.i]
 	if f.c.spec.Lang != "python" || !d.Callable || b.depth > 6 {
@@ -170,7 +170,10 @@ func (b *binder) pyInferredReturn(dr defRef) binding {
 	}
 	var out binding
 	found := false
-	for i := 0; i < len(body); {
+	for i, n := 0, 0; i < len(body); n++ {
+		if n == pyMaxReturns {
+			return binding{} // too many returns to type each one
+		}
 		j := pyKeywordAt(body, i, "return")
 		if j < 0 {
 			break
@@ -204,6 +207,10 @@ func (b *binder) pyInferredReturn(dr defRef) binding {
 	}
 	return out
 }
+
+// pyMaxReturns bounds the return statements pyInferredReturn types in one
+// def; a def with more is left untyped.
+const pyMaxReturns = 32
 
 // sameType reports whether two bindings name the same types.
 func sameType(a, b binding) bool {

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"bytes"
 	"strings"
 )
 
@@ -201,9 +202,9 @@ func pyDefParams(src []byte, start, end int, method, viaClass bool) pyParams {
 // (@staticmethod gives staticmethod), without their arguments.
 func pyDecorators(src []byte, start int) []string {
 	var out []string
-	lineStart := strings.LastIndexByte(string(src[:start]), '\n') + 1
+	lineStart := bytes.LastIndexByte(src[:start], '\n') + 1
 	for lineStart > 0 {
-		prev := strings.LastIndexByte(string(src[:lineStart-1]), '\n') + 1
+		prev := bytes.LastIndexByte(src[:lineStart-1], '\n') + 1
 		line := strings.TrimSpace(string(src[prev : lineStart-1]))
 		if !strings.HasPrefix(line, "@") {
 			break

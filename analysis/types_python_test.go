@@ -144,14 +144,83 @@ def outer():
     def inner():
         return Cache()
     return Store()
+def many(n):
+    if n == 0:
+        return Store()
+    if n == 1:
+        return Store()
+    if n == 2:
+        return Store()
+    if n == 3:
+        return Store()
+    if n == 4:
+        return Store()
+    if n == 5:
+        return Store()
+    if n == 6:
+        return Store()
+    if n == 7:
+        return Store()
+    if n == 8:
+        return Store()
+    if n == 9:
+        return Store()
+    if n == 10:
+        return Store()
+    if n == 11:
+        return Store()
+    if n == 12:
+        return Store()
+    if n == 13:
+        return Store()
+    if n == 14:
+        return Store()
+    if n == 15:
+        return Store()
+    if n == 16:
+        return Store()
+    if n == 17:
+        return Store()
+    if n == 18:
+        return Store()
+    if n == 19:
+        return Store()
+    if n == 20:
+        return Store()
+    if n == 21:
+        return Store()
+    if n == 22:
+        return Store()
+    if n == 23:
+        return Store()
+    if n == 24:
+        return Store()
+    if n == 25:
+        return Store()
+    if n == 26:
+        return Store()
+    if n == 27:
+        return Store()
+    if n == 28:
+        return Store()
+    if n == 29:
+        return Store()
+    if n == 30:
+        return Store()
+    if n == 31:
+        return Store()
+    if n == 32:
+        return Store()
+    return Store()
 def a(): make().decode(1)
+def f(): many(1).decode(1)
 def b():
     s = pick(True)
     s.decode(1)
 def c(): mixed(1).decode(1)
 def d(): gen().decode(1)
 def e(): outer().decode(1)
-`, []string{"a resolved", "b resolved", "c name-only", "d name-only", "e resolved"}},
+`, []string{"a resolved", "b resolved", "c name-only", "d name-only", "e resolved", "f name-only"}},
 		{"super() calls the base class's member", `import store
 from store import Store, Cache
 class Sub(Store):
