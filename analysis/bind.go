@@ -239,6 +239,7 @@ func (b *binder) classifyBound(f *fileFacts, k call, t target) (status, string, 
 	}
 	bd := b.resolveCall(f, k)
 	st, why := b.judgeWhy(bd, t)
+	st, why = b.pyRejudge(f, k, t, st, why) // Python: Base.m(self) never dispatches; arguments that fit no def
 	if st != nameOnly || why != "" {
 		return st, why, bd.defs
 	}
@@ -397,6 +398,9 @@ func (b *binder) resolveCall(f *fileFacts, k call) binding {
 		return b.member(b.valueType(f, k.RecvChainStart, k.RecvChainEnd), k.Name)
 	case k.RecvBase != "":
 		base := b.lookup(f, k.RecvBase, k.Start, 0)
+		if mod, ok := b.pyDottedModule(f, k, base); ok {
+			return b.member(mod, k.Name) // import pkg.mod; pkg.mod.f()
+		}
 		if len(base.files) > 0 || b.isTypeBinding(base) {
 			return binding{} // pkg.Var.m() or Owner.field.m(): not followed
 		}
@@ -613,6 +617,9 @@ func (b *binder) returnsAt(bd binding, index int) binding {
 				}
 			}
 			continue
+		}
+		if ty := b.pyInferredReturn(dr); index == 0 && ty.found() {
+			return ty // Python, no annotation: what its returns give
 		}
 		for _, t := range dr.f.typed {
 			if t.Name == d.Name && t.Start == d.Start && t.Return && t.Index == index {
@@ -881,7 +888,13 @@ func (b *binder) dispatches(bound []defRef, t target) bool {
 		cls := defRef{td.f, d.Parent}
 		var mine map[rootKey]bool
 		for _, o := range owners {
-			if b.inherits(cls, o, 0) || b.inherits(o, cls, 0) {
+			if b.inherits(cls, o, 0) {
+				return true
+			}
+			if pyNominal(td.f) {
+				continue // a Python object runs its class's member: never a sibling's or a subclass's
+			}
+			if b.inherits(o, cls, 0) {
 				return true
 			}
 			// Two implementations of one interface's or base class's
@@ -1037,6 +1050,9 @@ func (b *binder) lookup(f *fileFacts, name string, pos, depth int) binding {
 			}
 			if ns {
 				return binding{files: files}
+			}
+			if f.c.spec.Lang == "python" && imp.Form == "from" {
+				return b.pyFromImport(imp, exported, files, depth)
 			}
 			if bd := b.exported(files, exported, depth+1); bd.found() {
 				return bd

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	_ "embed"
+	pathpkg "path"
 	"strings"
 	"sync"
 
@@ -73,4 +74,225 @@ func pyValueType(v tree.Node) string {
 		}
 	}
 	return ""
+}
+
+// pyFromImport binds name as `from pkg import name` imports it (files:
+// what the import resolved to, the submodules its names may be and pkg
+// itself): pkg's own definition of name, else the submodule pkg.name.
+// Another name's submodule is never searched: from gyp import MSVSNew,
+// MSVSProject binds MSVSProject to its module, not to MSVSNew's class of
+// that name.
+func (b *binder) pyFromImport(imp importFact, name string, files []*fileFacts, depth int) binding {
+	var pkg, sub []*fileFacts
+	for _, g := range files {
+		switch n := pySubmodule(g, imp); n {
+		case "":
+			pkg = append(pkg, g)
+		case name:
+			sub = append(sub, g)
+		}
+	}
+	if bd := b.exported(pkg, name, depth+1); bd.found() {
+		return bd
+	}
+	return binding{files: sub}
+}
+
+// pySubmodule returns the name of imp that file g is the submodule of
+// (pkg/name.py, pkg/name/__init__.py), or "" when g is the imported
+// module itself.
+func pySubmodule(g *fileFacts, imp importFact) string {
+	src := strings.TrimLeft(imp.Source, ".")
+	last := src[strings.LastIndexByte(src, '.')+1:]
+	base := pathpkg.Base(g.rel)
+	for _, bn := range imp.Names {
+		switch {
+		case base == bn.Name+".py" || base == bn.Name+".pyi":
+			return bn.Name
+		case base == "__init__.py" && pathpkg.Base(pathpkg.Dir(g.rel)) == bn.Name && bn.Name != last:
+			return bn.Name
+		}
+	}
+	return ""
+}
+
+// pyDottedModule finds the module the receiver of pkg.mod.f() names when
+// the file imports it whole (import pkg.mod) and nothing local is named
+// pkg: that module (its f is the call's), or a package's; ok is false
+// otherwise.
+func (b *binder) pyDottedModule(f *fileFacts, k call, base binding) (mod binding, ok bool) {
+	if f.c.spec.Lang != "python" || len(base.defs) > 0 {
+		return binding{}, false
+	}
+	if _, declared := b.declAt(f, k.RecvBase, k.Start); declared {
+		return binding{}, false
+	}
+	src := k.RecvBase + "." + k.Recv
+	for _, imp := range f.imports {
+		if imp.Form != "module" || imp.Source != src || len(imp.Names) > 0 {
+			continue
+		}
+		if files := b.importFiles(f, imp); len(files) > 0 {
+			return binding{files: files}, true
+		}
+		return binding{external: true}, true
+	}
+	return binding{}, false
+}
+
+// pyNominal reports whether f is Python's, whose classes are nominal: a
+// call bound to a class's member reaches that member or an override in a
+// subclass, so it may dispatch to the symbol asked about only when the
+// symbol's class inherits the bound member's class, never when the two
+// classes are siblings or the bound one is the symbol's subclass (unlike
+// TypeScript's structural types, where a sibling's instance fits).
+func pyNominal(f *fileFacts) bool { return f.c.spec.Lang == "python" }
+
+// pyInferredReturn types what the Python def dr returns when no
+// annotation (-> T) says: the type every `return value` in its own body gives
+// (a class instantiated, a typed local, a call whose return type is
+// known), bare returns and return None aside. Nothing when one value
+// cannot be typed, when two give different types, or when the def is a
+// generator, has no return value or more than pyMaxReturns returns.
+func (b *binder) pyInferredReturn(dr defRef) binding {
+	f, d := dr.f, dr.f.defs[dr.i]
+	if f.c.spec.Lang != "python" || !d.Callable || b.depth > 6 {
+		return binding{}
+	}
+	for _, t := range f.typed {
+		if t.Return && t.Name == d.Name && t.Start == d.Start && t.Expr != "" {
+			return binding{} // an annotation says
+		}
+	}
+	body := string(f.src[d.Start:d.End])
+	if !strings.HasPrefix(body, "def ") && !strings.HasPrefix(body, "async ") {
+		return binding{}
+	}
+	var out binding
+	found := false
+	for i, n := 0, 0; i < len(body); n++ {
+		if n == pyMaxReturns {
+			return binding{} // too many returns to type each one
+		}
+		j := pyKeywordAt(body, i, "return")
+		if j < 0 {
+			break
+		}
+		if pyKeywordAt(body, 0, "yield") >= 0 {
+			return binding{} // a generator
+		}
+		start := d.Start + j + len("return")
+		end := d.Start + pyStatementEnd(body, j)
+		i = end - d.Start
+		if b.pyNested(f, dr.i, start) {
+			continue // a nested function's return
+		}
+		v := strings.TrimSpace(string(f.src[start:end]))
+		if v == "" || v == "None" {
+			continue
+		}
+		for start < end && (f.src[start] == ' ' || f.src[start] == '\t') {
+			start++
+		}
+		for end > start && (f.src[end-1] == ' ' || f.src[end-1] == '\t' || f.src[end-1] == '\r') {
+			end--
+		}
+		b.depth++
+		ty := b.valueTypeAt(f, start, end, 0)
+		b.depth--
+		if !ty.found() || len(ty.files) > 0 || found && !sameType(out, ty) {
+			return binding{}
+		}
+		out, found = ty, true
+	}
+	return out
+}
+
+// pyMaxReturns bounds the return statements pyInferredReturn types in one
+// def; a def with more is left untyped.
+const pyMaxReturns = 32
+
+// sameType reports whether two bindings name the same types.
+func sameType(a, b binding) bool {
+	if a.external != b.external || a.typeName != b.typeName || len(a.defs) != len(b.defs) {
+		return false
+	}
+	for i := range a.defs {
+		if a.defs[i] != b.defs[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// pyNested reports whether pos of f lies in a function or class nested in
+// definition outer.
+func (b *binder) pyNested(f *fileFacts, outer, pos int) bool {
+	for i, d := range f.defs {
+		if i != outer && (d.Callable || d.container) && d.Start > f.defs[outer].Start && d.Start <= pos && pos < d.End {
+			return true
+		}
+	}
+	return false
+}
+
+// pyKeywordAt finds keyword kw as a statement's first word in text from
+// i on, outside strings and comments: the index of the keyword, or -1.
+func pyKeywordAt(text string, i int, kw string) int {
+	for i < len(text) {
+		switch c := text[i]; {
+		case c == '\'' || c == '"':
+			j := pySkipString(text, i)
+			if j < 0 {
+				return -1
+			}
+			i = j + 1
+		case c == '#':
+			for i < len(text) && text[i] != '\n' {
+				i++
+			}
+		case strings.HasPrefix(text[i:], kw) && (i == 0 || !pyWordByte(text[i-1])) &&
+			(i+len(kw) == len(text) || !pyWordByte(text[i+len(kw)])):
+			return i
+		default:
+			i++
+		}
+	}
+	return -1
+}
+
+func pyWordByte(c byte) bool {
+	return c == '_' || c == '.' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// pyStatementEnd finds the end of the statement holding text[i]: the
+// first newline outside brackets, strings and a line continuation, or a
+// semicolon or comment at the top level.
+func pyStatementEnd(text string, i int) int {
+	depth := 0
+	for ; i < len(text); i++ {
+		switch c := text[i]; c {
+		case '\'', '"':
+			j := pySkipString(text, i)
+			if j < 0 {
+				return i
+			}
+			i = j
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case '\\':
+			i++
+		case '#', ';':
+			if depth == 0 {
+				return i
+			}
+		case '\n':
+			if depth <= 0 {
+				return i
+			}
+		}
+	}
+	return len(text)
 }

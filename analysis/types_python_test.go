@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -125,6 +126,101 @@ class Sub(Store):
 `, []string{"__new__ resolved"}},
 		{"untyped receivers stay name-only", `def a(x): x.decode(1)
 `, []string{"a name-only"}},
+		{"returns of unannotated functions", `from store import Store, Cache
+def make():
+    return Store()
+def pick(flag):
+    if flag:
+        s = Store()
+        return s
+    return None
+def mixed(flag):
+    if flag:
+        return Store()
+    return Cache()
+def gen():
+    yield Store()
+def outer():
+    def inner():
+        return Cache()
+    return Store()
+def many(n):
+    if n == 0:
+        return Store()
+    if n == 1:
+        return Store()
+    if n == 2:
+        return Store()
+    if n == 3:
+        return Store()
+    if n == 4:
+        return Store()
+    if n == 5:
+        return Store()
+    if n == 6:
+        return Store()
+    if n == 7:
+        return Store()
+    if n == 8:
+        return Store()
+    if n == 9:
+        return Store()
+    if n == 10:
+        return Store()
+    if n == 11:
+        return Store()
+    if n == 12:
+        return Store()
+    if n == 13:
+        return Store()
+    if n == 14:
+        return Store()
+    if n == 15:
+        return Store()
+    if n == 16:
+        return Store()
+    if n == 17:
+        return Store()
+    if n == 18:
+        return Store()
+    if n == 19:
+        return Store()
+    if n == 20:
+        return Store()
+    if n == 21:
+        return Store()
+    if n == 22:
+        return Store()
+    if n == 23:
+        return Store()
+    if n == 24:
+        return Store()
+    if n == 25:
+        return Store()
+    if n == 26:
+        return Store()
+    if n == 27:
+        return Store()
+    if n == 28:
+        return Store()
+    if n == 29:
+        return Store()
+    if n == 30:
+        return Store()
+    if n == 31:
+        return Store()
+    if n == 32:
+        return Store()
+    return Store()
+def a(): make().decode(1)
+def f(): many(1).decode(1)
+def b():
+    s = pick(True)
+    s.decode(1)
+def c(): mixed(1).decode(1)
+def d(): gen().decode(1)
+def e(): outer().decode(1)
+`, []string{"a resolved", "b resolved", "c name-only", "d name-only", "e resolved", "f name-only"}},
 		{"super() calls the base class's member", `import store
 from store import Store, Cache
 class Sub(Store):
@@ -181,5 +277,176 @@ func TestPyLibTable(t *testing.T) {
 	}
 	if lt := lib.types["list"]; lt == nil || len(lt.params) != 1 || lt.params[0] != "_T" {
 		t.Errorf("list's type parameters: got %+v, want [_T]", lt)
+	}
+}
+
+// TestPythonModuleImports checks the modules Python's imports bind: a
+// submodule imported from its package (from pkg import mod) is that
+// module, never a same-named class of a sibling module imported beside it,
+// and a dotted import (import pkg.mod) reaches pkg.mod.f().
+func TestPythonModuleImports(t *testing.T) {
+	files := map[string]string{
+		"lib/pkg/__init__.py": "def main():\n    pass\n",
+		// new.py defines a class named like its sibling module proj.
+		"lib/pkg/new.py":          "class proj:\n    def Add(self):\n        pass\n",
+		"lib/pkg/proj.py":         "class Filter:\n    def Add(self):\n        pass\ndef helper():\n    pass\n",
+		"lib/pkg/common.py":       "def helper():\n    pass\n",
+		"lib/pkg/gen/__init__.py": "",
+		"lib/pkg/gen/use.py": `from pkg import (
+    new,
+    proj,
+)
+import pkg.common
+def a(): proj.Filter()
+def b(): proj.helper()
+def c(): pkg.common.helper()
+def d():
+    x = proj.Filter()
+    x.Add()
+`,
+	}
+	cases := []struct {
+		symbol string
+		want   []string // "caller confidence" in use.py
+	}{
+		{"proj.Filter", []string{"a resolved", "d resolved"}},
+		{"proj.helper", []string{"b resolved"}},
+		{"common.helper", []string{"c resolved"}},
+		{"Filter.Add", []string{"d resolved"}},
+		{"new.proj", nil},
+	}
+	dir := project(t, files)
+	for _, c := range cases {
+		t.Run(c.symbol, func(t *testing.T) {
+			r := run(t, dir, Params{Mode: ModeCallers, Language: "python", Symbol: c.symbol})
+			var got []string
+			for _, n := range r.Callers {
+				if n.File == "lib/pkg/gen/use.py" {
+					got = append(got, n.Name+" "+n.Confidence)
+				}
+			}
+			sort.Strings(got)
+			sameList(t, "callers of "+c.symbol+" in use.py", got, c.want)
+		})
+	}
+}
+
+// TestPythonDispatch checks which calls may dispatch to an override: a
+// call bound to a base class's member may reach it (dispatch); one bound
+// to a sibling's or a subclass's own member never does, nor one naming the
+// base's member through its class (Shape.name(self)).
+func TestPythonDispatch(t *testing.T) {
+	dir := project(t, map[string]string{"shapes.py": `class Shape:
+    def name(self):
+        return "shape"
+    def describe(self):
+        return self.name()
+
+class Square(Shape):
+    def name(self):
+        return "square"
+    def show(self):
+        return self.name()
+
+class Circle(Shape):
+    def name(self):
+        return "circle"
+    def show(self):
+        return self.name()
+    def plain(self):
+        return Shape.name(self)
+
+def first(s: Shape):
+    return s.name()
+
+def second(c: Circle):
+    return c.name()
+`})
+	cases := []struct {
+		symbol string
+		want   []string // "caller confidence reason"
+	}{
+		{"Square.name", []string{"describe name-only dispatch", "first name-only dispatch", "show resolved "}},
+		{"Shape.name", []string{"describe resolved ", "first resolved ", "plain resolved "}},
+	}
+	for _, c := range cases {
+		t.Run(c.symbol, func(t *testing.T) {
+			r := run(t, dir, Params{Mode: ModeCallers, Language: "python", Symbol: c.symbol})
+			var got []string
+			for _, n := range r.Callers {
+				got = append(got, n.Name+" "+n.Confidence+" "+n.Reason)
+			}
+			sort.Strings(got)
+			sameList(t, "callers of "+c.symbol, got, c.want)
+		})
+	}
+}
+
+// TestPythonArgumentFit checks that a call on an untyped receiver whose
+// arguments Store.decode(self, s) cannot take is not its caller, and that
+// a call it cannot judge (unpacked arguments) stays.
+func TestPythonArgumentFit(t *testing.T) {
+	use := `def none(x): x.decode()
+def one(x): x.decode(1)
+def two(x): x.decode("ascii", "strict")
+def named(x): x.decode(s=1)
+def other_name(x): x.decode(errors="strict")
+def unpacked(x, a): x.decode(*a)
+def spread(x, kw): x.decode(**kw)
+def nested(x): x.decode(f(1, 2), # one argument
+    )
+def text(x): x.decode(")")
+def through_class(mod, x): mod.Store.decode(x, 1)
+def through_value(mod, x): mod.store.decode(x, 1)
+`
+	dir := project(t, map[string]string{"store.py": storePy, "use.py": use})
+	r := run(t, dir, Params{Mode: ModeCallers, Language: "python", Symbol: "Store.decode"})
+	var got []string
+	for _, n := range r.Callers {
+		got = append(got, n.Name+" "+n.Confidence)
+	}
+	sort.Strings(got)
+	sameList(t, "callers of Store.decode", got, []string{"named name-only", "nested name-only", "one name-only",
+		"spread name-only", "text name-only", "through_class name-only", "unpacked name-only"})
+}
+
+// TestPyParams checks the reading of a def's parameters and a call's
+// arguments, and when the arguments fit.
+func TestPyParams(t *testing.T) {
+	cases := []struct {
+		def, call string
+		method    bool
+		viaClass  bool
+		fits      bool
+	}{
+		{"def f(a, b=1):", "f(1)", false, false, true},
+		{"def f(a, b=1):", "f()", false, false, false},
+		{"def f(a, b=1):", "f(1, 2, 3)", false, false, false},
+		{"def f(a, b=1):", "f(b=2, a=1)", false, false, true},
+		{"def f(a, /, b):", "f(a=1, b=2)", false, false, false},
+		{"def f(a, *, key):", "f(1)", false, false, false},
+		{"def f(a, *, key):", "f(1, key=2)", false, false, true},
+		{"def f(a, *rest, **kw):", "f(1, 2, 3, x=4)", false, false, true},
+		{"def m(self, o):", "x.m(o)", true, false, true},
+		{"def m(self, o):", "x.m()", true, false, false},
+		{"def m(self):", "Base.m(self)", true, true, true},
+		{"def m(self):", "Base.m()", true, true, false},
+		{"@classmethod\ndef m(cls, o):", "Base.m(o)", true, true, true},
+		{"@staticmethod\ndef m(o):", "x.m(o)", true, false, true},
+		{"def m(self, o: dict[str, int] = {}):", "x.m()", true, false, true},
+		{"def m(self, s=')'):", "x.m(')', ')')", true, false, false},
+	}
+	for _, c := range cases {
+		t.Run(c.def+" "+c.call, func(t *testing.T) {
+			src := []byte(c.def + "\n    pass\n")
+			p := pyDefParams(src, strings.Index(string(src), "def "), len(src), c.method, c.viaClass)
+			a := pyCallArgs(c.call)
+			if !p.ok || !a.ok {
+				t.Fatalf("not read: params %+v, args %+v", p, a)
+			}
+			if got := p.accepts(a); got != c.fits {
+				t.Errorf("fits: got %v, want %v (params %+v, args %+v)", got, c.fits, p, a)
+			}
+		})
 	}
 }

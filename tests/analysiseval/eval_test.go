@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -49,9 +50,12 @@ type query struct {
 	Line                   int
 	Callable               bool
 	Callers                []string
-	RefsAll                []string `json:"refsAll"`
-	RefsStructural         []string `json:"refsStructural"`
-	Defs                   []string
+	// Overridden, for a method, are the callers of the members it
+	// overrides or implements (the same name in its class's supertypes).
+	Overridden     []string
+	RefsAll        []string `json:"refsAll"`
+	RefsStructural []string `json:"refsStructural"`
+	Defs           []string
 	// Hierarchy, for a class or interface: its supertypes and subtypes.
 	Hierarchy []string
 	// SharedName: the name is shared (callers, references and definitions
@@ -223,6 +227,10 @@ func compare(t *testing.T, tr truth, dir, srcDir, lang, project, version string)
 	// wrongBy counts the qualified callers the truth does not hold, by
 	// label and reason.
 	wrongBy := map[string]int{}
+	// dispatch counts the qualified callers labelled dispatch (found) and
+	// those of them the truth has as callers of a member the symbol
+	// overrides (correct).
+	dispatch := &score{}
 	// exhaustive counts, per mode, the qualified answers marked
 	// exhaustive and those of them missing a result the truth has.
 	exhaustive, wrongExhaustive := map[string]int{}, map[string]int{}
@@ -267,6 +275,7 @@ func compare(t *testing.T, tr truth, dir, srcDir, lang, project, version string)
 			if q.Callable && q.SharedName {
 				r := ask(analysis.ModeCallers, symbol)
 				var got []string
+				right := callersRight(r.Callers, q)
 				for _, n := range r.Callers {
 					if n.Confidence == "" {
 						t.Errorf("%s: caller %s %s:%d has no confidence label", symbol, n.Name, n.File, n.Line)
@@ -278,7 +287,17 @@ func compare(t *testing.T, tr truth, dir, srcDir, lang, project, version string)
 				}
 				// A caller of two definitions of a bare name is listed
 				// under each: it counts once.
-				scores["callers"][w.name].add(dedup(got), q.Callers, q.Callers)
+				scores["callers"][w.name].add(dedup(got), right, q.Callers)
+				if w.qualified && !w.resolvedOnly {
+					for _, n := range r.Callers {
+						if n.Reason == analysis.ReasonDispatch {
+							dispatch.found++
+							if slices.Contains(right, callerKey(n)) {
+								dispatch.correct++
+							}
+						}
+					}
+				}
 				if !w.qualified {
 					w, u, ut := attribute(attributed, r.Callers, q, func(f string, a ...any) {
 						if verbose {
@@ -288,7 +307,7 @@ func compare(t *testing.T, tr truth, dir, srcDir, lang, project, version string)
 					wrongDef, unattributed, unattributedTrue = wrongDef+w, unattributed+u, unattributedTrue+ut
 				}
 				if w.qualified && !w.resolvedOnly {
-					truthSet := set(q.Callers)
+					truthSet := set(right)
 					for _, n := range r.Callers {
 						if !truthSet[callerKey(n)] {
 							wrongBy[n.Confidence+" "+n.Reason]++
@@ -299,7 +318,7 @@ func compare(t *testing.T, tr truth, dir, srcDir, lang, project, version string)
 					claim("callers", r, got, q.Callers, symbol)
 				}
 				if verbose && w.qualified {
-					extra, missing := misses(got, q.Callers, q.Callers)
+					extra, missing := misses(got, right, q.Callers)
 					t.Logf("callers %s (%s): %d extra, missing %v", symbol, w.name, len(extra), missing)
 					nodes := map[string]analysis.CallNode{}
 					for _, n := range r.Callers {
@@ -399,6 +418,8 @@ func compare(t *testing.T, tr truth, dir, srcDir, lang, project, version string)
 	t.Logf("%-11s %-25s share %s (%d/%d), of those attributed %s; %d to another definition, %d to none (%d of them callers of the one asked about)",
 		"callers", "bare name, attributed", ratio(attributed.correct, attributed.found), attributed.correct, attributed.found,
 		ratio(attributed.correct, attributed.found-unattributed), wrongDef, unattributed, unattributedTrue)
+	t.Logf("%-11s %-25s right %s (%d/%d)", "callers", "qualified, dispatch", ratio(dispatch.correct, dispatch.found),
+		dispatch.correct, dispatch.found)
 	var labels []string
 	for l := range wrongBy {
 		labels = append(labels, l)
@@ -456,6 +477,24 @@ func attribute(s *score, callers []analysis.CallNode, q query, logf func(string,
 		logf("%s attributed to %s, the truth's callers of %s:%d %v", callerKey(n), n.Def, q.File, q.Line, q.Callers)
 	}
 	return wrong, none, noneTrue
+}
+
+// callersRight lists the callers of q's answer that count as right: the
+// truth's callers, and a caller labelled dispatch (a call of a member the
+// symbol overrides or implements, which reaches it when the object is of
+// its class) that the truth has as a caller of one of those members. A
+// type checker's call hierarchy counts a call by the member it binds to
+// (the base's), and the answer says the call only may reach the symbol;
+// any other caller is right only when the truth has it.
+func callersRight(callers []analysis.CallNode, q query) []string {
+	right := slices.Clone(q.Callers)
+	overridden := set(q.Overridden)
+	for _, n := range callers {
+		if k := callerKey(n); n.Reason == analysis.ReasonDispatch && overridden[k] {
+			right = append(right, k)
+		}
+	}
+	return right
 }
 
 // qualified is how the sample's declaration is asked about: Owner.name for
@@ -531,4 +570,38 @@ func askTruth(t *testing.T, node, script, checker, dir, srcDir string, opts map[
 		t.Fatalf("%s's answer: %v", filepath.Base(script), err)
 	}
 	return tr
+}
+
+// TestDispatchRule checks how callers are scored: a caller labelled
+// dispatch is right when the truth has it as a caller of an overridden
+// member, never otherwise; any other label is right only when the truth
+// has it as a caller of the symbol itself.
+func TestDispatchRule(t *testing.T) {
+	q := query{Name: "Name", Qual: "PBXProject", Kind: "method",
+		Callers:    []string{"x.py:10"},
+		Overridden: []string{"x.py:20", "x.py:30"}}
+	cases := []struct {
+		name  string
+		node  analysis.CallNode
+		right bool
+	}{
+		{"the truth's caller", analysis.CallNode{File: "x.py", Line: 10, Confidence: analysis.Resolved}, true},
+		{"dispatch to an overridden member's caller", analysis.CallNode{File: "x.py", Line: 20,
+			Confidence: analysis.NameOnly, Reason: analysis.ReasonDispatch}, true},
+		{"dispatch the truth does not have as the base's caller", analysis.CallNode{File: "x.py", Line: 40,
+			Confidence: analysis.NameOnly, Reason: analysis.ReasonDispatch}, false},
+		{"an untyped receiver at an overridden member's caller", analysis.CallNode{File: "x.py", Line: 30,
+			Confidence: analysis.NameOnly, Reason: analysis.ReasonUntypedReceiver}, false},
+		{"resolved at an overridden member's caller", analysis.CallNode{File: "x.py", Line: 20,
+			Confidence: analysis.Resolved}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := slices.Contains(callersRight([]analysis.CallNode{c.node}, q), callerKey(c.node))
+			if got != c.right {
+				t.Errorf("%s:%d [%s %s] counted right: %v, want %v", c.node.File, c.node.Line, c.node.Confidence,
+					c.node.Reason, got, c.right)
+			}
+		})
+	}
 }

@@ -6,14 +6,20 @@
 //
 //   node pyright.mjs <pyright package dir> < request.json > answers.json
 //
-// request and answers are truth.mjs's: {root, dir, seed, sample} in;
+// request and answers are truth.mjs's: {root, dir, seed, sample,
+// extraPaths} in (extraPaths: folders relative to root the project puts on
+// sys.path);
 // {files, declarations, shared, queries: [{name, qual, kind, file, line,
-// callable, callers, refsAll, refsStructural, defs, sharedName}]} out,
+// callable, callers, overridden, refsAll, refsStructural, defs, sharedName}]} out,
 // paths relative to root, each answer a list of "file:line"
 // ("file:module" for a caller that is a module's top level). A module's
 // qualifier is its file's stem (its folder's name for __init__.py); a
 // method's is its class. refsStructural keeps the references
-// structural_analysis finds: calls, imports and class bases.
+// structural_analysis finds: calls, imports and class bases. overridden,
+// for a method, are the callers of the members it overrides: the methods
+// of the same name in its class's supertypes, transitively (the bases
+// written in its class statement, found by pyright's definition), which a
+// call through a base class reaches when the object is of this class.
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
@@ -33,6 +39,16 @@ const inRoot = (f) => texts.has(f);
 // A minimal LSP client over the server's stdio.
 const server = spawn(process.execPath, [path.join(process.argv[2], 'langserver.index.js'), '--stdio'],
   { stdio: ['pipe', 'pipe', 'inherit'] });
+// setting answers the server's configuration request for one section:
+// the request's extraPaths (the folders the project puts on sys.path, as
+// node-gyp's gyp_main.py does with pylib/) as python.analysis.extraPaths.
+const extraPaths = (req.extraPaths || []).map((p) => path.join(root, p));
+function setting(item) {
+  if (extraPaths.length === 0) return null;
+  if (item.section === 'python.analysis') return { extraPaths };
+  if (item.section === 'python') return { analysis: { extraPaths } };
+  return null;
+}
 let buf = Buffer.alloc(0);
 let nextId = 1;
 const pending = new Map();
@@ -60,7 +76,7 @@ server.stdout.on('data', (chunk) => {
     if (msg.id !== undefined && msg.method) {
       // A server request (configuration, progress): answer it.
       const items = msg.params && msg.params.items;
-      send({ id: msg.id, result: msg.method === 'workspace/configuration' ? items.map(() => null) : null });
+      send({ id: msg.id, result: msg.method === 'workspace/configuration' ? items.map(setting) : null });
     } else if (msg.id !== undefined && pending.has(msg.id)) {
       const p = pending.get(msg.id);
       pending.delete(msg.id);
@@ -72,7 +88,8 @@ server.stdout.on('data', (chunk) => {
 
 await request('initialize', {
   processId: process.pid, rootUri: uri(root), workspaceFolders: [{ uri: uri(root), name: 'eval' }],
-  capabilities: { textDocument: { callHierarchy: {}, references: {}, documentSymbol: { hierarchicalDocumentSymbolSupport: true } } },
+  capabilities: { workspace: { configuration: true },
+    textDocument: { callHierarchy: {}, references: {}, documentSymbol: { hierarchicalDocumentSymbolSupport: true } } },
   initializationOptions: {},
 });
 notify('initialized', {});
@@ -108,12 +125,15 @@ for (const f of files) {
     const at = s.selectionRange.start;
     if (s.kind === 12) decls.push({ name: s.name, kind: 'function', file: f, at, callable: true, qual: moduleName(f) });
     if (s.kind !== 5) continue;
-    decls.push({ name: s.name, kind: 'class', file: f, at, callable: false, qual: moduleName(f) });
+    const cls = { name: s.name, kind: 'class', file: f, at, callable: false, qual: moduleName(f), methods: [] };
+    decls.push(cls);
     for (const m of s.children || []) {
       if (m.kind === 6 || m.kind === 12 || m.kind === 7) {
         const property = m.kind === 7 || isProperty(f, m.selectionRange.start.line);
-        decls.push({ name: m.name, kind: property ? 'property' : 'method', file: f, at: m.selectionRange.start,
-          callable: !property, qual: s.name });
+        const d = { name: m.name, kind: property ? 'property' : 'method', file: f, at: m.selectionRange.start,
+          callable: !property, qual: s.name, cls };
+        decls.push(d);
+        cls.methods.push(d);
       }
     }
   }
@@ -132,10 +152,73 @@ function structural(f, pos, name) {
 }
 
 const key = (f, line) => `${rel(f)}:${line + 1}`;
+
+// callersOf asks pyright's call hierarchy for the callers of the
+// declaration at pos: "file:line" of each, or "file:module".
+async function callersOf(pos) {
+  const out = [];
+  for (const item of (await request('textDocument/prepareCallHierarchy', pos)) || []) {
+    for (const c of (await request('callHierarchy/incomingCalls', { item })) || []) {
+      const f = fileURLToPath(c.from.uri);
+      if (!inRoot(f)) continue;
+      // A module's top level: pyright names the module (kind 2, or 1 file).
+      out.push(c.from.kind === 2 || c.from.kind === 1 ? `${rel(f)}:module` : key(f, c.from.selectionRange.start.line));
+    }
+  }
+  return out;
+}
+
+// bases finds the classes of the project cls's class statement names as
+// its bases (class A(B, m.C):), by pyright's definition of each name.
+const classAt = new Map(decls.filter((d) => d.kind === 'class').map((d) => [`${d.file}:${d.at.line}`, d]));
+const basesMemo = new Map();
+async function bases(cls) {
+  if (basesMemo.has(cls)) return basesMemo.get(cls);
+  const out = [];
+  basesMemo.set(cls, out);
+  const ls = lines.get(cls.file);
+  const line = ls[cls.at.line];
+  const open = line.indexOf('(', cls.at.character + cls.name.length);
+  if (open < 0) return out;
+  // The bases up to the closing parenthesis, on the class's line.
+  const close = line.indexOf(')', open);
+  const list = line.slice(open + 1, close < 0 ? line.length : close);
+  for (const m of list.matchAll(/[A-Za-z_][\w.]*/g)) {
+    if (/=/.test(list.slice(0, m.index).split(',').pop())) continue; // metaclass=X
+    const character = open + 1 + m.index + m[0].length - 1; // the last segment of a.b.C
+    const defs = (await request('textDocument/definition', { textDocument: { uri: uri(cls.file) }, position: { line: cls.at.line, character } })) || [];
+    for (const loc of Array.isArray(defs) ? defs : [defs]) {
+      const u = loc.targetUri || loc.uri;
+      const r = loc.targetSelectionRange || loc.range;
+      const b = u && r && classAt.get(`${fileURLToPath(u)}:${r.start.line}`);
+      if (b && b !== cls) out.push(b);
+    }
+  }
+  return out;
+}
+
+// overridden lists the callers of the methods named d.name in the
+// supertypes of d's class, transitively (each class once).
+async function overridden(d) {
+  const out = [];
+  const seen = new Set([d.cls]);
+  const todo = [...(await bases(d.cls))];
+  while (todo.length > 0) {
+    const c = todo.shift();
+    if (seen.has(c)) continue;
+    seen.add(c);
+    for (const m of c.methods) {
+      if (m.name === d.name && m.callable) out.push(...(await callersOf({ textDocument: { uri: uri(m.file) }, position: m.at })));
+    }
+    todo.push(...(await bases(c)));
+  }
+  return out;
+}
+
 const queries = [];
 for (const d of sample) {
   const q = { name: d.name, qual: d.qual, kind: d.kind, file: rel(d.file), line: d.at.line + 1, callable: d.callable,
-    callers: [], refsAll: [], refsStructural: [], defs: [key(d.file, d.at.line)], sharedName: true };
+    callers: [], overridden: [], refsAll: [], refsStructural: [], defs: [key(d.file, d.at.line)], sharedName: true };
   const pos = { textDocument: { uri: uri(d.file) }, position: d.at };
   for (const r of (await request('textDocument/references', { ...pos, context: { includeDeclaration: false } })) || []) {
     const f = fileURLToPath(r.uri);
@@ -144,15 +227,9 @@ for (const d of sample) {
     q.refsAll.push(k);
     if (structural(f, r.range.start, d.name)) q.refsStructural.push(k);
   }
-  for (const item of d.callable ? (await request('textDocument/prepareCallHierarchy', pos)) || [] : []) {
-    for (const c of (await request('callHierarchy/incomingCalls', { item })) || []) {
-      const f = fileURLToPath(c.from.uri);
-      if (!inRoot(f)) continue;
-      // A module's top level: pyright names the module (kind 2, or 1 file).
-      q.callers.push(c.from.kind === 2 || c.from.kind === 1 ? `${rel(f)}:module` : key(f, c.from.selectionRange.start.line));
-    }
-  }
-  for (const k of ['defs', 'refsAll', 'refsStructural', 'callers']) q[k] = [...new Set(q[k])].sort();
+  if (d.callable) q.callers = await callersOf(pos);
+  if (d.callable && d.cls) q.overridden = await overridden(d);
+  for (const k of ['defs', 'refsAll', 'refsStructural', 'callers', 'overridden']) q[k] = [...new Set(q[k])].sort();
   queries.push(q);
 }
 

@@ -32,7 +32,10 @@ func TestEvalPython(t *testing.T) {
 		if err != nil {
 			t.Skipf("analysiseval: node-gyp@13.1.0 could not be fetched: %v", err)
 		}
-		measurePython(t, dir, "gyp", "node-gyp", "13.1.0")
+		// gyp_main.py puts gyp/pylib on sys.path (import gyp is
+		// gyp/pylib/gyp, not the gyp/ folder at the root): pyright is told
+		// so, as it would be by the project's own configuration.
+		measurePython(t, dir, "gyp", "node-gyp", "13.1.0", map[string]any{"extraPaths": []string{"gyp/pylib"}})
 	})
 	t.Run("python3.11 stdlib", func(t *testing.T) {
 		out, err := exec.Command("dpkg-query", "-W", "-f", "${Version}", pyStdlibPackage).Output()
@@ -48,15 +51,16 @@ func TestEvalPython(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		measurePython(t, dir, ".", "python3.11 "+strings.Join(pyStdlibSlice, ","), pyStdlibVersion)
+		measurePython(t, dir, ".", "python3.11 "+strings.Join(pyStdlibSlice, ","), pyStdlibVersion, nil)
 	})
 }
 
 // measurePython asks pyright about the sample, then scores
-// structural_analysis's answers against it.
-func measurePython(t *testing.T, dir, srcDir, project, version string) {
+// structural_analysis's answers against it; opts go into pyright.mjs's
+// request (extraPaths).
+func measurePython(t *testing.T, dir, srcDir, project, version string, opts map[string]any) {
 	node, root, pyright := checker(t, "pyright")
-	tr := askTruth(t, node, filepath.Join(root, "tests", "analysiseval", "pyright.mjs"), pyright, dir, srcDir, nil)
+	tr := askTruth(t, node, filepath.Join(root, "tests", "analysiseval", "pyright.mjs"), pyright, dir, srcDir, opts)
 	compare(t, tr, dir, srcDir, "python", project, version)
 }
 

@@ -13,9 +13,11 @@
 // as in zod's build) and tsconfig paths relative to root (a workspace's
 // packages by name, {"@tldraw/editor": ["packages/editor/src/index.ts"]}).
 // answers: {files, declarations, shared, queries: [{name, qual, kind, file,
-// line, callable, callers, refsAll, refsStructural, defs, hierarchy}]}, paths relative
+// line, callable, callers, overridden, refsAll, refsStructural, defs, hierarchy}]}, paths relative
 // to root, each answer a list of "file:line" ("file:module" for a caller
-// that is a file's top level).
+// that is a file's top level). overridden, for a method, are the callers
+// of the members it overrides or implements: the members of the same name
+// in its class's supertypes (extends and implements), transitively.
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -155,6 +157,51 @@ function heritage(node) {
   }
   return out;
 }
+
+// callersOf lists the callers of the function or method at pos of file.
+function callersOf(file, pos) {
+  const out = [];
+  for (const c of ls.provideCallHierarchyIncomingCalls(file, pos) || []) {
+    const from = c.from;
+    const top = from.kind === ts.ScriptElementKind.moduleElement || from.kind === ts.ScriptElementKind.scriptElement;
+    let at = from.selectionSpan.start;
+    if (from.kind === ts.ScriptElementKind.classElement) {
+      // A call made by a constructor: the constructor is the caller.
+      const cls = nodeAt(program.getSourceFile(from.file), at);
+      const ctor = cls && cls.parent && cls.parent.members && cls.parent.members.find(ts.isConstructorDeclaration);
+      if (ctor) at = ctor.getStart(program.getSourceFile(from.file));
+    }
+    out.push(top ? `${rel(from.file)}:module` : key(from.file, at));
+  }
+  return out;
+}
+
+// overridden lists the callers of the members named name of the
+// supertypes of the class or interface node, transitively (each type
+// once): those a call through the supertype reaches.
+function overridden(node, name) {
+  const out = [];
+  const seen = new Set([node]);
+  const todo = [node];
+  while (todo.length > 0) {
+    for (const h of todo.shift().heritageClauses || []) {
+      for (const t of h.types) {
+        const s = resolveAlias(checker0.getSymbolAtLocation(t.expression));
+        for (const decl of (s && s.declarations) || []) {
+          if (!(ts.isClassLike(decl) || ts.isInterfaceDeclaration(decl)) || seen.has(decl)) continue;
+          seen.add(decl);
+          todo.push(decl);
+          const file = decl.getSourceFile().fileName;
+          if (!inRoot(file)) continue;
+          for (const m of decl.members || []) {
+            if (m.name && ts.isIdentifier(m.name) && m.name.text === name) out.push(...callersOf(file, m.name.getStart(decl.getSourceFile())));
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
 const typeDecls = [];
 for (const f of files) {
   const sf = program.getSourceFile(f);
@@ -173,7 +220,7 @@ const typeSample = new Set(req.sample > 0 ? typeOrder.slice(0, req.sample) : typ
 const queries = [];
 for (const d of [...sample, ...[...typeSample].filter((d) => !sample.includes(d))]) {
   const q = { name: d.name, qual: d.qual, kind: d.kind, file: rel(d.file), line: lineOf(d.file, d.pos), callable: d.callable,
-    callers: [], refsAll: [], refsStructural: [], defs: [] };
+    callers: [], overridden: [], refsAll: [], refsStructural: [], defs: [] };
   // Definitions: every declaration of the symbol (overloads, merged
   // declarations), at its name.
   const sf = program.getSourceFile(d.file);
@@ -205,20 +252,8 @@ for (const d of [...sample, ...[...typeSample].filter((d) => !sample.includes(d)
       if (structural(program.getSourceFile(r.fileName), r.textSpan.start)) q.refsStructural.push(k);
     }
   }
-  if (d.callable) {
-    for (const c of ls.provideCallHierarchyIncomingCalls(d.file, d.pos) || []) {
-      const from = c.from;
-      const top = from.kind === ts.ScriptElementKind.moduleElement || from.kind === ts.ScriptElementKind.scriptElement;
-      let at = from.selectionSpan.start;
-      if (from.kind === ts.ScriptElementKind.classElement) {
-        // A call made by a constructor: the constructor is the caller.
-        const cls = nodeAt(program.getSourceFile(from.file), at);
-        const ctor = cls && cls.parent && cls.parent.members && cls.parent.members.find(ts.isConstructorDeclaration);
-        if (ctor) at = ctor.getStart(program.getSourceFile(from.file));
-      }
-      q.callers.push(top ? `${rel(from.file)}:module` : key(from.file, at));
-    }
-  }
+  if (d.callable) q.callers = callersOf(d.file, d.pos);
+  if (d.kind === 'method') q.overridden = overridden(nodeAt(sf, d.pos).parent.parent, d.name);
   q.sharedName = sample.includes(d);
   if (typeSample.has(d)) {
     // Hierarchy: what the type extends or implements, and what extends or
@@ -230,7 +265,7 @@ for (const d of [...sample, ...[...typeSample].filter((d) => !sample.includes(d)
       if (heritage(t).some((h) => h.sym === sym)) q.hierarchy.push(key(t.getSourceFile().fileName, t.name.getStart(t.getSourceFile())));
     }
   }
-  for (const k of ['defs', 'refsAll', 'refsStructural', 'callers', 'hierarchy']) if (q[k]) q[k] = [...new Set(q[k])].sort();
+  for (const k of ['defs', 'refsAll', 'refsStructural', 'callers', 'overridden', 'hierarchy']) if (q[k]) q[k] = [...new Set(q[k])].sort();
   queries.push(q);
 }
 
