@@ -621,10 +621,16 @@ func (f *fileFacts) addDefNamed(n, nameNode tree.Node, s *defShape, stack []int,
 		return -1
 	}
 	leaf, recv := c.nameLeaf(nameNode)
+	name := leaf.Text()
+	if leaf.IsZero() && nameNode.Kind() == "computed_property_name" && s.Callable {
+		// [Symbol.iterator]() { ... }: a method named by its key's text,
+		// which no call names, so that its calls have their caller.
+		leaf, name = nameNode, strings.Join(strings.Fields(nameNode.Text()), "")
+	}
 	if leaf.IsZero() {
 		return -1
 	}
-	d := def{Name: leaf.Text(), Label: s.Label, Line: leaf.StartPoint().Row + 1,
+	d := def{Name: name, Label: s.Label, Line: leaf.StartPoint().Row + 1,
 		Start: n.StartByte(), End: n.EndByte(), Callable: s.Callable, Parent: -1, container: s.Container,
 		kind: n.KindID()}
 	if len(s.Value) > 0 {

@@ -111,6 +111,8 @@ export function b() { make2().get('k'); }
 export function c() { other().get('k'); }
 const arrow = function (): Store { return new Store(); };
 export function d() { arrow().get('k'); }`, []string{"a resolved", "b resolved", "d resolved"}},
+		{"a method named by a computed key", `import { Store } from './store';
+export class It extends Store { *[Symbol.iterator]() { yield this.get('k'); } }`, []string{"[Symbol.iterator] resolved"}},
 		{"literal and assignment receivers", `import { Store } from './store';
 export class K { s?: Store; m?: Map<string, Store>;
   run() { (this.s ??= new Store()).get('k'); (this.m ??= new Map()).get('k'); ['a'].forEach(String); 'x'.get(); } }`,
