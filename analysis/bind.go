@@ -1264,6 +1264,18 @@ func (b *binder) member(bd binding, name string) binding {
 	library := false
 	for _, dr := range bd.defs {
 		d := dr.f.defs[dr.i]
+		if d.Label == lType && !d.container && b.depth <= 6 && dr.f.c.spec.Library != nil && dr.f.c.spec.TypeExpr == nil {
+			// A TypeScript type alias (type PartialObserver<T> = A<T> |
+			// B<T>): the members of the type it names. (A Go defined
+			// type has none of its underlying type's methods.)
+			b.depth++
+			m := b.member(b.underlying(dr), name)
+			b.depth--
+			if m.external || len(m.defs) > 0 {
+				return m
+			}
+			return binding{}
+		}
 		if !d.container {
 			return binding{} // a variable: its type is unknown
 		}

@@ -126,6 +126,8 @@ var tsSpec = &langSpec{
 		{Kind: "method_signature", Name: path{"name"}, Expr: path{"return_type"}, Return: true},
 		{Kind: "abstract_method_signature", Name: path{"name"}, Expr: path{"return_type"}, Return: true},
 		{Kind: "function_signature", Name: path{"name"}, Expr: path{"return_type"}, Return: true},
+		// A type alias's type: its members are that type's.
+		{Kind: "type_alias_declaration", Name: path{"name"}, Expr: path{"value"}, Under: true},
 		// A function literal's written return type, for the variable or
 		// field it defines (static create = (): ZodDate => ...).
 		{Kind: "variable_declarator", Name: path{"name"}, Expr: path{"value", "=arrow_function", "return_type"}, Return: true},

@@ -147,6 +147,9 @@ func (b *binder) underlying(dr defRef) binding {
 		if t.Under && t.Name == d.Name && t.Start == d.Start {
 			b.depth++
 			defer func() { b.depth-- }()
+			if t.Expr != "" {
+				return b.evalType(dr.f, parseTyx(t.Expr), d.Start, 0) // type T = A | B
+			}
 			return b.written(dr.f, t, d.Start)
 		}
 	}

@@ -111,6 +111,13 @@ export function b() { make2().get('k'); }
 export function c() { other().get('k'); }
 const arrow = function (): Store { return new Store(); };
 export function d() { arrow().get('k'); }`, []string{"a resolved", "b resolved", "d resolved"}},
+		{"type aliases", `import { Store, Cache } from './store';
+type Either = Store | Cache;
+type Only = Store;
+export function a(x: Only) { x.get('k'); }
+export function b(x: Either) { x.get('k'); }
+type Other = Cache;
+export function c(x: Other) { x.get('k'); }`, []string{"a resolved", "b resolved"}},
 		{"a method named by a computed key", `import { Store } from './store';
 export class It extends Store { *[Symbol.iterator]() { yield this.get('k'); } }`, []string{"[Symbol.iterator] resolved"}},
 		{"literal and assignment receivers", `import { Store } from './store';
