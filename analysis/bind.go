@@ -259,6 +259,11 @@ func (b *binder) classifyBound(f *fileFacts, k call, t target) (status, string, 
 // variable, a parameter, a field, a call's result), not possibly a
 // namespace, a package or a class.
 func (b *binder) valueReceiver(f *fileFacts, k call) bool {
+	if k.RecvBase != "" && f.c.spec.Library != nil && f.c.spec.TypeExpr == nil {
+		if base := b.lookup(f, k.RecvBase, k.Start, 0); len(base.files) > 0 || base.external {
+			return false // TypeScript's ns.x.f(): x may be a namespace too
+		}
+	}
 	if !k.RecvPlain {
 		return true
 	}
@@ -274,11 +279,24 @@ func (b *binder) valueReceiver(f *fileFacts, k call) bool {
 		return declared
 	}
 	for _, dr := range bd.defs {
-		if d := dr.f.defs[dr.i]; d.container || d.Callable {
+		if d := dr.f.defs[dr.i]; d.container || d.Callable || objectLiteral(dr) {
 			return false
 		}
 	}
 	return true
+}
+
+// objectLiteral reports whether variable dr holds an object literal, whose
+// members may be a module's functions (const z = { ...schemas, iso }).
+func objectLiteral(dr defRef) bool {
+	d := dr.f.defs[dr.i]
+	for _, t := range dr.f.typed {
+		if t.Name == d.Name && t.Start == d.Start && !t.Return && t.ValStart >= 0 && t.ValEnd <= len(dr.f.src) &&
+			strings.HasPrefix(string(dr.f.src[t.ValStart:t.ValEnd]), "{") {
+			return true
+		}
+	}
+	return false
 }
 
 // functionTarget reports whether every definition a target asks about is
@@ -400,6 +418,11 @@ func (b *binder) resolveCall(f *fileFacts, k call) binding {
 		base := b.lookup(f, k.RecvBase, k.Start, 0)
 		if mod, ok := b.pyDottedModule(f, k, base); ok {
 			return b.member(mod, k.Name) // import pkg.mod; pkg.mod.f()
+		}
+		if len(base.files) > 0 {
+			if inner := b.member(base, k.Recv); len(inner.files) > 0 {
+				return b.member(inner, k.Name) // z.coerce.date(): a namespace's namespace
+			}
 		}
 		if len(base.files) > 0 || b.isTypeBinding(base) {
 			return binding{} // pkg.Var.m() or Owner.field.m(): not followed
@@ -1147,6 +1170,20 @@ func importBinds(imp importFact, bn boundName, sep string) (local, exported stri
 	return local, bn.Name, false
 }
 
+// nsReexport reports whether imp re-exports a whole module under a name
+// (export * as ns from './x').
+func nsReexport(f *fileFacts, imp importFact) bool {
+	if imp.Start < 0 || imp.End > len(f.src) || imp.Start >= imp.End {
+		return false
+	}
+	rest, ok := strings.CutPrefix(string(f.src[imp.Start:imp.End]), "export")
+	if !ok {
+		return false
+	}
+	rest, ok = strings.CutPrefix(strings.TrimSpace(rest), "*")
+	return ok && strings.HasPrefix(strings.TrimSpace(rest), "as")
+}
+
 // importKey identifies one import of one file.
 type importKey struct {
 	file  string
@@ -1205,7 +1242,7 @@ func (b *binder) exported(files []*fileFacts, name string, depth int) binding {
 			}
 			if len(imp.Names) == 0 {
 				// export * from './x'
-				if bd := b.exported(b.importFiles(g, imp), name, depth+1); len(bd.defs) > 0 {
+				if bd := b.exported(b.importFiles(g, imp), name, depth+1); len(bd.defs) > 0 || len(bd.files) > 0 {
 					return bd
 				}
 				continue
@@ -1215,6 +1252,9 @@ func (b *binder) exported(files []*fileFacts, name string, depth int) binding {
 					files := b.importFiles(g, imp)
 					if len(files) == 0 {
 						return binding{external: true}
+					}
+					if nsReexport(g, imp) {
+						return binding{files: files} // export * as coerce from './coerce'
 					}
 					return b.exported(files, bn.Name, depth+1)
 				}

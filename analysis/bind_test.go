@@ -553,3 +553,33 @@ func TestExportAlias(t *testing.T) {
 		sameList(t, "callers of "+c.symbol, callerSet(r.Callers), c.want)
 	}
 }
+
+// TestObjectLiteralReceiver: a variable holding an object literal may hold
+// a module's functions (const z = { ...schemas }), so z.email() stays a
+// name-only caller of schemas.email, and the answer is not exhaustive.
+func TestObjectLiteralReceiver(t *testing.T) {
+	dir := project(t, map[string]string{
+		"schemas.ts": "export function email() {}\n",
+		"use.ts":     "import * as schemas from './schemas';\nconst z = { ...schemas };\nexport function a() { z.email(); }\n",
+	})
+	r := run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: "schemas.email"})
+	sameList(t, "callers of schemas.email", callerSet(r.Callers), []string{"a use.ts name-only"})
+	if r.Completeness == nil || r.Completeness.Exhaustive {
+		t.Errorf("completeness: %+v", r.Completeness)
+	}
+}
+
+// TestNamespaceReexport: export * as coerce from './coerce' makes a
+// namespace of the module, through export * too, so z.coerce.date() calls
+// coerce's date, not another module's date.
+func TestNamespaceReexport(t *testing.T) {
+	dir := project(t, map[string]string{
+		"coerce.ts":   "export function date() {}\n",
+		"iso.ts":      "export function date() {}\n",
+		"external.ts": "export * as coerce from './coerce';\nexport * as iso from './iso';\n",
+		"index.ts":    "export * from './external';\n",
+		"use.ts":      "import * as z from './index';\nexport function a() { z.coerce.date(); }\nexport function b() { z.iso.date(); }\n",
+	})
+	r := run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: "coerce.ts#date"})
+	sameList(t, "callers of coerce.ts#date", callerSet(r.Callers), []string{"a use.ts resolved"})
+}

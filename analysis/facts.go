@@ -491,6 +491,11 @@ func valueExpr(v tree.Node, depth int) string {
 	case "array":
 		return "Array"
 	case "object":
+		for _, c := range v.NamedChildren() {
+			if c.Kind() == "spread_element" {
+				return "" // { ...schemas }: members of unknown types
+			}
+		}
 		return tstype.Anonymous
 	case "arrow_function", "function_expression", "function", "generator_function", "class":
 		return "Function"
