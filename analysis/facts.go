@@ -348,15 +348,7 @@ func (f *fileFacts) addTypedName(n tree.Node, s *typedShape, stack []int, nn, v,
 			return
 		}
 	}
-	// The scope is the innermost definition around the declaration, not
-	// the one it makes itself (a typed variable or field).
-	scope := -1
-	for i := len(stack) - 1; i >= 0; i-- {
-		if d := f.defs[stack[i]]; d.Start != n.StartByte() || d.End != n.EndByte() {
-			scope = stack[i]
-			break
-		}
-	}
+	scope := f.scopeOf(n, stack)
 	if len(s.SelfField) > 0 {
 		if r := s.SelfField.first(n); r.IsZero() || !contains(f.c.spec.SelfNames, r.Text()) {
 			return
@@ -408,6 +400,17 @@ func (f *fileFacts) addTypedName(n tree.Node, s *typedShape, stack []int, nn, v,
 	f.typed = append(f.typed, t)
 }
 
+// scopeOf is the innermost definition of stack around declaration n, not
+// the one n makes itself (a typed variable or field); -1 at the top.
+func (f *fileFacts) scopeOf(n tree.Node, stack []int) int {
+	for i := len(stack) - 1; i >= 0; i-- {
+		if d := f.defs[stack[i]]; d.Start != n.StartByte() || d.End != n.EndByte() {
+			return stack[i]
+		}
+	}
+	return -1
+}
+
 // addDestructured records the names an object pattern declares from a
 // value that is a name or a chain of fields (const { kind, name: key } =
 // context): each has the type of that field of the value.
@@ -422,13 +425,7 @@ func (f *fileFacts) addDestructured(n tree.Node, s *typedShape, stack []int, pat
 			return
 		}
 	}
-	scope := -1
-	for i := len(stack) - 1; i >= 0; i-- {
-		if d := f.defs[stack[i]]; d.Start != n.StartByte() || d.End != n.EndByte() {
-			scope = stack[i]
-			break
-		}
-	}
+	scope := f.scopeOf(n, stack)
 	for _, p := range namedNonExtra(pattern) {
 		var name, field string
 		switch p.Kind() {

@@ -38,19 +38,7 @@ func TestExpr(t *testing.T) {
 		{"(Store)", "Store"},
 	}
 	for _, c := range cases {
-		src := []byte("let x: " + c.typ + ";")
-		tr, err := search.Parse(context.Background(), lang, src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var ann tree.Node
-		tr.Root().Descendants(func(n tree.Node) bool {
-			if ann.IsZero() && n.Kind() == "type_annotation" {
-				ann = n
-			}
-			return ann.IsZero()
-		})
-		if got := Expr(ann); got != c.want {
+		if got := Expr(annotation(t, lang, c.typ)); got != c.want {
 			t.Errorf("%s: got %q, want %q", c.typ, got, c.want)
 		}
 	}
@@ -75,20 +63,26 @@ func TestParams(t *testing.T) {
 		{"Store", nil},
 	}
 	for _, c := range cases {
-		tr, err := search.Parse(context.Background(), lang, []byte("let x: "+c.typ+";"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var ann tree.Node
-		tr.Root().Descendants(func(n tree.Node) bool {
-			if ann.IsZero() && n.Kind() == "type_annotation" {
-				ann = n
-			}
-			return ann.IsZero()
-		})
-		got := Params(ann)
+		got := Params(annotation(t, lang, c.typ))
 		if (got == nil) != (c.want == nil) || strings.Join(got, ";") != strings.Join(c.want, ";") {
 			t.Errorf("%s: got %q, want %q", c.typ, got, c.want)
 		}
 	}
+}
+
+// annotation parses `let x: typ;` and returns its type annotation.
+func annotation(t *testing.T, lang *language.Language, typ string) tree.Node {
+	t.Helper()
+	tr, err := search.Parse(context.Background(), lang, []byte("let x: "+typ+";"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ann tree.Node
+	tr.Root().Descendants(func(n tree.Node) bool {
+		if ann.IsZero() && n.Kind() == "type_annotation" {
+			ann = n
+		}
+		return ann.IsZero()
+	})
+	return ann
 }
