@@ -259,7 +259,7 @@ func (b *binder) classifyBound(f *fileFacts, k call, t target) (status, string, 
 // variable, a parameter, a field, a call's result), not possibly a
 // namespace, a package or a class.
 func (b *binder) valueReceiver(f *fileFacts, k call) bool {
-	if k.RecvBase != "" && f.c.spec.Library != nil && f.c.spec.TypeExpr == nil {
+	if k.RecvBase != "" && f.c.spec.jsFamily() {
 		if base := b.lookup(f, k.RecvBase, k.Start, 0); len(base.files) > 0 || base.external {
 			return false // TypeScript's ns.x.f(): x may be a namespace too
 		}
@@ -1304,7 +1304,7 @@ func (b *binder) member(bd binding, name string) binding {
 	library := false
 	for _, dr := range bd.defs {
 		d := dr.f.defs[dr.i]
-		if d.Label == lType && !d.container && b.depth <= 6 && dr.f.c.spec.Library != nil && dr.f.c.spec.TypeExpr == nil {
+		if d.Label == lType && !d.container && b.depth <= 6 && dr.f.c.spec.jsFamily() {
 			// A TypeScript type alias (type PartialObserver<T> = A<T> |
 			// B<T>): the members of the type it names. (A Go defined
 			// type has none of its underlying type's methods.)

@@ -780,7 +780,7 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 		if lit = c.spec.ValueType(recv); strings.HasPrefix(lit, "=") {
 			lit = "" // a name: typed as a plain receiver
 		}
-	case c.spec.Library != nil:
+	case c.spec.jsFamily():
 		// TypeScript and JavaScript: a literal ([1].forEach(), "".split())
 		// or an assignment, typed by what it assigns ((m ??= new
 		// Map()).set()).

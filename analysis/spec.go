@@ -514,6 +514,12 @@ type packageShape struct {
 	Name path
 }
 
+// jsFamily reports whether the table is TypeScript's or JavaScript's:
+// the TypeScript library table without another language's type readers.
+func (s *langSpec) jsFamily() bool {
+	return s.Library != nil && s.TypeExpr == nil
+}
+
 // modes reports which modes the table supports.
 func (s *langSpec) modes() []string {
 	var out []string
