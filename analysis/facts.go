@@ -400,6 +400,16 @@ func (f *fileFacts) addTypedName(n tree.Node, s *typedShape, stack []int, nn, v,
 	f.typed = append(f.typed, t)
 }
 
+// callAt returns the call spanning [start, end) of f.
+func (f *fileFacts) callAt(start, end int) (call, bool) {
+	for _, k := range f.calls {
+		if k.Start == start && k.End == end {
+			return k, true
+		}
+	}
+	return call{}, false
+}
+
 // scopeOf is the innermost definition of stack around declaration n, not
 // the one n makes itself (a typed variable or field); -1 at the top.
 func (f *fileFacts) scopeOf(n tree.Node, stack []int) int {

@@ -124,10 +124,8 @@ func (b *binder) narrowed(f *fileFacts, name string, pos int) binding {
 	case nf.Prim != "":
 		return b.evalType(f, parseTyx(nf.Prim), pos, 0)
 	}
-	for _, k := range f.calls {
-		if k.Start == nf.Guard && k.End == nf.GuardEnd {
-			return b.predicate(b.resolveCall(f, k))
-		}
+	if k, ok := f.callAt(nf.Guard, nf.GuardEnd); ok {
+		return b.predicate(b.resolveCall(f, k))
 	}
 	return binding{}
 }

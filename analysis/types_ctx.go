@@ -93,31 +93,29 @@ func (b *binder) ctxArg(f *fileFacts, v string) binding {
 		n[i] = x
 	}
 	arg, param, start, end := n[0], n[1], n[2], n[3]
+	k, ok := f.callAt(start, end)
+	if !ok {
+		return binding{}
+	}
 	b.depth++
 	defer func() { b.depth-- }()
-	for _, k := range f.calls {
-		if k.Start != start || k.End != end {
-			continue
+	var callees []defRef
+	if k.New && !k.Member && k.Name != "" {
+		for _, c := range b.instance(f, k.Name, k.Start).defs {
+			callees = append(callees, b.membersOf(c, "constructor", 0)...)
 		}
-		var callees []defRef
-		if k.New && !k.Member && k.Name != "" {
-			for _, c := range b.instance(f, k.Name, k.Start).defs {
-				callees = append(callees, b.membersOf(c, "constructor", 0)...)
-			}
-		} else {
-			callees = b.resolveCall(f, k).defs
-		}
-		for _, dr := range callees {
-			d := dr.f.defs[dr.i]
-			for _, t := range dr.f.typed {
-				if t.Scope == dr.i && t.Param == arg+1 && param < len(t.Sig) && t.Sig[param] != "" {
-					if ty := b.evalType(dr.f, parseTyx(t.Sig[param]), d.Start, 0); ty.found() {
-						return ty
-					}
+	} else {
+		callees = b.resolveCall(f, k).defs
+	}
+	for _, dr := range callees {
+		d := dr.f.defs[dr.i]
+		for _, t := range dr.f.typed {
+			if t.Scope == dr.i && t.Param == arg+1 && param < len(t.Sig) && t.Sig[param] != "" {
+				if ty := b.evalType(dr.f, parseTyx(t.Sig[param]), d.Start, 0); ty.found() {
+					return ty
 				}
 			}
 		}
-		break
 	}
 	return binding{}
 }
