@@ -199,6 +199,9 @@ func (t *Tool) run(ctx context.Context, p Params) (*Result, error) {
 		}
 	}
 	res.Completeness = res.completeness()
+	if res.Completeness != nil {
+		res.Completeness.Untyped = s.untyped
+	}
 	return res, nil
 }
 

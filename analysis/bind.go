@@ -238,6 +238,9 @@ func (b *binder) classifyBound(f *fileFacts, k call, t target) (status, string, 
 		return miss, "", nil
 	}
 	bd := b.resolveCall(f, k)
+	if k.Member && bd.isAny() {
+		return miss, ReasonUntypedValue, nil // x.m() with x: any calls nothing a checker names
+	}
 	st, why := b.judgeWhy(bd, t)
 	st, why = b.pyRejudge(f, k, t, st, why) // Python: Base.m(self) never dispatches; arguments that fit no def
 	if st != nameOnly || why != "" {
@@ -359,7 +362,7 @@ func (b *binder) resolveCall(f *fileFacts, k call) binding {
 		}
 		return b.selfMember(f, k.Caller, k.Name)
 	case k.RecvPlain:
-		if ty := b.narrowed(f, k.Recv, k.Start); ty.found() {
+		if ty, _ := b.narrowed(f, k.Recv, k.Start); ty.found() {
 			return b.member(ty, k.Name)
 		}
 		bd := b.lookup(f, k.Recv, k.Start, 0)
@@ -448,11 +451,15 @@ func (b *binder) isTypeBinding(bd binding) bool {
 // class its definition instantiates (x = new Foo(), x = Foo()). bd is
 // what the name binds to.
 func (b *binder) typeOf(f *fileFacts, name string, pos int, bd binding) binding {
-	if ty := b.narrowed(f, name, pos); ty.found() {
+	ty, narrows := b.narrowed(f, name, pos)
+	if ty.found() {
 		return ty
 	}
 	if t, ok := b.declAt(f, name, pos); ok {
-		return b.declType(f, t, pos)
+		if ty := b.declType(f, t, pos); !narrows || !ty.isAny() {
+			return ty
+		}
+		return binding{} // any, narrowed by a test whose type cannot be told
 	}
 	for _, dr := range bd.defs {
 		if d := dr.f.defs[dr.i]; !d.Callable && !d.container {
@@ -496,6 +503,11 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 			}
 			v = withoutIndexes(v)
 		}
+		if f.c.spec.jsFamily() && strings.HasSuffix(v, "]") {
+			b.depth++
+			defer func() { b.depth-- }()
+			return b.indexed(f, v, start)
+		}
 		if chain := strings.Split(v, "."); !slices.ContainsFunc(chain, func(s string) bool { return !isIdent(s) }) {
 			b.depth++
 			defer func() { b.depth-- }()
@@ -537,6 +549,40 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 			}
 		}
 		return b.returns(called)
+	}
+	return binding{}
+}
+
+// indexed types an element v of a TypeScript value (xs[i], this.m[k],
+// a[i][j]) at pos of f: an Array<T>'s or ReadonlyArray<T>'s element is T,
+// a Record<K, V>'s is V, and anything of any is any; else unknown.
+func (b *binder) indexed(f *fileFacts, v string, pos int) binding {
+	i := strings.IndexByte(v, '[')
+	if i <= 0 {
+		return binding{}
+	}
+	chain := strings.Split(strings.TrimSuffix(v[:i], "?."), ".")
+	if slices.ContainsFunc(chain, func(s string) bool { return !isIdent(s) }) {
+		return binding{}
+	}
+	var ty binding
+	if contains(f.c.spec.SelfNames, chain[0]) {
+		ty = b.enclosingClass(f, pos)
+	} else {
+		ty = b.typeOf(f, chain[0], pos, b.lookup(f, chain[0], pos, 0))
+	}
+	for _, field := range chain[1:] {
+		ty = b.fieldOf(ty, field)
+	}
+	switch {
+	case ty.isAny():
+		return anyType
+	case strings.Count(v, "[") > 1 || !ty.external || ty.member != "":
+		return binding{}
+	case (ty.typeName == "Array" || ty.typeName == "ReadonlyArray") && len(ty.typeArgs) == 1:
+		return ty.typeArgs[0]
+	case ty.typeName == "Record" && len(ty.typeArgs) == 2:
+		return ty.typeArgs[1]
 	}
 	return binding{}
 }
@@ -618,6 +664,9 @@ func (b *binder) writtenName(f *fileFacts, typ string, pos int) (ty binding, ok 
 // returns finds the written return type of the functions bd names, or
 // of the standard library method it names.
 func (b *binder) returns(bd binding) binding {
+	if bd.isAny() {
+		return anyType
+	}
 	if bd.external && bd.member != "" {
 		ty, _ := libMember(bd, bd.member)
 		return ty
@@ -1437,6 +1486,11 @@ func (b *binder) classifyImport(f *fileFacts, imp importFact, t target) status {
 			return b.judge(binding{external: true}, t)
 		}
 		return b.judge(b.exported(files, bn.Name, 0), t)
+	}
+	if len(b.targetDefs(t)) > 0 {
+		// import { operate } from '../util/lift', import { a as lift }:
+		// the module or another name, not the definitions asked about.
+		return miss
 	}
 	return nameOnly
 }

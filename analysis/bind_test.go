@@ -90,7 +90,7 @@ export function useTwo() {
 	"app/barrel.ts": `import { load, Store } from '../v1';
 export function viaBarrel(x: Store) { load(); return x.get('d'); }
 `,
-	"app/unknown.ts": `export function guess(thing) { return thing.get('e'); }
+	"app/unknown.ts": `export function guess<T>(thing: T) { return thing.get('e'); }
 export function typedAny(x: any) { return x.get('f'); }
 export function onMap(m: Map<string, number>) { return m.get('g'); }
 function load() { return 0; }
@@ -116,8 +116,9 @@ func TestResolveTypeScript(t *testing.T) {
 	sameList(t, "callers of v1.Store.get", callerSet(r.Callers), []string{
 		"viaBarrel app/barrel.ts resolved", "useOne app/one.ts resolved", "makeOne app/one.ts resolved",
 		"fresh app/one.ts resolved", "viaReturn app/one.ts resolved", "viaField app/one.ts resolved",
-		"chained app/one.ts resolved", "guess app/unknown.ts name-only", "typedAny app/unknown.ts name-only"})
-	if !strings.Contains(r.Text(), "2 of 9 callers matched by name only") {
+		"chained app/one.ts resolved", "guess app/unknown.ts name-only"})
+	// typedAny's x.get() is a call on any: left out, and counted.
+	if !strings.Contains(r.Text(), "1 of 8 callers matched by name only") || r.Completeness.Untyped != 1 {
 		t.Errorf("the text does not count the name-only callers:\n%s", r.Text())
 	}
 

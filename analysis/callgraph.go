@@ -114,7 +114,11 @@ func (s *session) callers(sym, owner string, depth, maxNodes int) []CallNode {
 			// The sites of the files parsed before a stop are results
 			// too: a stop ends the search for more, not what was found.
 			var found []*callNode
-			for _, m := range s.callSitesFor(p.tgt, grouped && p.node == nil) {
+			sites, untyped := s.callSitesFor(p.tgt, grouped && p.node == nil)
+			if p.node == nil {
+				s.untyped += untyped // the symbol's own calls on untyped values
+			}
+			for _, m := range sites {
 				f, k := m.f, m.f.calls[m.i]
 				if grouped && p.node != nil && m.st == nameOnly && visited[defKey{f.rel, k.Caller}] && !p.path[defKey{f.rel, k.Caller}] {
 					// Below a bare name's callers, a caller already shown
@@ -301,19 +305,22 @@ type match struct {
 // each file), its first resolved call of t, else its first name-only one;
 // ordered by file and position. byDef keeps a caller's first resolved call
 // of each definition of t it binds to (the callers of a bare name grouped
-// by definition).
-func (s *session) callSitesFor(t target, byDef bool) []match {
+// by definition). untyped counts the calls of t's name on untyped values,
+// left out (ReasonUntypedValue).
+func (s *session) callSitesFor(t target, byDef bool) (out []match, untyped int) {
 	type callerKey struct {
 		f   *fileFacts
 		def int
 	}
 	b := s.binder()
 	idx := map[callerKey][]int{}
-	var out []match
 	for _, st := range s.callSitesOf(t.name) {
 		k := st.f.calls[st.i]
 		status, why, defs := b.classifyBound(st.f, k, t)
 		if status == miss {
+			if why == ReasonUntypedValue {
+				untyped++
+			}
 			continue
 		}
 		m := match{st, status, why, defs}
@@ -332,7 +339,7 @@ func (s *session) callSitesFor(t target, byDef bool) []match {
 		idx[key] = append(seen, len(out))
 		out = append(out, m)
 	}
-	return out
+	return out, untyped
 }
 
 // sameBound reports whether one of the matches at seen binds to the

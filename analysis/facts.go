@@ -318,6 +318,11 @@ func (f *fileFacts) addTypedName(n tree.Node, s *typedShape, stack []int, nn, v,
 		} else if expr == "" {
 			valExpr = callbackParamExpr(n)
 		}
+		if f.c.spec.TypeExpr == nil && expr == "" {
+			if tn := s.Expr.first(n); tstype.IsAny(tn) || tn.IsZero() && s.Param && valStart < 0 && valExpr == "" && f.c.implicitAny(n) {
+				expr = tstype.Any
+			}
+		}
 	} else if len(s.Value) > 0 {
 		if v.IsZero() {
 			return
@@ -398,6 +403,42 @@ func (f *fileFacts) addTypedName(n tree.Node, s *typedShape, stack []int, nn, v,
 		}
 	}
 	f.typed = append(f.typed, t)
+}
+
+// implicitAny reports whether the TypeScript parameter n, written with no
+// type and no default value, is one the compiler types any: a parameter of
+// a function or generator declaration, of a class's method (not a set
+// accessor, typed by its get), or of a function literal or object literal
+// method held by a variable declared with no type. Elsewhere (a callback
+// passed to a call, a value returned or assigned) a context may type it.
+func (c *compiled) implicitAny(n tree.Node) bool {
+	if c.spec.Lang != "typescript" && c.spec.Lang != "tsx" {
+		return false
+	}
+	fn := n.Parent().Parent()
+	switch fn.Kind() {
+	case "function_declaration", "generator_function_declaration":
+		return true
+	case "method_definition":
+		if hasToken(fn, "set") {
+			return false
+		}
+		switch fn.Parent().Kind() {
+		case "class_body":
+			return true
+		case "object":
+			return untypedVariable(fn.Parent().Parent())
+		}
+	case "arrow_function", "function_expression", "generator_function":
+		return untypedVariable(fn.Parent())
+	}
+	return false
+}
+
+// untypedVariable reports whether n is a variable declarator written
+// with no type (its value is typed by nothing but itself).
+func untypedVariable(n tree.Node) bool {
+	return n.Kind() == "variable_declarator" && n.ChildByField("type").IsZero()
 }
 
 // callAt returns the call spanning [start, end) of f.
@@ -517,6 +558,9 @@ func valueExpr(v tree.Node, depth int) string {
 		case 1: // x as const
 			return valueExpr(cs[0], depth+1)
 		case 2:
+			if tstype.IsAny(cs[1]) {
+				return tstype.Any // x as any
+			}
 			return tstype.Expr(cs[1])
 		}
 	case "type_assertion":
@@ -799,8 +843,13 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 			v = v.ChildByField("right")
 		}
 		switch v.Kind() {
-		case "string", "template_string", "number", "regex", "array":
-			lit = valueExpr(v, 0)
+		case "string", "template_string", "number", "regex", "array", "as_expression", "satisfies_expression":
+			// (x as Store).get() and (x as any).get(): the written type.
+			if lit = valueExpr(v, 0); strings.HasPrefix(lit, "=") {
+				lit = "" // x as const: a name, not followed here
+			}
+		case "subscript_expression":
+			k.RecvChainStart, k.RecvChainEnd = recv.StartByte(), recv.EndByte() // xs[i].m(): an element of xs
 		case "new_expression":
 			if l, _ := c.nameLeaf(v.ChildByField("constructor")); !l.IsZero() && v.StartByte() != recv.StartByte() {
 				k.RecvNew = l.Text()

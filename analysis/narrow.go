@@ -21,6 +21,9 @@ type narrowFact struct {
 	Start, End      int
 	Type, Prim      string
 	Guard, GuardEnd int
+	// Alts, when set, are the tests of a disjunction (isMap(x) ||
+	// isSet(x)), each narrowing Name: it has the union of their types.
+	Alts []narrowFact
 }
 
 // typeofTypes maps the strings typeof compares with to the compact types
@@ -73,6 +76,19 @@ func tsTests(test tree.Node, start, end, depth int, out *[]narrowFact) {
 		case "&&":
 			tsTests(left, start, end, depth+1, out)
 			tsTests(right, start, end, depth+1, out)
+		case "||":
+			// Both sides narrowing one name: it has either type.
+			var l, r []narrowFact
+			tsTests(left, start, end, depth+1, &l)
+			tsTests(right, start, end, depth+1, &r)
+			for _, a := range l {
+				for _, c := range r {
+					if a.Name == c.Name {
+						*out = append(*out, narrowFact{Name: a.Name, Start: start, End: end,
+							Alts: append(alternatives(a), alternatives(c)...)})
+					}
+				}
+			}
 		case "instanceof":
 			if left.Kind() == "identifier" && (right.Kind() == "identifier" || right.Kind() == "member_expression") {
 				*out = append(*out, narrowFact{Name: left.Text(), Start: start, End: end,
@@ -94,6 +110,15 @@ func tsTests(test tree.Node, start, end, depth int, out *[]narrowFact) {
 	}
 }
 
+// alternatives returns the tests a narrowing stands for: its own
+// alternatives, or itself.
+func alternatives(nf narrowFact) []narrowFact {
+	if len(nf.Alts) > 0 {
+		return nf.Alts
+	}
+	return []narrowFact{nf}
+}
+
 // firstNamedNonExtra returns n's first named child that is not a comment.
 func firstNamedNonExtra(n tree.Node) tree.Node {
 	if cs := namedNonExtra(n); len(cs) > 0 {
@@ -103,8 +128,10 @@ func firstNamedNonExtra(n tree.Node) tree.Node {
 }
 
 // narrowed finds the type the innermost test around pos of f proves name
-// has; not found when no test narrows it there.
-func (b *binder) narrowed(f *fileFacts, name string, pos int) binding {
+// has. applies reports whether a test narrows name there: a test whose
+// type cannot be told (a guard of a function out of reach) applies with
+// an unknown type; a call of a function with no type predicate does not.
+func (b *binder) narrowed(f *fileFacts, name string, pos int) (ty binding, applies bool) {
 	best := -1
 	for i, nf := range f.narrows {
 		if nf.Name == name && nf.Start <= pos && pos < nf.End && (best < 0 || nf.Start >= f.narrows[best].Start) {
@@ -112,22 +139,48 @@ func (b *binder) narrowed(f *fileFacts, name string, pos int) binding {
 		}
 	}
 	if best < 0 || b.depth > 6 {
-		return binding{}
+		return binding{}, false
 	}
-	nf := f.narrows[best]
 	b.depth++
 	defer func() { b.depth-- }()
+	var out binding
+	for _, nf := range alternatives(f.narrows[best]) {
+		ty, applies := b.narrowType(f, nf, pos)
+		switch {
+		case !applies:
+			return binding{}, false
+		case !ty.found() || len(ty.files) > 0:
+			return binding{}, true
+		}
+		out.defs = append(out.defs, ty.defs...)
+		if ty.external && out.typeName == "" {
+			out.external, out.typeName, out.lib, out.typeArgs = true, ty.typeName, ty.lib, ty.typeArgs
+		}
+	}
+	if len(out.defs) > 0 {
+		out.external, out.typeName, out.lib, out.typeArgs = false, "", nil, nil // a call binds to the workspace's members
+	}
+	return out, true
+}
+
+// narrowType is the type one test nf proves, with whether it narrows.
+func (b *binder) narrowType(f *fileFacts, nf narrowFact, pos int) (binding, bool) {
 	switch {
 	case nf.Type != "":
 		ty, _ := b.writtenName(f, nf.Type, pos)
-		return ty
+		return ty, true
 	case nf.Prim != "":
-		return b.evalType(f, parseTyx(nf.Prim), pos, 0)
+		return b.evalType(f, parseTyx(nf.Prim), pos, 0), true
 	}
-	if k, ok := f.callAt(nf.Guard, nf.GuardEnd); ok {
-		return b.predicate(b.resolveCall(f, k))
+	k, ok := f.callAt(nf.Guard, nf.GuardEnd)
+	if !ok {
+		return binding{}, false
 	}
-	return binding{}
+	called := b.resolveCall(f, k)
+	if ty := b.predicate(called); ty.found() {
+		return ty, true
+	}
+	return binding{}, len(called.defs) == 0 // a guard out of reach may narrow; a plain function does not
 }
 
 // predicate finds the type the type predicate of the functions bd names

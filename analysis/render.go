@@ -115,7 +115,7 @@ func (r *Result) textCompleteness(b *strings.Builder, total int, one, many strin
 	switch {
 	case c == nil || r.Truncated:
 	case c.Exhaustive:
-		b.WriteString("  (exhaustive: no site left unresolved)\n")
+		fmt.Fprintf(b, "  (exhaustive: no site left unresolved%s)\n", untypedNote(c.Untyped))
 	default:
 		var why []string
 		for _, k := range []string{ReasonUntypedReceiver, ReasonDispatch, ReasonUnboundName} {
@@ -138,8 +138,16 @@ func (r *Result) textCompleteness(b *strings.Builder, total int, one, many strin
 		if n := c.Reasons[ReasonFileNotRead]; n > 0 {
 			fmt.Fprintf(b, "%s not read", plural(n, "file", "files"))
 		}
-		b.WriteString(")\n")
+		fmt.Fprintf(b, "%s)\n", untypedNote(c.Untyped))
 	}
+}
+
+// untypedNote says how many calls on untyped values an answer leaves out.
+func untypedNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return "; " + plural(n, "call", "calls") + " of the name on untyped values (any) not listed"
 }
 
 func mark(cycle, repeated bool) string {

@@ -60,6 +60,11 @@ const (
 	// ReasonUnboundName: the name is bound by no definition or import the
 	// workspace resolves (a global, an unresolved import).
 	ReasonUnboundName = "unbound name"
+	// ReasonUntypedValue: a method called on a value a type checker types
+	// as nothing (TypeScript's any, written or a parameter with no type and
+	// no context): the checker ties the call to no definition, so it is
+	// not listed; Completeness.Untyped counts it.
+	ReasonUntypedValue = "untyped value"
 	// ReasonFileNotRead: files of the scope were skipped (binary, too
 	// large, unreadable); what they hold is unknown.
 	ReasonFileNotRead = "file not read"
@@ -74,6 +79,10 @@ type Completeness struct {
 	Exhaustive bool           `json:"exhaustive"`
 	NameOnly   int            `json:"nameOnly,omitempty"`
 	Reasons    map[string]int `json:"reasons,omitempty"`
+	// Untyped counts the calls of the name on untyped values
+	// (ReasonUntypedValue) left out of the answer: a type checker ties
+	// them to nothing, though at run time they may reach the symbol.
+	Untyped int `json:"untyped,omitempty"`
 }
 
 // CallNode is one node of a call tree. For callers it is a function or

@@ -52,6 +52,7 @@ type session struct {
 	unreadable []string
 	stopped    bool // the context ended before the work did
 	truncated  bool // maxNodes cut the answer
+	untyped    int  // calls of the symbol's name on untyped values, left out (Completeness.Untyped)
 	notes      []string
 
 	sites      map[string][]site         // callSitesOf, by name

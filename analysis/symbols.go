@@ -330,6 +330,9 @@ func (s *session) references(sym, owner string, maxNodes int) *References {
 	}
 	call := func(f *fileFacts, k call) (status, string) {
 		st, why, defs := b.classifyBound(f, k, tgt)
+		if st == miss && why == ReasonUntypedValue {
+			s.untyped++
+		}
 		def = ""
 		if dr, ok := boundTo(defs, tgt); ok && grouped {
 			def = defLabel(dr.f, dr.i)

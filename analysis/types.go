@@ -219,6 +219,8 @@ func (b *binder) evalType(f *fileFacts, x tyx, pos, depth int) binding {
 		return binding{}
 	case x.name == tstype.Anonymous:
 		return binding{external: true, typeName: tstype.Anonymous}
+	case x.name == tstype.Any:
+		return anyType
 	case x.name == "this":
 		return b.enclosingClass(f, pos)
 	case identityTypes[x.name] && len(x.args) > 0:
@@ -362,6 +364,13 @@ func (b *binder) thisUntyped(f *fileFacts, pos int) bool {
 	}
 	return false
 }
+
+// anyType is what a value typed any holds: a checker ties its members,
+// fields and results to nothing, and they are any too.
+var anyType = binding{external: true, typeName: tstype.Any}
+
+// isAny reports whether bd is the type any (anyType, or a member of it).
+func (bd binding) isAny() bool { return bd.external && bd.typeName == tstype.Any }
 
 // union finds what a union of types names: the workspace's types among
 // them (a call binds to each one's member), else a library value; nothing

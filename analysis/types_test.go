@@ -82,8 +82,19 @@ export function make(): Store { return new Store(); }
 export function a() { make().get('k'); }
 export function b(s: Store) { s.child().child().get('k'); }
 export function c() { const s = make(); s.get('k'); }`, []string{"a resolved", "b resolved", "c resolved"}},
-		{"an untyped parameter hides a global", `export function a(document) { document.get('k'); }
+		{"a parameter hides a global", `export function a(document = make()) { document.get('k'); }
 export function b() { document.get('k'); }`, []string{"a name-only"}},
+		{"calls on any reach nothing", `import { Store } from './store';
+export function a(s) { s.get('k'); s.x.get('k'); s[0].get('k'); s.y().get('k'); }
+export function b(s: any) { s.get('k'); const t = s.inner; t.get('k'); }
+export function c(s: Store) { (s as any).get('k'); }
+export class C { m(s) { s.get('k'); } set v(s) { s.get('k'); } }
+export const o = { m(s) { s.get('k'); } };
+export const f = (s) => s.get('k');
+export function d() { run((s) => s.get('k')); }
+export function e<T>(s: T) { s.get('k'); }
+export const g: Getter = { get(s) { s.get('k'); } };
+interface Getter { get(s: Store): void }`, []string{"d name-only", "e name-only", "get name-only", "v name-only"}},
 		{"or and nullish values", `import { Store } from './store';
 export function a(x: Store | undefined) { const s = x ?? new Store(); s.get('k'); }
 export function b(m?: Map<string, number>) { const n = m || new Map(); n.get('k'); }`, []string{"a resolved"}},
@@ -129,6 +140,21 @@ export function a(o: Opts) { const { store, cache: c } = o; store.get('k'); c.ge
 export function b(o: { x: Opts }) { const { x } = o; x.get('k'); }
 export function d(m: Map<string, string>) { const { size } = m; size.get(); }
 export class K { s: Store = new Store(); run() { const { s } = this; s.get('k'); } }`, []string{"a resolved", "b name-only", "run resolved"}},
+		{"narrowing any: a disjunction, a guard out of reach, a plain function", `import { Store } from './store';
+import { isThing } from 'ext';
+class Cache { get(k: string) { return k; } }
+function isStore(x: any): x is Store { return true; }
+function isCache(x: any): x is Cache { return true; }
+function plain(x: any): boolean { return true; }
+export function a(x: any) { if (isStore(x) || isCache(x)) { x.get('k'); } }
+export function b(x: any) { if (isThing(x)) { x.get('k'); } }
+export function c(x: any) { if (plain(x)) { x.get('k'); } }
+export function d(x: Store) { if (isThing(x)) { x.get('k'); } }
+export function e(x) { if (isStore(x)) { run(() => x.get('k')); } }
+export function g(xs: Store[], r: Record<string, Store>) { xs[0].get('k'); r['a'].get('k'); }
+export function h(xs: Store[]) { xs[f()][0].get('k'); }
+export function i(x) { (x as Store).get('k'); }`, []string{"a resolved", "b name-only", "d resolved", "e resolved", "g resolved", "h name-only",
+			"i resolved"}},
 		{"narrowing by type guards, instanceof and typeof", `import { Store, Cache, Item } from './store';
 function isStore(x: any): x is Store { return x instanceof Store; }
 const isStore2 = Boolean as unknown as (thing: any) => thing is Store;
@@ -267,14 +293,15 @@ func TestCompleteness(t *testing.T) {
 export interface Getter { get(k: string): Item }
 export class Sub extends Store {}
 export function a(s: Store) { s.get('k'); }
-export function b(s) { s.get('k'); }
+export function b<T>(s: T) { s.get('k'); }
 export function c(s: Sub) { s.get('k'); }
+export function e(s: any) { s.get('k'); }
 `, "other.ts": `import { Cache } from './store';
 export function d(c: Cache) { c.get('k'); }
 `})
 	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "Store.get"})
 	c := r.Completeness
-	if c == nil || c.Exhaustive || c.NameOnly != 1 || c.Reasons[ReasonUntypedReceiver] != 1 || len(c.Reasons) != 1 {
+	if c == nil || c.Exhaustive || c.NameOnly != 1 || c.Reasons[ReasonUntypedReceiver] != 1 || len(c.Reasons) != 1 || c.Untyped != 1 {
 		t.Errorf("callers of Store.get: %+v", c)
 	}
 	for _, n := range r.Callers {
@@ -283,7 +310,7 @@ export function d(c: Cache) { c.get('k'); }
 		}
 	}
 	text := r.Text()
-	if want := "(not exhaustive: 1 of 3 callers matched by name only, marked [name-only]: 1 untyped receiver)"; !strings.Contains(text, want) {
+	if want := "(not exhaustive: 1 of 3 callers matched by name only, marked [name-only]: 1 untyped receiver; 1 call of the name on untyped values (any) not listed)"; !strings.Contains(text, want) {
 		t.Errorf("text lacks %q:\n%s", want, text)
 	}
 	r = run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "Cache.get", Path: "other.ts"})
@@ -294,7 +321,7 @@ export function d(c: Cache) { c.get('k'); }
 		t.Errorf("text of an exhaustive answer:\n%s", r.Text())
 	}
 	r = run(t, dir, Params{Mode: ModeReferences, Language: "typescript", Symbol: "Store.get"})
-	if c := r.Completeness; c == nil || c.Exhaustive || c.NameOnly != 1 || c.Reasons[ReasonUntypedReceiver] != 1 {
+	if c := r.Completeness; c == nil || c.Exhaustive || c.NameOnly != 1 || c.Reasons[ReasonUntypedReceiver] != 1 || c.Untyped != 1 {
 		t.Errorf("references of Store.get: %+v", c)
 	}
 	r = run(t, dir, Params{Mode: ModeDefinitions, Language: "typescript", Symbol: "Store.get"})

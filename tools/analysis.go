@@ -486,7 +486,8 @@ func mark(cycle, repeated bool) string {
 }
 
 // completenessNote says why an answer is not exhaustive: its name-only
-// sites by reason, and the files not read.
+// sites by reason, and the files not read; and how many calls on untyped
+// values it leaves out.
 func completenessNote(c *analysis.Completeness) string {
 	var why []string
 	for _, k := range []string{analysis.ReasonUntypedReceiver, analysis.ReasonDispatch, analysis.ReasonUnboundName, analysis.ReasonFileNotRead} {
@@ -494,8 +495,16 @@ func completenessNote(c *analysis.Completeness) string {
 			why = append(why, fmt.Sprintf("%d %s", n, k))
 		}
 	}
-	if c.Exhaustive || len(why) == 0 {
-		return ""
+	var notes []string
+	if !c.Exhaustive && len(why) > 0 {
+		notes = append(notes, fmt.Sprintf("not exhaustive: %d name-only (%s)", c.NameOnly, strings.Join(why, ", ")))
 	}
-	return fmt.Sprintf("not exhaustive: %d name-only (%s)", c.NameOnly, strings.Join(why, ", "))
+	if c.Untyped > 0 {
+		calls := "calls"
+		if c.Untyped == 1 {
+			calls = "call"
+		}
+		notes = append(notes, fmt.Sprintf("%d %s on untyped values (any) not listed", c.Untyped, calls))
+	}
+	return strings.Join(notes, "; ")
 }

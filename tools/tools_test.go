@@ -383,16 +383,18 @@ func TestDeclareRejectsIncomplete(t *testing.T) {
 // not.
 func TestAnalysisCompleteness(t *testing.T) {
 	root := writeFiles(t, map[string]string{"m.ts": "export class S { get() {} }\n" +
-		"export function a(s: S) { s.get(); }\nexport function b(x) { x.get(); }\n"})
+		"export function a(s: S) { s.get(); }\nexport function b<T>(x: T) { x.get(); }\nexport function c(x: any) { x.get(); }\n"})
 	tool := toolsByName(t, Config{Workspace: root})["structural_analysis"]
 	cases := []struct {
 		params     string
 		exhaustive bool
 		note       string
 	}{
-		{`{"mode":"callers","language":"typescript","symbol":"S.get"}`, false, "not exhaustive: 1 name-only (1 untyped receiver)"},
+		{`{"mode":"callers","language":"typescript","symbol":"S.get"}`, false,
+			"not exhaustive: 1 name-only (1 untyped receiver); 1 call on untyped values (any) not listed"},
 		{`{"mode":"callers","language":"typescript","symbol":"a"}`, true, ""},
-		{`{"mode":"references","language":"typescript","symbol":"S.get"}`, false, "not exhaustive: 1 name-only (1 untyped receiver)"},
+		{`{"mode":"references","language":"typescript","symbol":"S.get"}`, false,
+			"not exhaustive: 1 name-only (1 untyped receiver); 1 call on untyped values (any) not listed"},
 	}
 	for _, c := range cases {
 		out, err := tool.Call(context.Background(), json.RawMessage(c.params))

@@ -15,6 +15,13 @@ import (
 	"github.com/loupe-dev/loupe/core/tree"
 )
 
+// Any is the form of a type a checker ties to no member: a written any,
+// or a parameter no type is written for and no context types (the
+// compiler's implicit any). A call on it reaches no definition. Expr never
+// returns it (the library table keeps "" for any); the analysis of project
+// code sets it where IsAny or an implicit any says so.
+const Any = "any"
+
 // Anonymous is the form of an object type literal ({ a(): void }): a
 // type whose members belong to no named type.
 const Anonymous = "{}"
@@ -105,6 +112,22 @@ func expr(n tree.Node, depth int) string {
 		return Union + "<" + strings.Join(members, ",") + ">"
 	}
 	return ""
+}
+
+// IsAny reports whether the type n (a type annotation or the type
+// itself, parenthesized or not) is any.
+func IsAny(n tree.Node) bool {
+	for depth := 0; !n.IsZero() && depth < 8; depth++ {
+		switch n.Kind() {
+		case "type_annotation", "opting_type_annotation", "parenthesized_type":
+			n = firstNamed(n)
+			continue
+		case "predefined_type":
+			return n.Text() == "any"
+		}
+		return false
+	}
+	return false
 }
 
 // Params returns the compact forms of the parameters of the function

@@ -17,7 +17,7 @@ register({
   run: () => { helper(); },
 });
 function helper() {}
-export function chain(s: any) {
+export function chain(s: Query) {
   return s
     .first()
     .helper();
