@@ -200,7 +200,7 @@ func (t *Tool) run(ctx context.Context, p Params) (*Result, error) {
 	}
 	res.Completeness = res.completeness()
 	if res.Completeness != nil {
-		res.Completeness.Untyped = s.untyped
+		res.Completeness.Untyped, res.Completeness.Related = s.untyped, s.related
 	}
 	return res, nil
 }

@@ -511,7 +511,7 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 		if chain := strings.Split(v, "."); !slices.ContainsFunc(chain, func(s string) bool { return !isIdent(s) }) {
 			b.depth++
 			defer func() { b.depth-- }()
-			ty := b.typeOf(f, chain[0], start, b.lookup(f, chain[0], start, 0))
+			ty := b.chainBase(f, chain[0], start)
 			for _, field := range chain[1:] {
 				ty = b.fieldOf(ty, field)
 			}
@@ -553,6 +553,19 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 	return binding{}
 }
 
+// chainBase types the first name of a chain of fields (x in x.a.b) at
+// pos of f: this or self is the enclosing class (or what a this:
+// parameter writes), another name its type.
+func (b *binder) chainBase(f *fileFacts, name string, pos int) binding {
+	if contains(f.c.spec.SelfNames, name) {
+		if t, ok := b.declAt(f, name, pos); ok {
+			return b.declType(f, t, pos)
+		}
+		return b.enclosingClass(f, pos)
+	}
+	return b.typeOf(f, name, pos, b.lookup(f, name, pos, 0))
+}
+
 // indexed types an element v of a TypeScript value (xs[i], this.m[k],
 // a[i][j]) at pos of f: an Array<T>'s or ReadonlyArray<T>'s element is T,
 // a Record<K, V>'s is V, and anything of any is any; else unknown.
@@ -565,12 +578,7 @@ func (b *binder) indexed(f *fileFacts, v string, pos int) binding {
 	if slices.ContainsFunc(chain, func(s string) bool { return !isIdent(s) }) {
 		return binding{}
 	}
-	var ty binding
-	if contains(f.c.spec.SelfNames, chain[0]) {
-		ty = b.enclosingClass(f, pos)
-	} else {
-		ty = b.typeOf(f, chain[0], pos, b.lookup(f, chain[0], pos, 0))
-	}
+	ty := b.chainBase(f, chain[0], pos)
 	for _, field := range chain[1:] {
 		ty = b.fieldOf(ty, field)
 	}
@@ -823,8 +831,10 @@ func (b *binder) fieldOf(ty binding, name string) binding {
 				return ft
 			}
 		}
-		// A field of an embedded type (Go's promoted fields).
-		if f.c.spec.DirScope && b.depth <= 6 {
+		// A field of a supertype: a base class's (TypeScript's inherited
+		// fields and parameter properties), an embedded type's (Go's
+		// promoted fields).
+		if b.depth <= 6 {
 			for _, sf := range f.supers {
 				if sf.Def != dr.i {
 					continue

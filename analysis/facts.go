@@ -720,7 +720,7 @@ func (f *fileFacts) addDefNamed(n, nameNode tree.Node, s *defShape, stack []int,
 			d.Label = label
 		}
 	}
-	if s.ArgOfCaller && n.Parent().Kind() == "arguments" {
+	if s.ArgOfCaller && n.Parent().Kind() == "arguments" || s.InCaller {
 		for i := len(stack) - 1; i >= 0; i-- {
 			if f.defs[stack[i]].Callable {
 				d.Callable = false // its calls are the enclosing function's

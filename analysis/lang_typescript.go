@@ -6,8 +6,12 @@ package analysis
 
 var jsFuncKinds = []string{"arrow_function", "function_expression", "generator_function"}
 
-// jsCommonDefs are the definitions JavaScript and TypeScript share.
-func jsCommonDefs() []defShape {
+// jsCommonDefs are the definitions JavaScript and TypeScript share. In
+// TypeScript (ts), a function assigned to a property inside a function
+// (socket.onerror = (e) => {...} in a method) is no caller of its own: the
+// compiler's call hierarchy names the enclosing function as the caller of
+// what it calls.
+func jsCommonDefs(ts bool) []defShape {
 	return []defShape{
 		{Kind: "function_declaration", Name: path{"name"}, Label: lFunction, Callable: true},
 		{Kind: "generator_function_declaration", Name: path{"name"}, Label: lFunction, Callable: true},
@@ -17,7 +21,7 @@ func jsCommonDefs() []defShape {
 		{Kind: "pair", Name: path{"key"}, Label: lProperty, Value: path{"value"}, FuncKinds: jsFuncKinds, FuncOnly: true},
 		// obj.method = function () {} and exports.f = () => {}
 		{Kind: "assignment_expression", Name: path{"left"}, Label: lProperty, Value: path{"right"},
-			FuncKinds: jsFuncKinds, FuncOnly: true},
+			FuncKinds: jsFuncKinds, FuncOnly: true, InCaller: ts},
 		// const { a, b: c, d = 1 } = x and const [e, f] = y
 		{Kind: "variable_declarator", Name: path{"name", "=object_pattern", "#shorthand_property_identifier_pattern"},
 			AllNames: true, Label: lVariable},
@@ -139,7 +143,7 @@ var tsSpec = &langSpec{
 	Library:   tsLibrary,
 	Narrows:   tsNarrows,
 	Scope:     []string{"typescript", "tsx"},
-	Defs: append(jsCommonDefs(),
+	Defs: append(jsCommonDefs(true),
 		defShape{Kind: "function_signature", Name: path{"name"}, Label: lSignature},
 		defShape{Kind: "method_signature", Name: path{"name"}, Label: lSignature},
 		defShape{Kind: "abstract_method_signature", Name: path{"name"}, Label: lSignature},
@@ -199,7 +203,7 @@ var jsSpec = &langSpec{
 	Library:   tsLibrary,
 	Narrows:   tsNarrows,
 	Scope:     []string{"javascript"},
-	Defs: append(jsCommonDefs(),
+	Defs: append(jsCommonDefs(false),
 		defShape{Kind: "field_definition", Name: path{"property"}, Label: lProperty,
 			Value: path{"value"}, FuncKinds: jsFuncKinds},
 		defShape{Kind: "class_declaration", Name: path{"name"}, Label: lClass, Container: true, Heritage: jsClassHeritage},

@@ -115,7 +115,7 @@ func (r *Result) textCompleteness(b *strings.Builder, total int, one, many strin
 	switch {
 	case c == nil || r.Truncated:
 	case c.Exhaustive:
-		fmt.Fprintf(b, "  (exhaustive: no site left unresolved%s)\n", untypedNote(c.Untyped))
+		fmt.Fprintf(b, "  (exhaustive: no site left unresolved%s)\n", leftOutNote(c))
 	default:
 		var why []string
 		for _, k := range []string{ReasonUntypedReceiver, ReasonDispatch, ReasonUnboundName} {
@@ -138,16 +138,21 @@ func (r *Result) textCompleteness(b *strings.Builder, total int, one, many strin
 		if n := c.Reasons[ReasonFileNotRead]; n > 0 {
 			fmt.Fprintf(b, "%s not read", plural(n, "file", "files"))
 		}
-		fmt.Fprintf(b, "%s)\n", untypedNote(c.Untyped))
+		fmt.Fprintf(b, "%s)\n", leftOutNote(c))
 	}
 }
 
-// untypedNote says how many calls on untyped values an answer leaves out.
-func untypedNote(n int) string {
-	if n == 0 {
-		return ""
+// leftOutNote says how many calls on untyped values, and references of
+// related members, an answer leaves out.
+func leftOutNote(c *Completeness) string {
+	var out string
+	if c.Untyped > 0 {
+		out += "; " + plural(c.Untyped, "call", "calls") + " of the name on untyped values (any) not listed"
 	}
-	return "; " + plural(n, "call", "calls") + " of the name on untyped values (any) not listed"
+	if c.Related > 0 {
+		out += "; " + plural(c.Related, "call", "calls") + " through a member it overrides or implements not listed (callers lists them as dispatch)"
+	}
+	return out
 }
 
 func mark(cycle, repeated bool) string {

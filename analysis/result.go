@@ -83,6 +83,11 @@ type Completeness struct {
 	// (ReasonUntypedValue) left out of the answer: a type checker ties
 	// them to nothing, though at run time they may reach the symbol.
 	Untyped int `json:"untyped,omitempty"`
+	// Related counts, in references, the calls bound to a member the
+	// symbol overrides or implements, or to a sibling implementation's
+	// (ReasonDispatch), left out: they reference that member, not the
+	// symbol; callers lists them, labelled dispatch.
+	Related int `json:"related,omitempty"`
 }
 
 // CallNode is one node of a call tree. For callers it is a function or

@@ -53,6 +53,7 @@ type session struct {
 	stopped    bool // the context ended before the work did
 	truncated  bool // maxNodes cut the answer
 	untyped    int  // calls of the symbol's name on untyped values, left out (Completeness.Untyped)
+	related    int  // references of related members, left out (Completeness.Related)
 	notes      []string
 
 	sites      map[string][]site         // callSitesOf, by name

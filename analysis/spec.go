@@ -206,6 +206,9 @@ type defShape struct {
 	// function (arr.map(function each() {...})) is not a caller of its
 	// own: its calls belong to that function.
 	ArgOfCaller bool
+	// InCaller: a definition inside a function is not a caller of its
+	// own: its calls belong to that function.
+	InCaller bool
 	// Container marks class-like definitions whose members get its name as
 	// their container.
 	Container bool

@@ -330,8 +330,14 @@ func (s *session) references(sym, owner string, maxNodes int) *References {
 	}
 	call := func(f *fileFacts, k call) (status, string) {
 		st, why, defs := b.classifyBound(f, k, tgt)
-		if st == miss && why == ReasonUntypedValue {
+		switch {
+		case st == miss && why == ReasonUntypedValue:
 			s.untyped++
+		case st == nameOnly && why == ReasonDispatch:
+			// A reference of a member the symbol overrides or implements,
+			// or of a sibling's: not the symbol's own (callers lists it).
+			s.related++
+			st = miss
 		}
 		def = ""
 		if dr, ok := boundTo(defs, tgt); ok && grouped {

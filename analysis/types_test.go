@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 	"testing"
@@ -140,6 +141,15 @@ export function a(o: Opts) { const { store, cache: c } = o; store.get('k'); c.ge
 export function b(o: { x: Opts }) { const { x } = o; x.get('k'); }
 export function d(m: Map<string, string>) { const { size } = m; size.get(); }
 export class K { s: Store = new Store(); run() { const { s } = this; s.get('k'); } }`, []string{"a resolved", "b name-only", "run resolved"}},
+		{"inherited fields and parameter properties, through this and a local", `import { Store } from './store';
+class Base { constructor(public s: Store) {} t: Store = new Store(); }
+class Mid extends Base {}
+export class Tool extends Mid { a() { this.s.get('k'); } b() { this.t.get('k'); } c() { const s = this.s; s.get('k'); } }`,
+			[]string{"a resolved", "b resolved", "c resolved"}},
+		{"a function assigned to a property inside a method: its calls are the method's", `import { Store } from './store';
+export class K { s: Store = new Store(); m(sock: WebSocket) { sock.onerror = () => { this.s.get('k'); }; } }
+export const o: { handler?: () => void } = {};
+o.handler = function () { new Store().get('k'); };`, []string{"handler resolved", "m resolved"}},
 		{"narrowing any: a disjunction, a guard out of reach, a plain function", `import { Store } from './store';
 import { isThing } from 'ext';
 class Cache { get(k: string) { return k; } }
@@ -216,6 +226,20 @@ export function f(x: Observer) { x.next(1); x.done(); }
 		}
 		sort.Strings(got)
 		sameList(t, "callers of "+c.symbol, got, c.want)
+	}
+	// References are the symbol's own: the dispatch calls are left out,
+	// counted and pointed to callers.
+	r := run(t, dir, Params{Mode: ModeReferences, Language: "typescript", Symbol: "Consumer.next"})
+	var got []string
+	for _, c := range r.References.Categories {
+		for _, it := range c.Items {
+			got = append(got, fmt.Sprintf("%d %s", it.Line, it.Confidence))
+		}
+	}
+	sameList(t, "references of Consumer.next", got, []string{"8 resolved", "11 resolved"})
+	if c := r.Completeness; c == nil || !c.Exhaustive || c.Related != 3 ||
+		!strings.Contains(r.Text(), "3 calls through a member it overrides or implements not listed (callers lists them as dispatch)") {
+		t.Errorf("references of Consumer.next: %+v\n%s", c, r.Text())
 	}
 }
 

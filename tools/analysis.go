@@ -506,5 +506,8 @@ func completenessNote(c *analysis.Completeness) string {
 		}
 		notes = append(notes, fmt.Sprintf("%d %s on untyped values (any) not listed", c.Untyped, calls))
 	}
+	if c.Related > 0 {
+		notes = append(notes, fmt.Sprintf("%d through an overridden or implemented member not listed (callers lists them)", c.Related))
+	}
 	return strings.Join(notes, "; ")
 }

@@ -449,7 +449,7 @@ func compare(t *testing.T, tr truth, dir, srcDir, lang, project, version string)
 // attributed to none, and of these the truth's callers; logf logs the
 // wrong ones.
 func attribute(s *score, callers []analysis.CallNode, q query, logf func(string, ...any)) (wrong, none, noneTrue int) {
-	decl, truthSet := set(q.Defs), set(q.Callers)
+	decl, truthSet, overridden := set(q.Defs), set(q.Callers), set(q.Overridden)
 	decl[q.File+":"+strconv.Itoa(q.Line)] = true
 	// A caller of two definitions is listed under each: under another
 	// definition it is right too.
@@ -469,7 +469,13 @@ func attribute(s *score, callers []analysis.CallNode, q query, logf func(string,
 			continue
 		}
 		at := n.Def[strings.LastIndexByte(n.Def, ' ')+1:]
-		if decl[at] == truthSet[callerKey(n)] || !decl[at] && toAsked[callerKey(n)] {
+		// Attributed to another definition, a truth's caller that the
+		// truth also has as a caller of a member the asked one overrides
+		// or implements is right: the call binds to a sibling
+		// implementation, and a type checker's call hierarchy lists a
+		// call of one implementation under every other (rxjs's
+		// subscriber.next() under ConsumerObserver.next).
+		if decl[at] == truthSet[callerKey(n)] || !decl[at] && (toAsked[callerKey(n)] || overridden[callerKey(n)]) {
 			s.correct++
 			continue
 		}
@@ -601,6 +607,38 @@ func TestDispatchRule(t *testing.T) {
 			if got != c.right {
 				t.Errorf("%s:%d [%s %s] counted right: %v, want %v", c.node.File, c.node.Line, c.node.Confidence,
 					c.node.Reason, got, c.right)
+			}
+		})
+	}
+}
+
+// TestAttributionRule checks how a bare name's callers are scored: one
+// attributed to the asked definition is right when the truth has it; one
+// attributed to another definition is right when the truth does not have
+// it, or has it also as a caller of a member the asked one overrides or
+// implements (a sibling implementation's call, which a type checker's call
+// hierarchy lists under every implementation).
+func TestAttributionRule(t *testing.T) {
+	q := query{File: "a.ts", Line: 1, Defs: []string{"a.ts:1"},
+		Callers:    []string{"x.ts:10", "x.ts:20", "x.ts:30"},
+		Overridden: []string{"x.ts:20"}}
+	cases := []struct {
+		name  string
+		node  analysis.CallNode
+		right bool
+	}{
+		{"the asked definition's caller", analysis.CallNode{File: "x.ts", Line: 10, Def: "A.m a.ts:1"}, true},
+		{"the asked definition, not the truth's", analysis.CallNode{File: "x.ts", Line: 40, Def: "A.m a.ts:1"}, false},
+		{"another definition, not the truth's", analysis.CallNode{File: "x.ts", Line: 40, Def: "B.m b.ts:1"}, true},
+		{"a sibling's call the truth lists under the base", analysis.CallNode{File: "x.ts", Line: 20, Def: "B.m b.ts:1"}, true},
+		{"another definition, the truth's caller", analysis.CallNode{File: "x.ts", Line: 30, Def: "B.m b.ts:1"}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := &score{}
+			attribute(s, []analysis.CallNode{c.node}, q, func(string, ...any) {})
+			if got := s.correct == 1; got != c.right {
+				t.Errorf("%s:%d attributed to %s counted right: %v, want %v", c.node.File, c.node.Line, c.node.Def, got, c.right)
 			}
 		})
 	}
