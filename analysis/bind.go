@@ -234,8 +234,8 @@ func (b *binder) classifyWhy(f *fileFacts, k call, t target) (status, string) {
 // classifyBound is classifyWhy, with the definitions the call binds to
 // (none when it is not resolved).
 func (b *binder) classifyBound(f *fileFacts, k call, t target) (status, string, []defRef) {
-	if k.Name == "" {
-		return miss, "", nil
+	if k.Name == "" || b.typeTarget(t) {
+		return miss, "", nil // t2.output() never calls the type output
 	}
 	bd := b.resolveCall(f, k)
 	if k.Member && bd.isAny() {
@@ -308,6 +308,19 @@ func (b *binder) functionTarget(t target) bool {
 	ds := b.targetDefs(t)
 	for _, dr := range ds {
 		if d := dr.f.defs[dr.i]; !d.Lexical || d.Label != lFunction {
+			return false
+		}
+	}
+	return len(ds) > 0
+}
+
+// typeTarget reports whether every definition a target asks about is a
+// type no call reaches: a TypeScript interface or type alias, not a class.
+// (Go's HandlerFunc(f) converts to a defined type: a reference.)
+func (b *binder) typeTarget(t target) bool {
+	ds := b.targetDefs(t)
+	for _, dr := range ds {
+		if l := dr.f.defs[dr.i].Label; l != lInterface && l != lType || !dr.f.c.spec.jsFamily() {
 			return false
 		}
 	}

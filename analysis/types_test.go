@@ -368,3 +368,31 @@ func TestImportAlias(t *testing.T) {
 		t.Errorf("direct calls of api.get: %+v", c)
 	}
 }
+
+// TestTypeReferences: a type parameter named like a type is no reference
+// of it, and no call reaches an interface or a type alias.
+func TestTypeReferences(t *testing.T) {
+	dir := project(t, map[string]string{"a.ts": `export type output<T> = T;
+export interface B { x: number }
+export function f<A, B>(a: A, b: B): B { return b; }
+export function g(b: B): void {}
+export class K<B> { m(b: B) {} }
+export function h(t: any, u: Other) { t.output(); u.output(); new B(); }
+`})
+	for _, c := range []struct {
+		symbol string
+		want   []string
+	}{
+		{"a.B", []string{"typeAnnotations 4 resolved"}},
+		{"a.output", nil},
+	} {
+		r := run(t, dir, Params{Mode: ModeReferences, Language: "typescript", Symbol: c.symbol})
+		var got []string
+		for _, cat := range r.References.Categories {
+			for _, it := range cat.Items {
+				got = append(got, fmt.Sprintf("%s %d %s", cat.ID, it.Line, it.Confidence))
+			}
+		}
+		sameList(t, "references of "+c.symbol, got, c.want)
+	}
+}
