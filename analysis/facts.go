@@ -19,15 +19,19 @@ type fileFacts struct {
 	c   *compiled
 	src []byte
 
-	defs     []def
-	calls    []call
-	supers   []superFact
-	types    []typeRef
-	imports  []importFact
-	exports  []exportFact
-	typed    []typedName
-	narrows  []narrowFact
-	packages []string
+	defs    []def
+	calls   []call
+	supers  []superFact
+	types   []typeRef
+	imports []importFact
+	exports []exportFact
+	typed   []typedName
+	narrows []narrowFact
+	// typeParams are TypeScript's type parameters, each typed by its
+	// constraint (T extends ZodNumber has ZodNumber's members), visible
+	// within [Start, Until): the declaration of its list.
+	typeParams []typedName
+	packages   []string
 
 	lineStarts []int // byte offset of each line
 }
@@ -210,6 +214,12 @@ func extract(c *compiled, rel string, t *tree.Tree) *fileFacts {
 		}
 		for _, ts := range k.typed {
 			f.addTyped(n, ts, stack)
+		}
+		if n.Kind() == "type_parameter" && c.spec.jsFamily() {
+			// Visible within the declaration of its list (f<T>(x: T), class K<T>).
+			owner := n.Parent().Parent()
+			f.typeParams = append(f.typeParams, typedName{Name: n.ChildByField("name").Text(),
+				Expr: tstype.Expr(n.ChildByField("constraint")), Start: owner.StartByte(), Until: owner.EndByte()})
 		}
 		if c.spec.Narrows != nil {
 			f.narrows = append(f.narrows, c.spec.Narrows(n)...)

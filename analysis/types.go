@@ -63,6 +63,21 @@ func (b *binder) declAt(f *fileFacts, name string, pos int) (typedName, bool) {
 	return f.typed[best], true
 }
 
+// typeParamAt finds the type parameter name of a declaration around pos
+// of f (the innermost).
+func typeParamAt(f *fileFacts, name string, pos int) (typedName, bool) {
+	best := -1
+	for i, t := range f.typeParams {
+		if t.Name == name && t.Start <= pos && pos < t.Until && (best < 0 || t.Start >= f.typeParams[best].Start) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return typedName{}, false
+	}
+	return f.typeParams[best], true
+}
+
 // declType finds the type a declaration gives its name: its written type,
 // else its initial value's.
 func (b *binder) declType(f *fileFacts, t typedName, pos int) binding {
@@ -241,6 +256,11 @@ func (b *binder) evalType(f *fileFacts, x tyx, pos, depth int) binding {
 			return binding{external: true}
 		}
 		return binding{}
+	}
+	if tp, ok := typeParamAt(f, x.name, pos); ok {
+		// A type parameter: its constraint's members (T extends ZodNumber),
+		// else unknown.
+		return b.evalType(f, parseTyx(tp.Expr), pos, depth+1)
 	}
 	bd := b.lookup(f, x.name, pos, 0)
 	if ty := b.types(bd); len(ty.defs) > 0 {

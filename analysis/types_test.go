@@ -150,6 +150,12 @@ export class Tool extends Mid { a() { this.s.get('k'); } b() { this.t.get('k'); 
 export class K { s: Store = new Store(); m(sock: WebSocket) { sock.onerror = () => { this.s.get('k'); }; } }
 export const o: { handler?: () => void } = {};
 o.handler = function () { new Store().get('k'); };`, []string{"handler resolved", "m resolved"}},
+		{"type parameters typed by their constraint", `import { Store } from './store';
+export function a<T extends Store>(x: T) { x.get('k'); }
+export const b = <T extends Store>(x: T) => x.get('k');
+export class K<T extends Store> { s!: T; c() { this.s.get('k'); } }
+export function d<Store>(x: Store) { x.get('k'); }
+export function e<T>(x: T) { x.get('k'); }`, []string{"a resolved", "b resolved", "c resolved", "d name-only", "e name-only"}},
 		{"narrowing any: a disjunction, a guard out of reach, a plain function", `import { Store } from './store';
 import { isThing } from 'ext';
 class Cache { get(k: string) { return k; } }
