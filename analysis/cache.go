@@ -119,5 +119,7 @@ func factsCost(f *fileFacts) int64 {
 	n += int64(len(f.types)) * int64(unsafe.Sizeof(typeRef{}))
 	n += int64(len(f.imports)) * int64(unsafe.Sizeof(importFact{}))
 	n += int64(len(f.exports)) * int64(unsafe.Sizeof(exportFact{}))
+	n += int64(len(f.returns)) * int64(unsafe.Sizeof(returnFact{}))
+	n += int64(len(f.typeParams)) * int64(unsafe.Sizeof(typedName{}))
 	return n
 }

@@ -27,6 +27,9 @@ type fileFacts struct {
 	exports []exportFact
 	typed   []typedName
 	narrows []narrowFact
+	// returns are the return values of TypeScript's and JavaScript's
+	// functions (tsInferredReturn).
+	returns []returnFact
 	// typeParams are TypeScript's type parameters, each typed by its
 	// constraint (T extends ZodNumber has ZodNumber's members), visible
 	// within [Start, Until): the declaration of its list.
@@ -214,6 +217,9 @@ func extract(c *compiled, rel string, t *tree.Tree) *fileFacts {
 		}
 		for _, ts := range k.typed {
 			f.addTyped(n, ts, stack)
+		}
+		if c.spec.jsFamily() {
+			f.addReturn(n, stack)
 		}
 		if n.Kind() == "type_parameter" && c.spec.jsFamily() {
 			// Visible within the declaration of its list (f<T>(x: T), class K<T>).

@@ -156,6 +156,17 @@ export const b = <T extends Store>(x: T) => x.get('k');
 export class K<T extends Store> { s!: T; c() { this.s.get('k'); } }
 export function d<Store>(x: Store) { x.get('k'); }
 export function e<T>(x: T) { x.get('k'); }`, []string{"a resolved", "b resolved", "c resolved", "d name-only", "e name-only"}},
+		{"returns inferred when no return type is written", `import { Store, Cache } from './store';
+class Hub { s = new Store();
+  store() { return this.s; } self() { return this; } make() { if (1) { return new Store(); } return new Store(); }
+  either() { if (1) { return new Store(); } return new Cache(); } async later() { return new Store(); }
+  nested() { [1].map(() => { return new Cache(); }); return new Store(); } }
+const arrow = () => new Store();
+function plain() { const s: Store = open(); return s; }
+export function a(h: Hub) { h.store().get('k'); h.self().store().get('k'); }
+export function b(h: Hub) { h.make().get('k'); arrow().get('k'); plain().get('k'); h.nested().get('k'); }
+export function c(h: Hub) { h.either().get('k'); }
+export function d(h: Hub) { h.later().get('k'); }`, []string{"a resolved", "b resolved", "c resolved", "d name-only"}},
 		{"narrowing any: a disjunction, a guard out of reach, a plain function", `import { Store } from './store';
 import { isThing } from 'ext';
 class Cache { get(k: string) { return k; } }

@@ -1,0 +1,119 @@
+package analysis
+
+import (
+	"slices"
+
+	"github.com/loupe-dev/loupe/core/tree"
+)
+
+// Inferred returns (TypeScript and JavaScript): a function or method with
+// no written return type returns what every one of its return statements
+// gives, when a reader can tell it at a glance and they agree (return new
+// Set<Id>(), return this, return this.store, return make()), as the
+// compiler infers it. An async function or a generator returns a Promise
+// or a Generator of that, which is not followed.
+
+// returnFact is a return statement's value (or an arrow function's
+// expression body) of definition Def.
+type returnFact struct {
+	Def        int
+	Start, End int
+	// Wrapped: the function is async or a generator, so what it returns
+	// is a Promise or a Generator of the value.
+	Wrapped bool
+}
+
+// maxInferredReturns bounds the return statements typed per definition.
+const maxInferredReturns = 32
+
+// jsFunctionKinds are the nodes that start a function body.
+var jsFunctionKinds = []string{"function_declaration", "generator_function_declaration", "method_definition",
+	"arrow_function", "function_expression", "generator_function", "function"}
+
+// addReturn records n when it is a return statement with a value, or an
+// arrow function's expression body, of the innermost definition on stack
+// itself (not of a function literal nested in it).
+func (f *fileFacts) addReturn(n tree.Node, stack []int) {
+	if len(stack) == 0 {
+		return
+	}
+	var v, fn tree.Node
+	switch n.Kind() {
+	case "return_statement":
+		if v = firstNamedNonExtra(n); v.IsZero() {
+			return
+		}
+		for a, up := n.Parent(), 0; !a.IsZero() && up < 64; a, up = a.Parent(), up+1 {
+			if contains(jsFunctionKinds, a.Kind()) {
+				fn = a
+				break
+			}
+		}
+	case "arrow_function":
+		if v = n.ChildByField("body"); v.IsZero() || v.Kind() == "statement_block" {
+			return
+		}
+		fn = n
+	default:
+		return
+	}
+	i := stack[len(stack)-1]
+	d := f.defs[i]
+	if fn.IsZero() || !d.Callable || fn.StartByte() < d.Start || fn.EndByte() > d.End {
+		return
+	}
+	// The function must be the definition's own: the definition itself
+	// (a function or method) or its value (const f = () => ...).
+	if own := fn.StartByte() == d.Start && fn.EndByte() == d.End || sameRange(fn.Parent(), d); !own {
+		return
+	}
+	wrapped := hasToken(fn, "async") || hasToken(fn, "*") || fn.Kind() == "generator_function" ||
+		fn.Kind() == "generator_function_declaration"
+	f.returns = append(f.returns, returnFact{Def: i, Start: v.StartByte(), End: v.EndByte(), Wrapped: wrapped})
+}
+
+// tsInferredReturn types what definition dr returns when no return type is
+// written: the one type all its returns give; nothing when one cannot be
+// typed, two differ, there are none or more than maxInferredReturns, or
+// the function is async or a generator.
+func (b *binder) tsInferredReturn(dr defRef) binding {
+	f, d := dr.f, dr.f.defs[dr.i]
+	if !f.c.spec.jsFamily() || !d.Callable || b.depth > 6 {
+		return binding{}
+	}
+	for _, t := range f.typed {
+		if t.Return && t.Name == d.Name && t.Start == d.Start {
+			return binding{} // a written return type
+		}
+	}
+	var out binding
+	n := 0
+	for _, r := range f.returns {
+		if r.Def != dr.i {
+			continue
+		}
+		if n++; n > maxInferredReturns || r.Wrapped {
+			return binding{}
+		}
+		b.depth++
+		ty := b.valueType(f, r.Start, r.End)
+		b.depth--
+		switch {
+		case !ty.found() || len(ty.files) > 0:
+			return binding{}
+		case n == 1 || sameType(out, ty):
+			out = ty
+		case out.external || ty.external || out.member != "" || ty.member != "":
+			return binding{} // two types, not both the workspace's
+		default:
+			// Either of the workspace's types (new Store() or new Cache()):
+			// a call binds to each one's member, as for a union.
+			for _, dr := range ty.defs {
+				if !slices.Contains(out.defs, dr) {
+					out.defs = append(out.defs, dr)
+				}
+			}
+		}
+	}
+	return out
+}
