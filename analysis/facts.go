@@ -462,12 +462,25 @@ func (c *compiled) implicitAny(n tree.Node) bool {
 		case "class_body":
 			return true
 		case "object":
-			return untypedVariable(fn.Parent().Parent())
+			holder := fn.Parent().Parent()
+			if holder.Kind() == "as_expression" && constAssertion(holder) {
+				holder = holder.Parent() // { ... } as const: a const assertion types no parameter
+			}
+			return untypedVariable(holder)
 		}
 	case "arrow_function", "function_expression", "generator_function":
 		return untypedVariable(fn.Parent())
 	}
 	return false
+}
+
+// constAssertion reports whether the as_expression n is x as const.
+func constAssertion(n tree.Node) bool {
+	var last tree.Node
+	for c := n.FirstChild(); !c.IsZero(); c = c.NextSibling() {
+		last = c
+	}
+	return !last.IsZero() && last.Kind() == "const"
 }
 
 // untypedVariable reports whether n is a variable declarator written

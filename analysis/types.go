@@ -34,8 +34,8 @@ var libLowerGlobals = []string{"document", "window", "console", "navigator", "lo
 func (b *binder) declAt(f *fileFacts, name string, pos int) (typedName, bool) {
 	best, bestStart := -1, -2
 	for i, t := range f.typed {
-		if t.Name != name || t.Return || t.Under || t.Type == "" && t.Start > pos {
-			continue // a name declared by its value is typed after it
+		if t.Name != name || t.Return || t.Under || t.Type == "" && t.Expr == "" && t.Start > pos {
+			continue // a name declared by its value is typed after it; a written type holds in its whole scope
 		}
 		if t.ValStart >= 0 && pos >= t.ValStart && pos < t.ValEnd {
 			continue // x := x.(type): the value's x is the outer one

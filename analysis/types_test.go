@@ -91,6 +91,7 @@ export function b(s: any) { s.get('k'); const t = s.inner; t.get('k'); }
 export function c(s: Store) { (s as any).get('k'); }
 export class C { m(s) { s.get('k'); } set v(s) { s.get('k'); } }
 export const o = { m(s) { s.get('k'); } };
+export const oc = { m(s) { s.get('k'); } } as const;
 export const f = (s) => s.get('k');
 export function d() { run((s) => s.get('k')); }
 export function e<T>(s: T) { s.get('k'); }
@@ -167,6 +168,9 @@ export function a(h: Hub) { h.store().get('k'); h.self().store().get('k'); }
 export function b(h: Hub) { h.make().get('k'); arrow().get('k'); plain().get('k'); h.nested().get('k'); }
 export function c(h: Hub) { h.either().get('k'); }
 export function d(h: Hub) { h.later().get('k'); }`, []string{"a resolved", "b resolved", "c resolved", "d name-only"}},
+		{"a written type holds before its declaration", `import { Store } from './store';
+export function a() { hub.get('k'); }
+export var hub: Store = make();`, []string{"a resolved"}},
 		{"narrowing any: a disjunction, a guard out of reach, a plain function", `import { Store } from './store';
 import { isThing } from 'ext';
 class Cache { get(k: string) { return k; } }
