@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -553,6 +554,18 @@ func TestExportAlias(t *testing.T) {
 		r := run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: c.symbol})
 		sameList(t, "callers of "+c.symbol, callerSet(r.Callers), c.want)
 	}
+	// References follow the alias too, into files that never write the
+	// symbol's own name.
+	r := run(t, dir, Params{Mode: "references", Language: "typescript", Symbol: "stringType"})
+	var calls []string
+	for _, c := range r.References.Categories {
+		if c.ID == RefDirectCalls {
+			for _, it := range c.Items {
+				calls = append(calls, fmt.Sprintf("%s:%d %s", it.File, it.Line, it.Confidence))
+			}
+		}
+	}
+	sameList(t, "calls among the references of stringType", calls, []string{"use.ts:3 resolved"})
 }
 
 // TestObjectLiteralReceiver: a variable holding an object literal may hold

@@ -408,6 +408,14 @@ func (s *session) references(sym, owner string, maxNodes int) *References {
 			add(cat, f, line, text, st, why(st))
 		}
 	}
+	// export { _null as null }: calls of the exported name (z.null()),
+	// in files that may not hold the symbol's own name.
+	for _, st := range s.callSitesOf(sym) {
+		if k := st.f.calls[st.i]; k.Name != sym && !st.f.aliasesOf(sym)[k.Name] {
+			st2, why := call(st.f, k)
+			add(RefDirectCalls, st.f, k.Line, st.f.text(k.Start, k.End, 100), st2, why)
+		}
+	}
 	refs := &References{}
 	for _, c := range cats {
 		sort.SliceStable(c.Items, func(a, b int) bool {
