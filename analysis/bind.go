@@ -521,7 +521,7 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 			defer func() { b.depth-- }()
 			return b.indexed(f, v, start)
 		}
-		if chain := strings.Split(v, "."); !slices.ContainsFunc(chain, func(s string) bool { return !isIdent(s) }) {
+		if chain := strings.Split(v, "."); !slices.ContainsFunc(chain, func(s string) bool { return !isField(s) }) {
 			b.depth++
 			defer func() { b.depth-- }()
 			ty := b.chainBase(f, chain[0], start)
@@ -588,7 +588,7 @@ func (b *binder) indexed(f *fileFacts, v string, pos int) binding {
 		return binding{}
 	}
 	chain := strings.Split(strings.TrimSuffix(v[:i], "?."), ".")
-	if slices.ContainsFunc(chain, func(s string) bool { return !isIdent(s) }) {
+	if slices.ContainsFunc(chain, func(s string) bool { return !isField(s) }) {
 		return binding{}
 	}
 	ty := b.chainBase(f, chain[0], pos)
@@ -1485,6 +1485,10 @@ func (b *binder) selfMember(f *fileFacts, caller int, name string) binding {
 	}
 	return binding{}
 }
+
+// isField reports whether s is a plain identifier or a private field's
+// name (#observers).
+func isField(s string) bool { return isIdent(strings.TrimPrefix(s, "#")) }
 
 // isIdent reports whether s is a plain identifier.
 func isIdent(s string) bool {

@@ -520,7 +520,7 @@ func (f *fileFacts) addDestructured(n tree.Node, s *typedShape, stack []int, pat
 	}
 	from := strings.Join(strings.Fields(v.Text()), "")
 	for _, seg := range strings.Split(from, ".") {
-		if !isIdent(seg) {
+		if !isField(seg) {
 			return
 		}
 	}
@@ -620,6 +620,10 @@ func valueExpr(v tree.Node, depth int) string {
 	case "satisfies_expression", "parenthesized_expression", "non_null_expression":
 		if cs := v.NamedChildren(); len(cs) > 0 {
 			return valueExpr(cs[0], depth+1)
+		}
+	case "member_expression", "subscript_expression":
+		if valueExpr(v.ChildByField("object"), depth+1) == tstype.Any {
+			return tstype.Any // (source as any)._connection
 		}
 	case "binary_expression":
 		if op := v.ChildByField("operator"); !op.IsZero() && (op.Text() == "??" || op.Text() == "||") {

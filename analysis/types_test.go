@@ -88,7 +88,7 @@ export function b() { document.get('k'); }`, []string{"a name-only"}},
 		{"calls on any reach nothing", `import { Store } from './store';
 export function a(s) { s.get('k'); s.x.get('k'); s[0].get('k'); s.y().get('k'); }
 export function b(s: any) { s.get('k'); const t = s.inner; t.get('k'); }
-export function c(s: Store) { (s as any).get('k'); }
+export function c(s: Store) { (s as any).get('k'); const t = (s as any).inner; t.get('k'); }
 export class C { m(s) { s.get('k'); } set v(s) { s.get('k'); } }
 export const o = { m(s) { s.get('k'); } };
 export const oc = { m(s) { s.get('k'); } } as const;
@@ -168,6 +168,11 @@ export function a(h: Hub) { h.store().get('k'); h.self().store().get('k'); }
 export function b(h: Hub) { h.make().get('k'); arrow().get('k'); plain().get('k'); h.nested().get('k'); }
 export function c(h: Hub) { h.either().get('k'); }
 export function d(h: Hub) { h.later().get('k'); }`, []string{"a resolved", "b resolved", "c resolved", "d name-only"}},
+		{"private fields", `import { Store } from './store';
+export class Hub { #s: Store; #xs: Array<Store>;
+  constructor() { this.#s = new Store(); this.#xs = []; }
+  a() { this.#s.get('k'); } b() { const s = this.#s; s.get('k'); } c() { this.#xs.forEach((x) => x.get('k')); } }`,
+			[]string{"a resolved", "b resolved", "c resolved"}},
 		{"a written type holds before its declaration", `import { Store } from './store';
 export function a() { hub.get('k'); }
 export var hub: Store = make();`, []string{"a resolved"}},
