@@ -516,6 +516,11 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 			}
 			v = withoutIndexes(v)
 		}
+		if f.c.spec.jsFamily() {
+			if chain := fieldChain(v); chain != "" {
+				v = chain // this.diff?.removed, a!.b
+			}
+		}
 		if f.c.spec.jsFamily() && strings.HasSuffix(v, "]") {
 			b.depth++
 			defer func() { b.depth-- }()

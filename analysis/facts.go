@@ -474,6 +474,20 @@ func (c *compiled) implicitAny(n tree.Node) bool {
 	return false
 }
 
+// fieldChain returns v, a TypeScript chain of fields (this.a.b, x?.y!.z,
+// this.#c), in plain dotted form; "" when v is anything else (a call, an
+// element, a literal).
+func fieldChain(v string) string {
+	v = strings.ReplaceAll(strings.ReplaceAll(strings.Join(strings.Fields(v), ""), "?.", "."), "!.", ".")
+	v = strings.TrimSuffix(v, "!")
+	for _, seg := range strings.Split(v, ".") {
+		if !isField(seg) {
+			return ""
+		}
+	}
+	return v
+}
+
 // constAssertion reports whether the as_expression n is x as const.
 func constAssertion(n tree.Node) bool {
 	var last tree.Node
@@ -948,7 +962,9 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 			} else {
 				k.RecvBase = base
 			}
-		} else if len(c.spec.Element) > 0 {
+		} else if len(c.spec.Element) > 0 || c.spec.jsFamily() && fieldChain(recv.Text()) != "" {
+			// r.xs[i].f.m() in Go; this.user.prefs.get() or a.b?.c!.m() in
+			// TypeScript: typed field by field.
 			k.RecvChainStart, k.RecvChainEnd = recv.StartByte(), recv.EndByte()
 		}
 	}

@@ -168,6 +168,11 @@ export function a(h: Hub) { h.store().get('k'); h.self().store().get('k'); }
 export function b(h: Hub) { h.make().get('k'); arrow().get('k'); plain().get('k'); h.nested().get('k'); }
 export function c(h: Hub) { h.either().get('k'); }
 export function d(h: Hub) { h.later().get('k'); }`, []string{"a resolved", "b resolved", "c resolved", "d name-only"}},
+		{"chains of fields, optional and non-null", `import { Store } from './store';
+interface User { prefs: Store; next?: User }
+export class M { constructor(private readonly user: User) {}
+  a() { this.user.prefs.get('k'); } b() { this.user.next?.prefs!.get('k'); } }
+export function c(u: User) { u.next!.next?.prefs.get('k'); }`, []string{"a resolved", "b resolved", "c resolved"}},
 		{"private fields", `import { Store } from './store';
 export class Hub { #s: Store; #xs: Array<Store>;
   constructor() { this.#s = new Store(); this.#xs = []; }
