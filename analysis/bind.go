@@ -152,6 +152,15 @@ type binding struct {
 	// files: a namespace (import * as ns, a Go package, a Python module):
 	// the files whose exports it holds.
 	files []*fileFacts
+	// shape, for a TypeScript object type literal, is where it is
+	// written: its fields are typed there.
+	shape *objectShape
+}
+
+// objectShape locates an object type literal: [start, end) of f.
+type objectShape struct {
+	f          *fileFacts
+	start, end int
 }
 
 func (b binding) found() bool { return len(b.defs) > 0 || b.external || len(b.files) > 0 }
@@ -879,10 +888,22 @@ func (b *binder) fieldOf(ty binding, name string) binding {
 		}
 		return binding{}
 	}
+	if sh := ty.shape; sh != nil && b.depth <= 6 {
+		// An object type literal's field ({ subs: Subscription }): its
+		// property signature's type.
+		for _, t := range sh.f.typed {
+			if t.Name == name && !t.Return && t.Start > sh.start && t.Start < sh.end {
+				b.depth++
+				defer func() { b.depth-- }()
+				return b.declType(sh.f, t, t.Start)
+			}
+		}
+		return binding{}
+	}
 	if ty.external && ty.typeName != tstype.Anonymous {
 		return ty // a package type's field: not the workspace's
 	}
-	return binding{} // an object type literal's field: its type is not kept
+	return binding{} // an object literal's field: its type is not kept
 }
 
 // classifyName decides whether the unqualified name at pos of f (a type

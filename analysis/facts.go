@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -334,6 +335,12 @@ func (f *fileFacts) addTypedName(n tree.Node, s *typedShape, stack []int, nn, v,
 		} else if expr == "" {
 			valExpr = callbackParamExpr(n)
 		}
+		if f.c.spec.TypeExpr == nil && expr == tstype.Anonymous {
+			if ot := objectType(s.Expr.first(n)); !ot.IsZero() {
+				// { subs: Subscription }: its fields, read where it is written.
+				expr = tstype.Anonymous + "@" + strconv.Itoa(ot.StartByte()) + ":" + strconv.Itoa(ot.EndByte())
+			}
+		}
 		if f.c.spec.TypeExpr == nil && expr == "" {
 			if tn := s.Expr.first(n); tstype.IsAny(tn) || tn.IsZero() && s.Param && valStart < 0 && valExpr == "" && f.c.implicitAny(n) {
 				expr = tstype.Any
@@ -472,6 +479,22 @@ func (c *compiled) implicitAny(n tree.Node) bool {
 		return untypedVariable(fn.Parent())
 	}
 	return false
+}
+
+// objectType returns the object type literal the type annotation n
+// writes ({ a: A; b(): void }), or the zero Node.
+func objectType(n tree.Node) tree.Node {
+	for depth := 0; !n.IsZero() && depth < 4; depth++ {
+		switch n.Kind() {
+		case "type_annotation", "parenthesized_type", "readonly_type":
+			n = firstNamedNonExtra(n)
+			continue
+		case "object_type":
+			return n
+		}
+		break
+	}
+	return tree.Node{}
 }
 
 // fieldChain returns v, a TypeScript chain of fields (this.a.b, x?.y!.z,

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -234,6 +235,16 @@ func (b *binder) evalType(f *fileFacts, x tyx, pos, depth int) binding {
 		return binding{}
 	case x.name == tstype.Anonymous:
 		return binding{external: true, typeName: tstype.Anonymous}
+	case strings.HasPrefix(x.name, tstype.Anonymous+"@"):
+		// An object type literal written at start:end of f.
+		at := strings.TrimPrefix(x.name, tstype.Anonymous+"@")
+		s, e, _ := strings.Cut(at, ":")
+		start, err1 := strconv.Atoi(s)
+		end, err2 := strconv.Atoi(e)
+		if err1 != nil || err2 != nil {
+			return binding{external: true, typeName: tstype.Anonymous}
+		}
+		return binding{external: true, typeName: tstype.Anonymous, shape: &objectShape{f, start, end}}
 	case x.name == tstype.Any:
 		return anyType
 	case x.name == "this":

@@ -139,9 +139,10 @@ export class K { s?: Store; m?: Map<string, Store>;
 			[]string{"run resolved"}},
 		{"destructured fields", `import { Store, Cache, Opts } from './store';
 export function a(o: Opts) { const { store, cache: c } = o; store.get('k'); c.get('k'); }
-export function b(o: { x: Opts }) { const { x } = o; x.get('k'); }
+export function b(o: { x: Store; y: { z: Store } }) { const { x } = o; x.get('k'); o.y.z.get('k'); }
 export function d(m: Map<string, string>) { const { size } = m; size.get(); }
-export class K { s: Store = new Store(); run() { const { s } = this; s.get('k'); } }`, []string{"a resolved", "b name-only", "run resolved"}},
+export function e(o: { x: Cache }) { o.x.get('k'); }
+export class K { s: Store = new Store(); run() { const { s } = this; s.get('k'); } }`, []string{"a resolved", "b resolved", "run resolved"}},
 		{"inherited fields and parameter properties, through this and a local", `import { Store } from './store';
 class Base { constructor(public s: Store) {} t: Store = new Store(); }
 class Mid extends Base {}
