@@ -758,7 +758,12 @@ func (b *binder) calledValue(dr defRef) binding {
 		}
 		b.depth++
 		defer func() { b.depth-- }()
-		fn := b.lookup(dr.f, chain[0], t.ValStart, 0)
+		var fn binding
+		if contains(dr.f.c.spec.SelfNames, chain[0]) {
+			fn = b.enclosingClass(dr.f, d.Start) // min = this.gte
+		} else {
+			fn = b.lookup(dr.f, chain[0], t.ValStart, 0)
+		}
 		for _, m := range chain[1:] {
 			fn = b.member(fn, m)
 		}

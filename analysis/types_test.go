@@ -123,7 +123,9 @@ export function a() { make().get('k'); }
 export function b() { make2().get('k'); }
 export function c() { other().get('k'); }
 const arrow = function (): Store { return new Store(); };
-export function d() { arrow().get('k'); }`, []string{"a resolved", "b resolved", "d resolved"}},
+export function d() { arrow().get('k'); }
+class Num { gte(): Store { return new Store(); } min = this.gte; }
+export function e(n: Num) { n.min().get('k'); }`, []string{"a resolved", "b resolved", "d resolved", "e resolved"}},
 		{"type aliases", `import { Store, Cache } from './store';
 type Either = Store | Cache;
 type Only = Store;
