@@ -231,6 +231,10 @@ func compare(t *testing.T, tr truth, dir, srcDir, lang, project, version string)
 	// those of them the truth has as callers of a member the symbol
 	// overrides (correct).
 	dispatch := &score{}
+	// labelled counts the truth's callers (found) and those the qualified
+	// answer labels resolved or dispatch (correct): the share that carries
+	// a definite label, not name-only.
+	labelled := &score{}
 	// exhaustive counts, per mode, the qualified answers marked
 	// exhaustive and those of them missing a result the truth has.
 	exhaustive, wrongExhaustive := map[string]int{}, map[string]int{}
@@ -316,6 +320,15 @@ func compare(t *testing.T, tr truth, dir, srcDir, lang, project, version string)
 				}
 				if w.qualified && !w.resolvedOnly {
 					claim("callers", r, got, q.Callers, symbol)
+					truthSet, seen := set(q.Callers), map[string]bool{}
+					for _, n := range r.Callers {
+						k := callerKey(n)
+						if truthSet[k] && !seen[k] && (n.Confidence == analysis.Resolved || n.Reason == analysis.ReasonDispatch) {
+							seen[k] = true
+							labelled.correct++
+						}
+					}
+					labelled.found += len(q.Callers)
 				}
 				if verbose && w.qualified {
 					extra, missing := misses(got, right, q.Callers)
@@ -420,6 +433,8 @@ func compare(t *testing.T, tr truth, dir, srcDir, lang, project, version string)
 		ratio(attributed.correct, attributed.found-unattributed), wrongDef, unattributed, unattributedTrue)
 	t.Logf("%-11s %-25s right %s (%d/%d)", "callers", "qualified, dispatch", ratio(dispatch.correct, dispatch.found),
 		dispatch.correct, dispatch.found)
+	t.Logf("%-11s %-25s share %s (%d/%d) of the true callers", "callers", "resolved or dispatch",
+		ratio(labelled.correct, labelled.found), labelled.correct, labelled.found)
 	var labels []string
 	for l := range wrongBy {
 		labels = append(labels, l)
