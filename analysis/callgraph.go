@@ -267,6 +267,15 @@ func (s *session) callSitesOf(name string) []site {
 	return out
 }
 
+// aliasSites returns the call sites of name's export aliases (see
+// callSitesOf) in TypeScript and JavaScript; none elsewhere.
+func (s *session) aliasSites(name string) []site {
+	if !s.main.spec.jsFamily() {
+		return nil
+	}
+	return s.callSitesOf(name)
+}
+
 // aliasesOf returns the local names under which f imports name
 // (import { refCount as higherOrderRefCount }): calls of them may call it.
 func (f *fileFacts) aliasesOf(name string) map[string]bool {

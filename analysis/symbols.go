@@ -409,8 +409,9 @@ func (s *session) references(sym, owner string, maxNodes int) *References {
 		}
 	}
 	// export { _null as null }: calls of the exported name (z.null()),
-	// in files that may not hold the symbol's own name.
-	for _, st := range s.callSitesOf(sym) {
+	// in files that may not hold the symbol's own name (TypeScript and
+	// JavaScript alone export under another name).
+	for _, st := range s.aliasSites(sym) {
 		if k := st.f.calls[st.i]; k.Name != sym && !st.f.aliasesOf(sym)[k.Name] {
 			st2, why := call(st.f, k)
 			add(RefDirectCalls, st.f, k.Line, st.f.text(k.Start, k.End, 100), st2, why)
