@@ -155,6 +155,9 @@ type binding struct {
 	// shape, for a TypeScript object type literal, is where it is
 	// written: its fields are typed there.
 	shape *objectShape
+	// self: the type is a method's written return type this, which is
+	// the type of the call's receiver (thisResult).
+	self bool
 }
 
 // objectShape locates an object type literal: [start, end) of f.
@@ -424,11 +427,11 @@ func (b *binder) resolveCall(f *fileFacts, k call) binding {
 				}
 				b.depth++
 				called := b.resolveCall(f, inner)
-				b.depth--
 				ty := b.types(called)
 				if len(ty.defs) == 0 {
-					ty = b.returns(called)
+					ty = b.thisResult(f, inner, b.returns(called))
 				}
+				b.depth--
 				return b.member(ty, k.Name)
 			}
 		}
@@ -575,9 +578,60 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 				return libEval(lib(), parseTyx(typ), nil, binding{}, 0) // open() gives a TextIOWrapper
 			}
 		}
-		return b.returns(called)
+		b.depth++
+		defer func() { b.depth-- }()
+		return b.thisResult(f, k, b.returns(called))
 	}
 	return binding{}
+}
+
+// thisResult is what call k of f returns when its written return type is
+// this (ty.self): the type of k's receiver (a TestEditor's
+// setCurrentTool() returns a TestEditor, not the Editor declaring it),
+// when that is a subtype of it; else ty.
+func (b *binder) thisResult(f *fileFacts, k call, ty binding) binding {
+	if !ty.self || !k.Member || b.depth > 6 {
+		return ty
+	}
+	var recv binding
+	switch {
+	case k.RecvPlain && contains(f.c.spec.SelfNames, k.Recv):
+		recv = b.chainBase(f, k.Recv, k.Start)
+	case k.RecvPlain:
+		if bd := b.lookup(f, k.Recv, k.Start, 0); len(bd.files) == 0 && !bd.external && !b.isTypeBinding(bd) {
+			recv = b.typeOf(f, k.Recv, k.Start, bd)
+		}
+	case k.RecvSelf:
+		recv = b.fieldType(f, k.Caller, k.Recv, k.Start)
+	case k.RecvNew != "":
+		recv = b.instance(f, k.RecvNew, k.Start)
+	case k.RecvChainEnd > 0:
+		recv = b.valueType(f, k.RecvChainStart, k.RecvChainEnd)
+	case k.RecvCall > 0:
+		for _, inner := range f.calls {
+			if inner.Start == k.RecvCall && inner.End < k.End && !inner.Literal {
+				b.depth++
+				called := b.resolveCall(f, inner)
+				if recv = b.types(called); len(recv.defs) == 0 {
+					recv = b.thisResult(f, inner, b.returns(called))
+				}
+				b.depth--
+				break
+			}
+		}
+	}
+	recv.self = false
+	if len(recv.defs) == 0 {
+		return ty
+	}
+	for _, sub := range recv.defs {
+		for _, sup := range ty.defs {
+			if sub != sup && !b.inherits(sub, sup, 0) {
+				return ty
+			}
+		}
+	}
+	return recv
 }
 
 // chainBase types the first name of a chain of fields (x in x.a.b) at
@@ -733,7 +787,9 @@ func (b *binder) returnsAt(bd binding, index int) binding {
 		}
 		for _, t := range dr.f.typed {
 			if t.Name == d.Name && t.Start == d.Start && t.Return && t.Index == index {
-				return b.declType(dr.f, t, d.Start)
+				ty := b.declType(dr.f, t, d.Start)
+				ty.self = t.Expr == "this" && len(ty.defs) > 0
+				return ty
 			}
 		}
 	}

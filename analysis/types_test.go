@@ -176,6 +176,12 @@ interface User { prefs: Store; next?: User }
 export class M { constructor(private readonly user: User) {}
   a() { this.user.prefs.get('k'); } b() { this.user.next?.prefs!.get('k'); } }
 export function c(u: User) { u.next!.next?.prefs.get('k'); }`, []string{"a resolved", "b resolved", "c resolved"}},
+		{"a method returning this returns its receiver's type", `import { Store } from './store';
+class Editor { setTool(): this { return this; } }
+class TestEditor extends Editor { down(): this { return this; } store(): Store { return new Store(); } }
+export function a(e: TestEditor) { e.setTool().down().store().get('k'); }
+export function b(e: TestEditor) { const x = e.setTool(); x.store().get('k'); }
+export function c() { new TestEditor().setTool().store().get('k'); }`, []string{"a resolved", "b resolved", "c resolved"}},
 		{"private fields", `import { Store } from './store';
 export class Hub { #s: Store; #xs: Array<Store>;
   constructor() { this.#s = new Store(); this.#xs = []; }
