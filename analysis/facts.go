@@ -809,13 +809,16 @@ func (f *fileFacts) addDefNamed(n, nameNode tree.Node, s *defShape, stack []int,
 			d.Label = label
 		}
 	}
-	if s.ArgOfCaller && n.Parent().Kind() == "arguments" || s.InCaller {
+	if s.ArgOfCaller && n.Parent().Kind() == "arguments" {
 		for i := len(stack) - 1; i >= 0; i-- {
 			if f.defs[stack[i]].Callable {
 				d.Callable = false // its calls are the enclosing function's
 				break
 			}
 		}
+	}
+	if s.NoCaller || s.ConstCaller && !(n.Parent().Kind() == "lexical_declaration" && hasToken(n.Parent(), "const")) {
+		d.Callable = false // its calls are the enclosing function's, or the file's
 	}
 	d.Lexical = !isMemberLabel(s.Label)
 	if len(stack) > 0 {

@@ -7,21 +7,25 @@ package analysis
 var jsFuncKinds = []string{"arrow_function", "function_expression", "generator_function"}
 
 // jsCommonDefs are the definitions JavaScript and TypeScript share. In
-// TypeScript (ts), a function assigned to a property inside a function
-// (socket.onerror = (e) => {...} in a method) is no caller of its own: the
-// compiler's call hierarchy names the enclosing function as the caller of
-// what it calls.
+// TypeScript (ts), callers are named as the compiler's call hierarchy
+// names them: a function literal is a caller of its own when a const
+// declaration holds it (or a class field, a method, a declaration); one
+// assigned to a property (socket.onerror = (e) => {...}) or held by a let
+// or var is not: its calls are the enclosing function's, or the file's.
+// (An object literal's property holding one, pipe: (s) => ..., stays a
+// caller, where the compiler names the enclosing function: an agent
+// reads the handler's name.)
 func jsCommonDefs(ts bool) []defShape {
 	return []defShape{
 		{Kind: "function_declaration", Name: path{"name"}, Label: lFunction, Callable: true},
 		{Kind: "generator_function_declaration", Name: path{"name"}, Label: lFunction, Callable: true},
 		{Kind: "method_definition", Name: path{"name"}, Label: lMethod, Callable: true},
 		{Kind: "variable_declarator", Name: path{"name"}, Label: lVariable, NameKinds: []string{"identifier"},
-			Value: path{"value"}, FuncKinds: jsFuncKinds},
+			Value: path{"value"}, FuncKinds: jsFuncKinds, ConstCaller: ts},
 		{Kind: "pair", Name: path{"key"}, Label: lProperty, Value: path{"value"}, FuncKinds: jsFuncKinds, FuncOnly: true},
 		// obj.method = function () {} and exports.f = () => {}
 		{Kind: "assignment_expression", Name: path{"left"}, Label: lProperty, Value: path{"right"},
-			FuncKinds: jsFuncKinds, FuncOnly: true, InCaller: ts},
+			FuncKinds: jsFuncKinds, FuncOnly: true, NoCaller: ts},
 		// const { a, b: c, d = 1 } = x and const [e, f] = y
 		{Kind: "variable_declarator", Name: path{"name", "=object_pattern", "#shorthand_property_identifier_pattern"},
 			AllNames: true, Label: lVariable},

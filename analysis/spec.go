@@ -206,9 +206,10 @@ type defShape struct {
 	// function (arr.map(function each() {...})) is not a caller of its
 	// own: its calls belong to that function.
 	ArgOfCaller bool
-	// InCaller: a definition inside a function is not a caller of its
-	// own: its calls belong to that function.
-	InCaller bool
+	// NoCaller: the definition is not a caller of its own: its calls
+	// belong to the enclosing function, or to the file. ConstCaller: so
+	// unless it is a const declaration.
+	NoCaller, ConstCaller bool
 	// Container marks class-like definitions whose members get its name as
 	// their container.
 	Container bool

@@ -150,10 +150,12 @@ class Base { constructor(public s: Store) {} t: Store = new Store(); }
 class Mid extends Base {}
 export class Tool extends Mid { a() { this.s.get('k'); } b() { this.t.get('k'); } c() { const s = this.s; s.get('k'); } }`,
 			[]string{"a resolved", "b resolved", "c resolved"}},
-		{"a function assigned to a property inside a method: its calls are the method's", `import { Store } from './store';
+		{"callers named as the compiler names them: a function assigned to a property or held by let is none", `import { Store } from './store';
 export class K { s: Store = new Store(); m(sock: WebSocket) { sock.onerror = () => { this.s.get('k'); }; } }
 export const o: { handler?: () => void } = {};
-o.handler = function () { new Store().get('k'); };`, []string{"handler resolved", "m resolved"}},
+o.handler = function () { new Store().get('k'); };
+export function outer() { let f = () => new Store().get('k'); const g = () => new Store().get('k'); }`,
+			[]string{"<module> resolved", "g resolved", "m resolved", "outer resolved"}},
 		{"type parameters typed by their constraint", `import { Store } from './store';
 export function a<T extends Store>(x: T) { x.get('k'); }
 export const b = <T extends Store>(x: T) => x.get('k');
