@@ -52,7 +52,10 @@ type query struct {
 	Callers                []string
 	// Overridden, for a method, are the callers of the members it
 	// overrides or implements (the same name in its class's supertypes).
-	Overridden     []string
+	Overridden []string
+	// Related, for a method, are the declarations of the members it
+	// overrides or implements and of their other implementations.
+	Related        []string
 	RefsAll        []string `json:"refsAll"`
 	RefsStructural []string `json:"refsStructural"`
 	Defs           []string
@@ -464,7 +467,7 @@ func compare(t *testing.T, tr truth, dir, srcDir, lang, project, version string)
 // attributed to none, and of these the truth's callers; logf logs the
 // wrong ones.
 func attribute(s *score, callers []analysis.CallNode, q query, logf func(string, ...any)) (wrong, none, noneTrue int) {
-	decl, truthSet, overridden := set(q.Defs), set(q.Callers), set(q.Overridden)
+	decl, truthSet, overridden, related := set(q.Defs), set(q.Callers), set(q.Overridden), set(q.Related)
 	decl[q.File+":"+strconv.Itoa(q.Line)] = true
 	// A caller of two definitions is listed under each: under another
 	// definition it is right too.
@@ -486,11 +489,12 @@ func attribute(s *score, callers []analysis.CallNode, q query, logf func(string,
 		at := n.Def[strings.LastIndexByte(n.Def, ' ')+1:]
 		// Attributed to another definition, a truth's caller that the
 		// truth also has as a caller of a member the asked one overrides
-		// or implements is right: the call binds to a sibling
-		// implementation, and a type checker's call hierarchy lists a
-		// call of one implementation under every other (rxjs's
-		// subscriber.next() under ConsumerObserver.next).
-		if decl[at] == truthSet[callerKey(n)] || !decl[at] && (toAsked[callerKey(n)] || overridden[callerKey(n)]) {
+		// or implements, or that binds to one of those members or to
+		// another implementation of them, is right: a type checker's call
+		// hierarchy lists a call of one implementation under every other
+		// (rxjs's subscriber.next() under ConsumerObserver.next).
+		k := callerKey(n)
+		if decl[at] == truthSet[k] || !decl[at] && (toAsked[k] || overridden[k] || truthSet[k] && related[at]) {
 			s.correct++
 			continue
 		}
@@ -631,12 +635,13 @@ func TestDispatchRule(t *testing.T) {
 // attributed to the asked definition is right when the truth has it; one
 // attributed to another definition is right when the truth does not have
 // it, or has it also as a caller of a member the asked one overrides or
-// implements (a sibling implementation's call, which a type checker's call
-// hierarchy lists under every implementation).
+// implements, or the definition is one of those members or another
+// implementation of them (a sibling implementation's call, which a type
+// checker's call hierarchy lists under every implementation).
 func TestAttributionRule(t *testing.T) {
 	q := query{File: "a.ts", Line: 1, Defs: []string{"a.ts:1"},
 		Callers:    []string{"x.ts:10", "x.ts:20", "x.ts:30"},
-		Overridden: []string{"x.ts:20"}}
+		Overridden: []string{"x.ts:20"}, Related: []string{"c.ts:1"}}
 	cases := []struct {
 		name  string
 		node  analysis.CallNode
@@ -647,6 +652,7 @@ func TestAttributionRule(t *testing.T) {
 		{"another definition, not the truth's", analysis.CallNode{File: "x.ts", Line: 40, Def: "B.m b.ts:1"}, true},
 		{"a sibling's call the truth lists under the base", analysis.CallNode{File: "x.ts", Line: 20, Def: "B.m b.ts:1"}, true},
 		{"another definition, the truth's caller", analysis.CallNode{File: "x.ts", Line: 30, Def: "B.m b.ts:1"}, false},
+		{"a sibling implementation, the truth's caller", analysis.CallNode{File: "x.ts", Line: 30, Def: "C.m c.ts:1"}, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

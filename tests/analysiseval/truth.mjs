@@ -13,11 +13,13 @@
 // as in zod's build) and tsconfig paths relative to root (a workspace's
 // packages by name, {"@tldraw/editor": ["packages/editor/src/index.ts"]}).
 // answers: {files, declarations, shared, queries: [{name, qual, kind, file,
-// line, callable, callers, overridden, refsAll, refsStructural, defs, hierarchy}]}, paths relative
+// line, callable, callers, overridden, related, refsAll, refsStructural, defs, hierarchy}]}, paths relative
 // to root, each answer a list of "file:line" ("file:module" for a caller
 // that is a file's top level). overridden, for a method, are the callers
 // of the members it overrides or implements: the members of the same name
-// in its class's supertypes (extends and implements), transitively.
+// in its class's supertypes (extends and implements), transitively;
+// related are the declarations of those members and of their other
+// implementations.
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -202,6 +204,48 @@ function overridden(node, name) {
   }
   return out;
 }
+// supertypeDecls lists the class and interface declarations node extends
+// or implements, transitively.
+function supertypeDecls(node) {
+  const out = [];
+  const seen = new Set([node]);
+  const todo = [node];
+  while (todo.length > 0) {
+    for (const h of todo.shift().heritageClauses || []) {
+      for (const t of h.types) {
+        const s = resolveAlias(checker0.getSymbolAtLocation(t.expression));
+        for (const decl of (s && s.declarations) || []) {
+          if (!(ts.isClassLike(decl) || ts.isInterfaceDeclaration(decl)) || seen.has(decl)) continue;
+          seen.add(decl);
+          todo.push(decl);
+          out.push(decl);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+// related lists the declarations (file:line) of the members named name
+// that share a supertype's member of that name with the method of class
+// node: the members it overrides or implements and their other
+// implementations (rxjs's Subscriber.next beside ConsumerObserver.next,
+// both implementing Observer.next).
+function related(node, name) {
+  const has = (decl) => (decl.members || []).some((m) => m.name && ts.isIdentifier(m.name) && m.name.text === name);
+  const bases = new Set(supertypeDecls(node).filter(has));
+  if (bases.size === 0) return [];
+  const out = [];
+  for (const t of typeDecls) {
+    if (t === node || !(bases.has(t) || supertypeDecls(t).some((s) => bases.has(s)))) continue;
+    const file = t.getSourceFile().fileName;
+    if (!inRoot(file)) continue;
+    for (const m of t.members || []) {
+      if (m.name && ts.isIdentifier(m.name) && m.name.text === name) out.push(key(file, m.name.getStart(t.getSourceFile())));
+    }
+  }
+  return out;
+}
 const typeDecls = [];
 for (const f of files) {
   const sf = program.getSourceFile(f);
@@ -253,7 +297,10 @@ for (const d of [...sample, ...[...typeSample].filter((d) => !sample.includes(d)
     }
   }
   if (d.callable) q.callers = callersOf(d.file, d.pos);
-  if (d.kind === 'method') q.overridden = overridden(nodeAt(sf, d.pos).parent.parent, d.name);
+  if (d.kind === 'method') {
+    q.overridden = overridden(nodeAt(sf, d.pos).parent.parent, d.name);
+    q.related = related(nodeAt(sf, d.pos).parent.parent, d.name);
+  }
   q.sharedName = sample.includes(d);
   if (typeSample.has(d)) {
     // Hierarchy: what the type extends or implements, and what extends or
@@ -265,7 +312,7 @@ for (const d of [...sample, ...[...typeSample].filter((d) => !sample.includes(d)
       if (heritage(t).some((h) => h.sym === sym)) q.hierarchy.push(key(t.getSourceFile().fileName, t.name.getStart(t.getSourceFile())));
     }
   }
-  for (const k of ['defs', 'refsAll', 'refsStructural', 'callers', 'overridden', 'hierarchy']) if (q[k]) q[k] = [...new Set(q[k])].sort();
+  for (const k of ['defs', 'refsAll', 'refsStructural', 'callers', 'overridden', 'related', 'hierarchy']) if (q[k]) q[k] = [...new Set(q[k])].sort();
   queries.push(q);
 }
 
