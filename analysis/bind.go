@@ -481,10 +481,13 @@ func (b *binder) typeOf(f *fileFacts, name string, pos int, bd binding) binding 
 		return ty
 	}
 	if t, ok := b.declAt(f, name, pos); ok {
-		if ty := b.declType(f, t, pos); !narrows || !ty.isAny() {
+		ty := b.declType(f, t, pos)
+		if !ty.isAny() || !narrows && !pyReassigned(f, t) {
 			return ty
 		}
-		return binding{} // any, narrowed by a test whose type cannot be told
+		// any, narrowed by a test whose type cannot be told; or a Python
+		// name assigned elsewhere too (pyright types it by all of them).
+		return binding{}
 	}
 	for _, dr := range bd.defs {
 		if d := dr.f.defs[dr.i]; !d.Callable && !d.container {

@@ -220,7 +220,7 @@ func TestResolvePython(t *testing.T) {
 		"pkg/a.py":        "def load():\n    return 1\n\nclass Store:\n    def get(self):\n        return self.key()\n    def key(self):\n        return 'a'\n",
 		"pkg/b.py":        "def load():\n    return 2\n\nclass Store:\n    def get(self):\n        return 2\n",
 		"main.py": "from pkg.a import load, Store\nimport pkg.b as b\n\ndef one():\n    load()\n    s = Store()\n    s.get()\n\n" +
-			"def two():\n    b.load()\n\ndef three(x):\n    x.get()\n",
+			"def two():\n    b.load()\n\ndef three():\n    x = fetch()\n    x.get()\n",
 	})
 	r := run(t, dir, Params{Mode: "callers", Language: "python", Symbol: "a.load"})
 	sameList(t, "callers of a.load", callerSet(r.Callers), []string{"one main.py resolved"})

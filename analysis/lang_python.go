@@ -25,6 +25,7 @@ var pySpec = &langSpec{
 	ValueType: pyValueType,
 	Library:   pyLibrary,
 	SelfNames: []string{"self", "cls"},
+	Narrows:   pyNarrows,
 	Scope:     []string{"python"},
 	Defs: []defShape{
 		{Kind: "function_definition", Name: path{"name"}, Label: lFunction, Callable: true},

@@ -200,8 +200,8 @@ func (b *binder) pyInferredReturn(dr defRef) binding {
 		b.depth++
 		ty := b.valueTypeAt(f, start, end, 0)
 		b.depth--
-		if !ty.found() || len(ty.files) > 0 || found && !sameType(out, ty) {
-			return binding{}
+		if !ty.found() || ty.isAny() || len(ty.files) > 0 || found && !sameType(out, ty) {
+			return binding{} // an Unknown parameter returned: pyright infers it per call
 		}
 		out, found = ty, true
 	}

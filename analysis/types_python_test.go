@@ -124,8 +124,42 @@ class Sub(Store):
         self.decode(1)
         return self
 `, []string{"__new__ resolved"}},
-		{"untyped receivers stay name-only", `def a(x): x.decode(1)
+		{"untyped receivers stay name-only; untyped parameters are Unknown, left out", `def a(): x = load(); x.decode(1)
+def b(x): x.decode(1); x.y.decode(1)
+def c(x=None): x.decode(1)
+class K:
+    def m(self, x): x.decode(1); self.decode(1)
+class L(Base):
+    def m(self, x): x.decode(1)
+class T:
+    def n(self, x: Store): pass
+    def o(self, x): pass
+class U(T):
+    def n(self, x): x.decode(1)
+    def o(self, x): x.decode(1)
+`, []string{"a name-only", "c name-only", "m name-only", "m name-only", "n name-only"}},
+		{"a name assigned an untyped parameter and something else", `from store import Store
+def a(value, flag):
+    if flag:
+        h = Store()
+    else:
+        h = value
+    h.decode(1)
+def b(value):
+    h = value
+    h.decode(1)
 `, []string{"a name-only"}},
+		{"isinstance narrows", `from store import Store, Cache
+def a(x):
+    if isinstance(x, Store):
+        x.decode(1)
+def b(x):
+    if isinstance(x, (Store, Cache)) and x:
+        x.decode(1)
+def c(x):
+    if isinstance(x, Cache):
+        x.decode(1)
+`, []string{"a resolved", "b resolved"}},
 		{"returns of unannotated functions", `from store import Store, Cache
 def make():
     return Store()
@@ -386,18 +420,21 @@ def second(c: Circle):
 // arguments Store.decode(self, s) cannot take is not its caller, and that
 // a call it cannot judge (unpacked arguments) stays.
 func TestPythonArgumentFit(t *testing.T) {
-	use := `def none(x): x.decode()
-def one(x): x.decode(1)
-def two(x): x.decode("ascii", "strict")
-def named(x): x.decode(s=1)
-def other_name(x): x.decode(errors="strict")
-def unpacked(x, a): x.decode(*a)
-def spread(x, kw): x.decode(**kw)
-def nested(x): x.decode(f(1, 2), # one argument
+	// Receivers of unknown type (load() is nobody's); an untyped
+	// parameter would be Unknown, left out before arguments matter.
+	use := `x, a, kw, mod = load()
+def none(): x.decode()
+def one(): x.decode(1)
+def two(): x.decode("ascii", "strict")
+def named(): x.decode(s=1)
+def other_name(): x.decode(errors="strict")
+def unpacked(): x.decode(*a)
+def spread(): x.decode(**kw)
+def nested(): x.decode(f(1, 2), # one argument
     )
-def text(x): x.decode(")")
-def through_class(mod, x): mod.Store.decode(x, 1)
-def through_value(mod, x): mod.store.decode(x, 1)
+def text(): x.decode(")")
+def through_class(): mod.Store.decode(x, 1)
+def through_value(): mod.store.decode(x, 1)
 `
 	dir := project(t, map[string]string{"store.py": storePy, "use.py": use})
 	r := run(t, dir, Params{Mode: ModeCallers, Language: "python", Symbol: "Store.decode"})

@@ -1,0 +1,163 @@
+package analysis
+
+import (
+	"strings"
+
+	"github.com/loupe-dev/loupe/analysis/internal/tstype"
+	"github.com/loupe-dev/loupe/core/tree"
+)
+
+// Untyped Python parameters and isinstance narrowing. A parameter written
+// with no annotation and no default value is typed by nothing pyright
+// reads (its declared type is Unknown), so a method called on it, or on a
+// member or result of it, is tied to no definition: the answer leaves it
+// out and counts it (ReasonUntypedValue), as for TypeScript's any. A
+// method overriding one whose parameters are annotated, or a base class's
+// out of reach, is left alone (pyright types its parameters from the
+// overridden method's), and so are self and cls, a lambda's parameters,
+// *args and **kwargs. Inside if isinstance(x, C) (and after and), x is a
+// C.
+
+// addPyParams records the untyped parameters of the function definition
+// whose parameter list is n.
+func (f *fileFacts) addPyParams(n tree.Node, stack []int) {
+	fn := n.Parent()
+	if fn.Kind() != "function_definition" || len(stack) == 0 {
+		return
+	}
+	scope := stack[len(stack)-1]
+	if d := f.defs[scope]; d.Start != fn.StartByte() || d.End != fn.EndByte() {
+		return
+	}
+	holder := fn.Parent()
+	if holder.Kind() == "decorated_definition" {
+		holder = holder.Parent()
+	}
+	inClass := holder.Kind() == "block" && holder.Parent().Kind() == "class_definition"
+	first := true
+	for _, p := range namedNonExtra(n) {
+		switch p.Kind() {
+		case "identifier":
+			if !(inClass && first) {
+				f.typed = append(f.typed, typedName{Name: p.Text(), Expr: tstype.Any, Scope: scope, Start: p.StartByte(),
+					ValStart: -1, ValEnd: -1})
+			}
+		case "positional_separator", "keyword_separator":
+			continue
+		}
+		first = false
+	}
+}
+
+// pyNarrows returns the narrowings node n makes: an if statement's
+// condition over its consequence, and a and b's left side over its right.
+func pyNarrows(n tree.Node) []narrowFact {
+	var test, region tree.Node
+	switch n.Kind() {
+	case "if_statement":
+		test, region = n.ChildByField("condition"), n.ChildByField("consequence")
+	case "boolean_operator":
+		if op := n.ChildByField("operator"); op.IsZero() || op.Text() != "and" {
+			return nil
+		}
+		test, region = n.ChildByField("left"), n.ChildByField("right")
+	default:
+		return nil
+	}
+	if test.IsZero() || region.IsZero() {
+		return nil
+	}
+	var out []narrowFact
+	pyTests(test, region.StartByte(), region.EndByte(), 0, &out)
+	return out
+}
+
+// pyTests adds the narrowings test proves over [start, end): each side of
+// an and, and isinstance(x, C) or isinstance(x, (C, D)).
+func pyTests(test tree.Node, start, end, depth int, out *[]narrowFact) {
+	if test.IsZero() || depth > 8 {
+		return
+	}
+	switch test.Kind() {
+	case "parenthesized_expression":
+		pyTests(firstNamedNonExtra(test), start, end, depth+1, out)
+	case "boolean_operator":
+		if op := test.ChildByField("operator"); !op.IsZero() && op.Text() == "and" {
+			pyTests(test.ChildByField("left"), start, end, depth+1, out)
+			pyTests(test.ChildByField("right"), start, end, depth+1, out)
+		}
+	case "call":
+		if test.ChildByField("function").Text() != "isinstance" {
+			return
+		}
+		args := namedNonExtra(test.ChildByField("arguments"))
+		if len(args) != 2 || args[0].Kind() != "identifier" {
+			return
+		}
+		types := []tree.Node{args[1]}
+		if args[1].Kind() == "tuple" {
+			types = namedNonExtra(args[1])
+		}
+		nf := narrowFact{Name: args[0].Text(), Start: start, End: end}
+		for _, t := range types {
+			if t.Kind() != "identifier" && t.Kind() != "attribute" {
+				return // a type the test computes
+			}
+			nf.Alts = append(nf.Alts, narrowFact{Name: nf.Name, Start: start, End: end,
+				Type: strings.Join(strings.Fields(t.Text()), "")})
+		}
+		if len(nf.Alts) == 1 {
+			nf = nf.Alts[0]
+		}
+		*out = append(*out, nf)
+	}
+}
+
+// pyBaseTyped reports whether the Python method scope of f overrides a
+// method of a base class that annotates its parameters, or has a base
+// class out of reach: pyright may type its untyped parameters from it.
+func (b *binder) pyBaseTyped(f *fileFacts, scope int) bool {
+	if scope < 0 || b.depth > 6 {
+		return false
+	}
+	d := f.defs[scope]
+	if d.Parent < 0 || !f.defs[d.Parent].container {
+		return false
+	}
+	b.depth++
+	defer func() { b.depth-- }()
+	for _, sf := range f.supers {
+		if sf.Def != d.Parent || sf.Name == "object" {
+			continue
+		}
+		sup := b.types(b.superType(f, sf, f.defs[d.Parent].Start))
+		if len(sup.defs) == 0 {
+			return true // a library's or unresolved base class
+		}
+		for _, c := range sup.defs {
+			for _, m := range b.membersOf(c, d.Name, 0) {
+				for _, t := range m.f.typed {
+					if t.Scope == m.i && !t.Return && t.Expr != "" && t.Expr != tstype.Any {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// pyReassigned reports whether the Python name t declares by its value
+// (not a parameter) is assigned elsewhere in the same scope: its declared
+// type is then the union of what they all give.
+func pyReassigned(f *fileFacts, t typedName) bool {
+	if f.c.spec.Lang != "python" || t.Expr == tstype.Any {
+		return false
+	}
+	for _, o := range f.typed {
+		if o.Name == t.Name && o.Scope == t.Scope && o.Start != t.Start && !o.Return && !o.Under {
+			return true
+		}
+	}
+	return false
+}
