@@ -482,7 +482,7 @@ func (b *binder) typeOf(f *fileFacts, name string, pos int, bd binding) binding 
 	}
 	if t, ok := b.declAt(f, name, pos); ok {
 		ty := b.declType(f, t, pos)
-		if !ty.isAny() || !narrows && !pyReassigned(f, t) {
+		if !ty.isAny() || !narrows && !pyReassigned(f, t) && !pyNarrowedNear(f, name, pos) {
 			return ty
 		}
 		// any, narrowed by a test whose type cannot be told; or a Python
@@ -536,7 +536,7 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 				v = chain // this.diff?.removed, a!.b
 			}
 		}
-		if f.c.spec.jsFamily() && strings.HasSuffix(v, "]") {
+		if (f.c.spec.jsFamily() || f.c.spec.Lang == "python") && strings.HasSuffix(v, "]") {
 			b.depth++
 			defer func() { b.depth-- }()
 			return b.indexed(f, v, start)
@@ -650,9 +650,10 @@ func (b *binder) chainBase(f *fileFacts, name string, pos int) binding {
 	return b.typeOf(f, name, pos, b.lookup(f, name, pos, 0))
 }
 
-// indexed types an element v of a TypeScript value (xs[i], this.m[k],
-// a[i][j]) at pos of f: an Array<T>'s or ReadonlyArray<T>'s element is T,
-// a Record<K, V>'s is V, and anything of any is any; else unknown.
+// indexed types an element v of a TypeScript or Python value (xs[i],
+// this.m[k], self.d["k"], a[i][j]) at pos of f: an Array<T>'s,
+// ReadonlyArray<T>'s or list[T]'s element is T, a Record<K, V>'s or
+// dict[K, V]'s is V, and anything of any is any; else unknown.
 func (b *binder) indexed(f *fileFacts, v string, pos int) binding {
 	i := strings.IndexByte(v, '[')
 	if i <= 0 {
@@ -671,9 +672,9 @@ func (b *binder) indexed(f *fileFacts, v string, pos int) binding {
 		return anyType
 	case strings.Count(v, "[") > 1 || !ty.external || ty.member != "":
 		return binding{}
-	case (ty.typeName == "Array" || ty.typeName == "ReadonlyArray") && len(ty.typeArgs) == 1:
+	case (ty.typeName == "Array" || ty.typeName == "ReadonlyArray" || ty.typeName == "list") && len(ty.typeArgs) == 1:
 		return ty.typeArgs[0]
-	case ty.typeName == "Record" && len(ty.typeArgs) == 2:
+	case (ty.typeName == "Record" || ty.typeName == "dict") && len(ty.typeArgs) == 2:
 		return ty.typeArgs[1]
 	}
 	return binding{}

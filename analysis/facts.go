@@ -957,6 +957,8 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 		k.RecvLit = lit
 	case recv.NamedChildCount() == 0:
 		k.RecvPlain = true
+	case c.spec.Lang == "python" && recv.Kind() == "subscript":
+		k.RecvChainStart, k.RecvChainEnd = recv.StartByte(), recv.EndByte() // d["x"].m(): an element of d
 	case recv.Kind() == c.spec.Assertion:
 		// x.(*T).m(): a T; x.(*pkg.T).m(): typed through pkg as a chain.
 		if l, q := c.nameLeaf(path{"type"}.first(recv)); !l.IsZero() && q.IsZero() {

@@ -94,6 +94,9 @@ func (b *binder) declType(f *fileFacts, t typedName, pos int) binding {
 		// the element type a written []T reads as (elements).
 		t.Elem = false
 		ty := b.declType(f, t, pos)
+		if ty.isAny() {
+			return anyType // for x in an Unknown: x is Unknown
+		}
 		if ty.external && len(ty.typeArgs) > 0 {
 			return ty.typeArgs[0]
 		}

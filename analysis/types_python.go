@@ -2,6 +2,7 @@ package analysis
 
 import (
 	_ "embed"
+	"github.com/loupe-dev/loupe/analysis/internal/tstype"
 	pathpkg "path"
 	"strings"
 	"sync"
@@ -57,8 +58,14 @@ func pyValueType(v tree.Node) string {
 	case "true", "false":
 		return "bool"
 	case "list", "list_comprehension":
+		if v.Kind() == "list" && len(namedNonExtra(v)) == 0 {
+			return "list<" + tstype.Any + ">" // []: elements pyright types Unknown
+		}
 		return "list"
 	case "dictionary", "dictionary_comprehension":
+		if v.Kind() == "dictionary" && len(namedNonExtra(v)) == 0 {
+			return "dict<" + tstype.Any + "," + tstype.Any + ">" // {}: keys and values Unknown
+		}
 		return "dict"
 	case "set", "set_comprehension":
 		return "set"

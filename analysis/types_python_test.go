@@ -113,7 +113,10 @@ def b(xs: list[bytes]):
 def c(m: dict[Store, int]):
     for k in m:
         k.decode(1)
-def d(xs):
+def d():
+    for x in load():
+        x.decode(1)
+def e(xs):
     for x in xs:
         x.decode(1)
 `, []string{"a resolved", "c resolved", "d name-only"}},
@@ -149,6 +152,28 @@ def b(value):
     h = value
     h.decode(1)
 `, []string{"a name-only"}},
+		{"isinstance anywhere in the function keeps an Unknown name-only", `from store import Store
+def a(x):
+    if isinstance(x, Store):
+        pass
+    x.decode(1)
+`, []string{"a name-only"}},
+		{"elements of empty literals are Unknown", `from store import Store
+class X:
+    def __init__(self):
+        self._properties = {}
+        self._kids = []
+    def a(self):
+        return self._properties["x"].decode(1)
+    def b(self):
+        for c in self._properties["children"]:
+            c.decode(1)
+        for k in self._kids:
+            k.decode(1)
+def c(s: Store):
+    d = {"a": s}
+    d["a"].decode(1)
+`, []string{"c name-only"}},
 		{"isinstance narrows", `from store import Store, Cache
 def a(x):
     if isinstance(x, Store):

@@ -161,3 +161,25 @@ func pyReassigned(f *fileFacts, t typedName) bool {
 	}
 	return false
 }
+
+// pyNarrowedNear reports whether an isinstance test on the Python name
+// lies in the function around pos, even one not enclosing pos: after the
+// branches meet, pyright types the name by the union of what each gives
+// (PBXVariantGroup | Unknown after if isinstance(x, PBXVariantGroup)).
+func pyNarrowedNear(f *fileFacts, name string, pos int) bool {
+	if f.c.spec.Lang != "python" {
+		return false
+	}
+	start, end := 0, len(f.src)
+	for _, d := range f.defs {
+		if d.Callable && d.Start <= pos && pos < d.End && d.Start >= start {
+			start, end = d.Start, d.End
+		}
+	}
+	for _, nf := range f.narrows {
+		if nf.Name == name && nf.Start >= start && nf.Start < end {
+			return true
+		}
+	}
+	return false
+}
