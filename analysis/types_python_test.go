@@ -157,7 +157,12 @@ def a(x):
     if isinstance(x, Store):
         pass
     x.decode(1)
-`, []string{"a name-only"}},
+def b(xs):
+    for x in xs:
+        if not isinstance(x, Store):
+            continue
+        x.decode(1)
+`, []string{"a name-only", "b name-only"}},
 		{"elements of empty literals are Unknown", `from store import Store
 class X:
     def __init__(self):

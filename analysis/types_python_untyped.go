@@ -86,6 +86,14 @@ func pyTests(test tree.Node, start, end, depth int, out *[]narrowFact) {
 			pyTests(test.ChildByField("left"), start, end, depth+1, out)
 			pyTests(test.ChildByField("right"), start, end, depth+1, out)
 		}
+	case "not_operator":
+		// not isinstance(x, C): no type in its branch, but the test makes
+		// x typed after the branches meet (pyNarrowedNear).
+		var inner []narrowFact
+		pyTests(test.ChildByField("argument"), start, end, depth+1, &inner)
+		for _, nf := range inner {
+			*out = append(*out, narrowFact{Name: nf.Name, Start: start, End: end})
+		}
 	case "call":
 		if test.ChildByField("function").Text() != "isinstance" {
 			return
