@@ -35,12 +35,21 @@ var typeofTypes = map[string]string{"string": "String", "number": "Number", "boo
 // condition over its consequence, a && b's left side over its right side,
 // and a ?: condition over its consequence.
 func tsNarrows(n tree.Node) []narrowFact {
+	return branchNarrows(n, []string{"if_statement", "ternary_expression"}, "binary_expression", "&&", tsTests)
+}
+
+// branchNarrows returns the narrowings node n makes: the test of one of
+// ifKinds (its condition) over its consequence, and a conjunction's (a
+// conjKind with operator conjOp) left side over its right side, each test
+// read by tests.
+func branchNarrows(n tree.Node, ifKinds []string, conjKind, conjOp string,
+	tests func(test tree.Node, start, end, depth int, out *[]narrowFact)) []narrowFact {
 	var test, region tree.Node
-	switch n.Kind() {
-	case "if_statement", "ternary_expression":
+	switch k := n.Kind(); {
+	case contains(ifKinds, k):
 		test, region = n.ChildByField("condition"), n.ChildByField("consequence")
-	case "binary_expression":
-		if op := n.ChildByField("operator"); op.IsZero() || op.Text() != "&&" {
+	case k == conjKind:
+		if op := n.ChildByField("operator"); op.IsZero() || op.Text() != conjOp {
 			return nil
 		}
 		test, region = n.ChildByField("left"), n.ChildByField("right")
@@ -51,7 +60,7 @@ func tsNarrows(n tree.Node) []narrowFact {
 		return nil
 	}
 	var out []narrowFact
-	tsTests(test, region.StartByte(), region.EndByte(), 0, &out)
+	tests(test, region.StartByte(), region.EndByte(), 0, &out)
 	return out
 }
 

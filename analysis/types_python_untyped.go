@@ -52,24 +52,7 @@ func (f *fileFacts) addPyParams(n tree.Node, stack []int) {
 // pyNarrows returns the narrowings node n makes: an if statement's
 // condition over its consequence, and a and b's left side over its right.
 func pyNarrows(n tree.Node) []narrowFact {
-	var test, region tree.Node
-	switch n.Kind() {
-	case "if_statement":
-		test, region = n.ChildByField("condition"), n.ChildByField("consequence")
-	case "boolean_operator":
-		if op := n.ChildByField("operator"); op.IsZero() || op.Text() != "and" {
-			return nil
-		}
-		test, region = n.ChildByField("left"), n.ChildByField("right")
-	default:
-		return nil
-	}
-	if test.IsZero() || region.IsZero() {
-		return nil
-	}
-	var out []narrowFact
-	pyTests(test, region.StartByte(), region.EndByte(), 0, &out)
-	return out
+	return branchNarrows(n, []string{"if_statement"}, "boolean_operator", "and", pyTests)
 }
 
 // pyTests adds the narrowings test proves over [start, end): each side of

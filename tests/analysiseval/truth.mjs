@@ -183,27 +183,16 @@ function callersOf(file, pos) {
 // once): those a call through the supertype reaches.
 function overridden(node, name) {
   const out = [];
-  const seen = new Set([node]);
-  const todo = [node];
-  while (todo.length > 0) {
-    for (const h of todo.shift().heritageClauses || []) {
-      for (const t of h.types) {
-        const s = resolveAlias(checker0.getSymbolAtLocation(t.expression));
-        for (const decl of (s && s.declarations) || []) {
-          if (!(ts.isClassLike(decl) || ts.isInterfaceDeclaration(decl)) || seen.has(decl)) continue;
-          seen.add(decl);
-          todo.push(decl);
-          const file = decl.getSourceFile().fileName;
-          if (!inRoot(file)) continue;
-          for (const m of decl.members || []) {
-            if (m.name && ts.isIdentifier(m.name) && m.name.text === name) out.push(...callersOf(file, m.name.getStart(decl.getSourceFile())));
-          }
-        }
-      }
+  for (const decl of supertypeDecls(node)) {
+    const file = decl.getSourceFile().fileName;
+    if (!inRoot(file)) continue;
+    for (const m of decl.members || []) {
+      if (m.name && ts.isIdentifier(m.name) && m.name.text === name) out.push(...callersOf(file, m.name.getStart(decl.getSourceFile())));
     }
   }
   return out;
 }
+
 // supertypeDecls lists the class and interface declarations node extends
 // or implements, transitively.
 function supertypeDecls(node) {
