@@ -301,6 +301,59 @@ func (b *binder) valueReceiver(f *fileFacts, k call) bool {
 	return true
 }
 
+// objectMember finds member name of the object literal the one variable
+// bd names holds, when the literal is made of names alone (const z = {
+// ..._schemas, ..._checks, iso: _iso, email }): the last entry giving
+// name, a spread namespace's export or a key's value. ok is false when
+// the literal is anything else or no entry gives name.
+func (b *binder) objectMember(bd binding, name string) (binding, bool) {
+	if len(bd.defs) != 1 || b.depth > 6 {
+		return binding{}, false
+	}
+	dr := bd.defs[0]
+	d := dr.f.defs[dr.i]
+	if d.Callable || d.container || !objectLiteral(dr) {
+		return binding{}, false
+	}
+	var text string
+	var at int
+	for _, t := range dr.f.typed {
+		if t.Name == d.Name && t.Start == d.Start && !t.Return && t.ValStart >= 0 {
+			text, at = string(dr.f.src[t.ValStart:t.ValEnd]), t.ValStart
+		}
+	}
+	entries := strings.Split(strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(text), "{"), "}"), ",")
+	b.depth++
+	defer func() { b.depth-- }()
+	for i := len(entries) - 1; i >= 0; i-- {
+		e := strings.TrimSpace(entries[i])
+		key, value, pair := strings.Cut(e, ":")
+		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
+		switch {
+		case e == "":
+		case strings.HasPrefix(e, "..."):
+			ns := b.lookup(dr.f, strings.TrimPrefix(e, "..."), at, 0)
+			if !isIdent(strings.TrimPrefix(e, "...")) || len(ns.files) == 0 {
+				return binding{}, false // a spread of a value: its members are unknown
+			}
+			if m := b.member(ns, name); m.found() {
+				return m, true
+			}
+		case pair && isIdent(key) && isIdent(value):
+			if key == name {
+				return b.lookup(dr.f, value, at, 0), true
+			}
+		case !pair && isIdent(e):
+			if e == name {
+				return b.lookup(dr.f, e, at, 0), true
+			}
+		default:
+			return binding{}, false // a literal of other entries
+		}
+	}
+	return binding{}, false
+}
+
 // objectLiteral reports whether variable dr holds an object literal, whose
 // members may be a module's functions (const z = { ...schemas, iso }).
 func objectLiteral(dr defRef) bool {
@@ -394,6 +447,9 @@ func (b *binder) resolveCall(f *fileFacts, k call) binding {
 		if len(bd.files) > 0 || bd.external || b.isTypeBinding(bd) {
 			return b.member(bd, k.Name)
 		}
+		if m, ok := b.objectMember(bd, k.Name); ok {
+			return m // const z = { ..._schemas, iso: _iso }; z.string()
+		}
 		if len(bd.defs) == 0 {
 			if _, declared := b.declAt(f, k.Recv, k.Start); !declared {
 				if g := b.global(f, k.Recv); g.found() {
@@ -451,6 +507,9 @@ func (b *binder) resolveCall(f *fileFacts, k call) binding {
 			if inner := b.member(base, k.Recv); len(inner.files) > 0 {
 				return b.member(inner, k.Name) // z.coerce.date(): a namespace's namespace
 			}
+		}
+		if inner, ok := b.objectMember(base, k.Recv); ok && len(inner.files) > 0 {
+			return b.member(inner, k.Name) // z.iso.datetime() with const z = { iso: _iso }
 		}
 		if len(base.files) > 0 || b.isTypeBinding(base) {
 			return binding{} // pkg.Var.m() or Owner.field.m(): not followed

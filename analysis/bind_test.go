@@ -568,19 +568,29 @@ func TestExportAlias(t *testing.T) {
 	sameList(t, "calls among the references of stringType", calls, []string{"use.ts:3 resolved"})
 }
 
-// TestObjectLiteralReceiver: a variable holding an object literal may hold
-// a module's functions (const z = { ...schemas }), so z.email() stays a
-// name-only caller of schemas.email, and the answer is not exhaustive.
+// TestObjectLiteralReceiver: a variable holding an object literal made of
+// names (const z = { ...schemas, iso: isoNs, email }) has their members:
+// z.email() calls schemas.email, z.iso.date() the iso module's date; one
+// holding anything else (a spread of a value) may hold a module's
+// functions, so such calls stay name-only and the answer is not
+// exhaustive.
 func TestObjectLiteralReceiver(t *testing.T) {
 	dir := project(t, map[string]string{
-		"schemas.ts": "export function email() {}\n",
-		"use.ts":     "import * as schemas from './schemas';\nconst z = { ...schemas };\nexport function a() { z.email(); }\n",
+		"schemas.ts": "export function email() {}\nexport function date() {}\n",
+		"iso.ts":     "export function date() {}\n",
+		"use.ts": "import * as schemas from './schemas';\nimport * as isoNs from './iso';\n" +
+			"const z = { ...schemas, iso: isoNs };\nexport function a() { z.email(); z.iso.date(); }\n" +
+			"const other = make();\nconst y = { ...other };\nexport function b() { y.email(); }\n",
 	})
 	r := run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: "schemas.email"})
-	sameList(t, "callers of schemas.email", callerSet(r.Callers), []string{"a use.ts name-only"})
+	sameList(t, "callers of schemas.email", callerSet(r.Callers), []string{"a use.ts resolved", "b use.ts name-only"})
 	if r.Completeness == nil || r.Completeness.Exhaustive {
 		t.Errorf("completeness: %+v", r.Completeness)
 	}
+	r = run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: "iso.date"})
+	sameList(t, "callers of iso.date", callerSet(r.Callers), []string{"a use.ts resolved"})
+	r = run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: "schemas.date"})
+	sameList(t, "callers of schemas.date", callerSet(r.Callers), nil)
 }
 
 // TestNamespaceReexport: export * as coerce from './coerce' makes a
