@@ -161,6 +161,7 @@ def b(xs):
     for x in xs:
         if not isinstance(x, Store):
             continue
+        x.items[0] = 1
         x.decode(1)
 def c(xs):
     for x in xs:

@@ -150,8 +150,13 @@ func pyBinds(n tree.Node, name string, depth int) bool {
 	if n.IsZero() || depth > 16 {
 		return false
 	}
-	if n.Kind() == "identifier" {
+	switch n.Kind() {
+	case "identifier":
 		return n.Text() == name
+	case "pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "expression_list",
+		"parenthesized_expression", "list_splat_pattern", "as_pattern_target":
+	default:
+		return false // x.a = ..., x[k] = ... do not rebind x
 	}
 	for _, c := range n.NamedChildren() {
 		if pyBinds(c, name, depth+1) {
