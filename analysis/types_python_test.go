@@ -152,7 +152,7 @@ def b(value):
     h = value
     h.decode(1)
 `, []string{"a name-only"}},
-		{"isinstance anywhere in the function keeps an Unknown name-only", `from store import Store
+		{"isinstance anywhere in the function keeps an Unknown name-only; not isinstance then leave narrows after", `from store import Store
 def a(x):
     if isinstance(x, Store):
         pass
@@ -161,8 +161,19 @@ def b(xs):
     for x in xs:
         if not isinstance(x, Store):
             continue
+        x.items[0] = 1
         x.decode(1)
-`, []string{"a name-only", "b name-only"}},
+def c(xs):
+    for x in xs:
+        if not isinstance(x, Store):
+            continue
+        x = load()
+        x.decode(1)
+def d(x):
+    if not isinstance(x, Store):
+        log(x)
+    x.decode(1)
+`, []string{"a name-only", "b resolved", "c name-only", "d name-only"}},
 		{"elements of empty literals are Unknown", `from store import Store
 class X:
     def __init__(self):

@@ -50,9 +50,106 @@ func (f *fileFacts) addPyParams(n tree.Node, stack []int) {
 }
 
 // pyNarrows returns the narrowings node n makes: an if statement's
-// condition over its consequence, and a and b's left side over its right.
+// condition over its consequence, and a and b's left side over its right;
+// an if not isinstance(...) that always leaves narrows after itself too
+// (pyNarrowsAfter).
 func pyNarrows(n tree.Node) []narrowFact {
-	return branchNarrows(n, []string{"if_statement"}, "boolean_operator", "and", pyTests)
+	out := branchNarrows(n, []string{"if_statement"}, "boolean_operator", "and", pyTests)
+	if n.Kind() == "if_statement" {
+		out = append(out, pyNarrowsAfter(n, n.ChildByField("condition"))...)
+	}
+	return out
+}
+
+// pyNarrowsAfter returns the narrowings an if statement with no else
+// makes after itself in its block: if not isinstance(x, C) whose branch
+// always leaves (continue, break, return, raise) makes x a C from the end
+// of the if to the end of the block, or to the next statement that
+// assigns x.
+func pyNarrowsAfter(n, test tree.Node) []narrowFact {
+	for test.Kind() == "parenthesized_expression" {
+		test = firstNamedNonExtra(test)
+	}
+	if test.Kind() != "not_operator" || !n.ChildByField("alternative").IsZero() {
+		return nil
+	}
+	body := namedNonExtra(n.ChildByField("consequence"))
+	if len(body) == 0 {
+		return nil
+	}
+	switch body[len(body)-1].Kind() {
+	case "continue_statement", "break_statement", "return_statement", "raise_statement":
+	default:
+		return nil
+	}
+	block := n.Parent()
+	var pos []narrowFact
+	pyTests(test.ChildByField("argument"), n.EndByte(), block.EndByte(), 0, &pos)
+	for i := range pos {
+		if pos[i].Type == "" && len(pos[i].Alts) == 0 {
+			return nil
+		}
+		for s := n.NextNamedSibling(); !s.IsZero(); s = s.NextNamedSibling() {
+			if pyAssigns(s, pos[i].Name, 0) {
+				pos[i].End = s.StartByte()
+				break
+			}
+		}
+		for j := range pos[i].Alts {
+			pos[i].Alts[j].End = pos[i].End
+		}
+	}
+	return pos
+}
+
+// pyAssigns reports whether statement n assigns the name (x = ..., x +=
+// ..., for x in ..., with ... as x, x := ...) anywhere inside it.
+func pyAssigns(n tree.Node, name string, depth int) bool {
+	if n.IsZero() || depth > 64 {
+		return false
+	}
+	switch n.Kind() {
+	case "assignment", "augmented_assignment", "for_statement", "named_expression":
+		left := n.ChildByField("left")
+		if n.Kind() == "named_expression" {
+			left = n.ChildByField("name")
+		}
+		if pyBinds(left, name, 0) {
+			return true
+		}
+	case "as_pattern_target":
+		if pyBinds(n, name, 0) {
+			return true
+		}
+	}
+	for _, c := range n.NamedChildren() {
+		if pyAssigns(c, name, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// pyBinds reports whether the target n (a name, or a tuple or list of
+// them) binds name.
+func pyBinds(n tree.Node, name string, depth int) bool {
+	if n.IsZero() || depth > 16 {
+		return false
+	}
+	switch n.Kind() {
+	case "identifier":
+		return n.Text() == name
+	case "pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "expression_list",
+		"parenthesized_expression", "list_splat_pattern", "as_pattern_target":
+	default:
+		return false // x.a = ..., x[k] = ... do not rebind x
+	}
+	for _, c := range n.NamedChildren() {
+		if pyBinds(c, name, depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // pyTests adds the narrowings test proves over [start, end): each side of
