@@ -127,9 +127,11 @@ class Sub(Store):
         self.decode(1)
         return self
 `, []string{"__new__ resolved"}},
-		{"untyped receivers stay name-only; untyped parameters are Unknown, left out", `def a(): x = load(); x.decode(1)
+		{"untyped receivers stay name-only; untyped parameters are Unknown, left out", `from store import Store
+def a(): x = load(); x.decode(1)
 def b(x): x.decode(1); x.y.decode(1)
 def c(x=None): x.decode(1)
+def d(x=Store()): x.decode(1)
 class K:
     def m(self, x): x.decode(1); self.decode(1)
 class L(Base):
@@ -140,7 +142,7 @@ class T:
 class U(T):
     def n(self, x): x.decode(1)
     def o(self, x): x.decode(1)
-`, []string{"a name-only", "c name-only", "m name-only", "m name-only", "n name-only"}},
+`, []string{"a name-only", "d resolved", "m name-only", "m name-only", "n name-only"}},
 		{"a name assigned an untyped parameter and something else", `from store import Store
 def a(value, flag):
     if flag:

@@ -8,10 +8,11 @@ import (
 )
 
 // Untyped Python parameters and isinstance narrowing. A parameter written
-// with no annotation and no default value is typed by nothing pyright
-// reads (its declared type is Unknown), so a method called on it, or on a
-// member or result of it, is tied to no definition: the answer leaves it
-// out and counts it (ReasonUntypedValue), as for TypeScript's any. A
+// with no annotation and no default value, or with the default None, is
+// typed by nothing pyright reads (Unknown, or Unknown | None), so a
+// method called on it, or on a member or result of it, is tied to no
+// definition: the answer leaves it out and counts it (ReasonUntypedValue),
+// as for TypeScript's any. A
 // method overriding one whose parameters are annotated, or a base class's
 // out of reach, is left alone (pyright types its parameters from the
 // overridden method's), and so are self and cls, a lambda's parameters,
@@ -40,6 +41,12 @@ func (f *fileFacts) addPyParams(n tree.Node, stack []int) {
 		case "identifier":
 			if !(inClass && first) {
 				f.typed = append(f.typed, typedName{Name: p.Text(), Expr: tstype.Any, Scope: scope, Start: p.StartByte(),
+					ValStart: -1, ValEnd: -1})
+			}
+		case "default_parameter":
+			// x=None: pyright types it Unknown | None, which no call binds.
+			if name, v := p.ChildByField("name"), p.ChildByField("value"); name.Kind() == "identifier" && v.Kind() == "none" {
+				f.typed = append(f.typed, typedName{Name: name.Text(), Expr: tstype.Any, Scope: scope, Start: p.StartByte(),
 					ValStart: -1, ValEnd: -1})
 			}
 		case "positional_separator", "keyword_separator":
