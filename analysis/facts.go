@@ -33,7 +33,9 @@ type fileFacts struct {
 	returns []returnFact
 	// typeParams are TypeScript's type parameters, each typed by its
 	// constraint (T extends ZodNumber has ZodNumber's members), visible
-	// within [Start, Until): the declaration of its list.
+	// within [Start, Until): the declaration of its list. The walk records
+	// one before any type name it holds (B in f<A, B>(b: B) references no
+	// type B).
 	typeParams []typedName
 	packages   []string
 
@@ -240,7 +242,7 @@ func extract(c *compiled, rel string, t *tree.Tree) *fileFacts {
 			}
 		}
 		if k.flags&fType != 0 && n.NamedChildCount() == 0 && !skip[start] {
-			if (!needCtx || c.inTypeContext(n)) && !(c.spec.jsFamily() && typeParameter(n)) {
+			if (!needCtx || c.inTypeContext(n)) && !f.namesTypeParam(n) {
 				r := typeRef{Name: n.Text(), Line: n.StartPoint().Row + 1, Start: -1}
 				if p := n.Parent(); !p.IsZero() {
 					if nr := c.at(p.KindID()).name; nr != nil && len(nr.Receiver) > 0 {
@@ -431,23 +433,14 @@ func (f *fileFacts) addTypedName(n tree.Node, s *typedShape, stack []int, nn, v,
 	f.typed = append(f.typed, t)
 }
 
-// typeParameter reports whether the TypeScript type name n names a type
-// parameter of a declaration around it (B in function f<A, B>(x: B)),
-// which references no type of that name.
-func typeParameter(n tree.Node) bool {
-	name := n.Text()
-	for a, up := n.Parent(), 0; !a.IsZero() && up < 40; a, up = a.Parent(), up+1 {
-		tps := a.ChildByField("type_parameters")
-		if tps.IsZero() {
-			continue
-		}
-		for _, tp := range tps.NamedChildren() {
-			if tp.Kind() == "type_parameter" && tp.ChildByField("name").Text() == name {
-				return true
-			}
-		}
+// namesTypeParam reports whether the type name n names a type parameter
+// of a declaration around it, which references no type of that name.
+func (f *fileFacts) namesTypeParam(n tree.Node) bool {
+	if len(f.typeParams) == 0 {
+		return false
 	}
-	return false
+	_, ok := typeParamAt(f, n.Text(), n.StartByte())
+	return ok
 }
 
 // implicitAny reports whether the TypeScript parameter n, written with no
