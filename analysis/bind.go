@@ -315,13 +315,7 @@ func (b *binder) objectMember(bd binding, name string) (binding, bool) {
 	if d.Callable || d.container || !objectLiteral(dr) {
 		return binding{}, false
 	}
-	var text string
-	var at int
-	for _, t := range dr.f.typed {
-		if t.Name == d.Name && t.Start == d.Start && !t.Return && t.ValStart >= 0 {
-			text, at = string(dr.f.src[t.ValStart:t.ValEnd]), t.ValStart
-		}
-	}
+	text, at := declValue(dr)
 	entries := strings.Split(strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(text), "{"), "}"), ",")
 	b.depth++
 	defer func() { b.depth-- }()
@@ -357,14 +351,20 @@ func (b *binder) objectMember(bd binding, name string) (binding, bool) {
 // objectLiteral reports whether variable dr holds an object literal, whose
 // members may be a module's functions (const z = { ...schemas, iso }).
 func objectLiteral(dr defRef) bool {
+	text, _ := declValue(dr)
+	return strings.HasPrefix(text, "{")
+}
+
+// declValue returns the source of the initial value variable dr is
+// declared with, and where it starts; "" when none is kept.
+func declValue(dr defRef) (string, int) {
 	d := dr.f.defs[dr.i]
 	for _, t := range dr.f.typed {
-		if t.Name == d.Name && t.Start == d.Start && !t.Return && t.ValStart >= 0 && t.ValEnd <= len(dr.f.src) &&
-			strings.HasPrefix(string(dr.f.src[t.ValStart:t.ValEnd]), "{") {
-			return true
+		if t.Name == d.Name && t.Start == d.Start && !t.Return && t.ValStart >= 0 && t.ValEnd <= len(dr.f.src) {
+			return string(dr.f.src[t.ValStart:t.ValEnd]), t.ValStart
 		}
 	}
-	return false
+	return "", -1
 }
 
 // functionTarget reports whether every definition a target asks about is
@@ -472,24 +472,11 @@ func (b *binder) resolveCall(f *fileFacts, k call) binding {
 	case k.RecvLit != "":
 		return b.member(b.evalType(f, parseTyx(k.RecvLit), k.Start, 0), k.Name)
 	case k.RecvCall > 0:
-		for _, inner := range f.calls {
-			if inner.Start == k.RecvCall && inner.End < k.End && !inner.Member && inner.Name == "super" &&
-				f.c.spec.Library != nil {
+		if inner, ok := recvCall(f, k); ok {
+			if !inner.Member && inner.Name == "super" && f.c.spec.Library != nil {
 				return b.superMember(f, k.Start, k.Name) // Python's super().m()
 			}
-			if inner.Start == k.RecvCall && inner.End < k.End && !inner.Literal {
-				if b.depth > 6 {
-					return binding{}
-				}
-				b.depth++
-				called := b.resolveCall(f, inner)
-				ty := b.types(called)
-				if len(ty.defs) == 0 {
-					ty = b.thisResult(f, inner, b.returns(called))
-				}
-				b.depth--
-				return b.member(ty, k.Name)
-			}
+			return b.member(b.callResult(f, inner), k.Name)
 		}
 	case k.RecvChainEnd > 0:
 		if b.depth > 6 {
@@ -670,16 +657,8 @@ func (b *binder) thisResult(f *fileFacts, k call, ty binding) binding {
 	case k.RecvChainEnd > 0:
 		recv = b.valueType(f, k.RecvChainStart, k.RecvChainEnd)
 	case k.RecvCall > 0:
-		for _, inner := range f.calls {
-			if inner.Start == k.RecvCall && inner.End < k.End && !inner.Literal {
-				b.depth++
-				called := b.resolveCall(f, inner)
-				if recv = b.types(called); len(recv.defs) == 0 {
-					recv = b.thisResult(f, inner, b.returns(called))
-				}
-				b.depth--
-				break
-			}
+		if inner, ok := recvCall(f, k); ok {
+			recv = b.callResult(f, inner)
 		}
 	}
 	recv.self = false
@@ -694,6 +673,33 @@ func (b *binder) thisResult(f *fileFacts, k call, ty binding) binding {
 		}
 	}
 	return recv
+}
+
+// recvCall finds the call whose result is call k's receiver (open() in
+// open().get()).
+func recvCall(f *fileFacts, k call) (call, bool) {
+	for _, inner := range f.calls {
+		if inner.Start == k.RecvCall && inner.End < k.End && !inner.Literal {
+			return inner, true
+		}
+	}
+	return call{}, false
+}
+
+// callResult finds what call k of f gives: the type it names (a class
+// called as Python's Foo()), else what it returns, this-typed by its
+// receiver (thisResult).
+func (b *binder) callResult(f *fileFacts, k call) binding {
+	if b.depth > 6 {
+		return binding{}
+	}
+	b.depth++
+	defer func() { b.depth-- }()
+	called := b.resolveCall(f, k)
+	if ty := b.types(called); len(ty.defs) > 0 {
+		return ty
+	}
+	return b.thisResult(f, k, b.returns(called))
 }
 
 // chainBase types the first name of a chain of fields (x in x.a.b) at
