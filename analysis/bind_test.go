@@ -36,6 +36,20 @@ func callerSet(ns []CallNode) []string {
 	return out
 }
 
+// refList lists the items of r's reference categories, each as show
+// writes it ("" leaves it out).
+func refList(r *Result, show func(cat string, it Ref) string) []string {
+	var out []string
+	for _, c := range r.References.Categories {
+		for _, it := range c.Items {
+			if v := show(c.ID, it); v != "" {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
 func sameList(t *testing.T, what string, got, want []string) {
 	t.Helper()
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
@@ -137,12 +151,7 @@ func TestResolveTypeScript(t *testing.T) {
 		"local app/unknown.ts resolved"})
 
 	r = run(t, dir, Params{Mode: "references", Language: "typescript", Symbol: "v2.store.Store"})
-	var refs []string
-	for _, c := range r.References.Categories {
-		for _, it := range c.Items {
-			refs = append(refs, c.ID+" "+it.File+" "+it.Confidence)
-		}
-	}
+	refs := refList(r, func(cat string, it Ref) string { return cat + " " + it.File + " " + it.Confidence })
 	// Store.create() and h.store.get() in one.ts are v1's: their
 	// receivers' names make them heuristic matches only.
 	sameList(t, "references of v2's Store", refs, []string{"instanceMethodCalls app/one.ts heuristic",
@@ -557,14 +566,12 @@ func TestExportAlias(t *testing.T) {
 	// References follow the alias too, into files that never write the
 	// symbol's own name.
 	r := run(t, dir, Params{Mode: "references", Language: "typescript", Symbol: "stringType"})
-	var calls []string
-	for _, c := range r.References.Categories {
-		if c.ID == RefDirectCalls {
-			for _, it := range c.Items {
-				calls = append(calls, fmt.Sprintf("%s:%d %s", it.File, it.Line, it.Confidence))
-			}
+	calls := refList(r, func(cat string, it Ref) string {
+		if cat != RefDirectCalls {
+			return ""
 		}
-	}
+		return fmt.Sprintf("%s:%d %s", it.File, it.Line, it.Confidence)
+	})
 	sameList(t, "calls among the references of stringType", calls, []string{"use.ts:3 resolved"})
 }
 

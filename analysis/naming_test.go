@@ -301,14 +301,12 @@ func TestBareNameReferences(t *testing.T) {
 	dir := project(t, zod)
 	refs := func(symbol string) []string {
 		r := run(t, dir, Params{Mode: "references", Language: "typescript", Symbol: symbol})
-		var out []string
-		for _, c := range r.References.Categories {
-			for _, it := range c.Items {
-				if c.ID == RefDirectCalls {
-					out = append(out, fmt.Sprintf("%s:%d %s %q", it.File, it.Line, it.Confidence, it.Def))
-				}
+		out := refList(r, func(cat string, it Ref) string {
+			if cat != RefDirectCalls {
+				return ""
 			}
-		}
+			return fmt.Sprintf("%s:%d %s %q", it.File, it.Line, it.Confidence, it.Def)
+		})
 		if symbol == "_parse" && !strings.Contains(r.Text(), "this._parse(x)  → ZodString._parse types.ts:2\n") {
 			t.Errorf("the text does not name the definitions:\n%s", r.Text())
 		}

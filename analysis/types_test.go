@@ -272,12 +272,7 @@ export function f(x: Observer) { x.next(1); x.done(); }
 	// References are the symbol's own: the dispatch calls are left out,
 	// counted and pointed to callers.
 	r := run(t, dir, Params{Mode: ModeReferences, Language: "typescript", Symbol: "Consumer.next"})
-	var got []string
-	for _, c := range r.References.Categories {
-		for _, it := range c.Items {
-			got = append(got, fmt.Sprintf("%d %s", it.Line, it.Confidence))
-		}
-	}
+	got := refList(r, func(_ string, it Ref) string { return fmt.Sprintf("%d %s", it.Line, it.Confidence) })
 	sameList(t, "references of Consumer.next", got, []string{"8 resolved", "11 resolved"})
 	if c := r.Completeness; c == nil || !c.Exhaustive || c.Related != 3 ||
 		!strings.Contains(r.Text(), "3 calls through a member it overrides or implements not listed (callers lists them as dispatch)") {
@@ -429,12 +424,7 @@ export function h(t: any, u: Other) { t.output(); u.output(); new B(); }
 		{"a.output", nil},
 	} {
 		r := run(t, dir, Params{Mode: ModeReferences, Language: "typescript", Symbol: c.symbol})
-		var got []string
-		for _, cat := range r.References.Categories {
-			for _, it := range cat.Items {
-				got = append(got, fmt.Sprintf("%s %d %s", cat.ID, it.Line, it.Confidence))
-			}
-		}
+		got := refList(r, func(cat string, it Ref) string { return fmt.Sprintf("%s %d %s", cat, it.Line, it.Confidence) })
 		sameList(t, "references of "+c.symbol, got, c.want)
 	}
 }
