@@ -37,20 +37,23 @@ func (f *fileFacts) addPyParams(n tree.Node, stack []int) {
 	inClass := holder.Kind() == "block" && holder.Parent().Kind() == "class_definition"
 	first := true
 	for _, p := range namedNonExtra(n) {
+		var name tree.Node
 		switch p.Kind() {
 		case "identifier":
 			if !(inClass && first) {
-				f.typed = append(f.typed, typedName{Name: p.Text(), Expr: tstype.Any, Scope: scope, Start: p.StartByte(),
-					ValStart: -1, ValEnd: -1})
+				name = p
 			}
 		case "default_parameter":
 			// x=None: pyright types it Unknown | None, which no call binds.
-			if name, v := p.ChildByField("name"), p.ChildByField("value"); name.Kind() == "identifier" && v.Kind() == "none" {
-				f.typed = append(f.typed, typedName{Name: name.Text(), Expr: tstype.Any, Scope: scope, Start: p.StartByte(),
-					ValStart: -1, ValEnd: -1})
+			if nm := p.ChildByField("name"); nm.Kind() == "identifier" && p.ChildByField("value").Kind() == "none" {
+				name = nm
 			}
 		case "positional_separator", "keyword_separator":
 			continue
+		}
+		if !name.IsZero() {
+			f.typed = append(f.typed, typedName{Name: name.Text(), Expr: tstype.Any, Scope: scope, Start: p.StartByte(),
+				ValStart: -1, ValEnd: -1})
 		}
 		first = false
 	}
