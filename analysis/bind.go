@@ -851,15 +851,15 @@ func (b *binder) returnsAt(bd binding, index int) binding {
 		if ty := b.pyInferredReturn(dr); index == 0 && ty.found() {
 			return ty // Python, no annotation: what its returns give
 		}
-		if ty := b.tsInferredReturn(dr); index == 0 && ty.found() {
-			return ty // TypeScript, no return type: what its returns give
-		}
 		for _, t := range dr.f.typed {
 			if t.Name == d.Name && t.Start == d.Start && t.Return && t.Index == index {
 				ty := b.declType(dr.f, t, d.Start)
 				ty.self = t.Expr == "this" && len(ty.defs) > 0
 				return ty
 			}
+		}
+		if ty := b.tsInferredReturn(dr); index == 0 && ty.found() {
+			return ty // TypeScript, no return type: what its returns give
 		}
 	}
 	return binding{}

@@ -73,18 +73,13 @@ func (f *fileFacts) addReturn(n tree.Node, stack []int) {
 }
 
 // tsInferredReturn types what definition dr returns when no return type is
-// written: the one type all its returns give; nothing when one cannot be
+// written (returnsAt asks only then): the one type all its returns give; nothing when one cannot be
 // typed, two differ, there are none or more than maxInferredReturns, or
 // the function is async or a generator.
 func (b *binder) tsInferredReturn(dr defRef) binding {
 	f, d := dr.f, dr.f.defs[dr.i]
 	if !f.c.spec.jsFamily() || !d.Callable || b.depth > 6 {
 		return binding{}
-	}
-	for _, t := range f.typed {
-		if t.Return && t.Name == d.Name && t.Start == d.Start {
-			return binding{} // a written return type
-		}
 	}
 	var out binding
 	n := 0
