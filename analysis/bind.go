@@ -158,6 +158,10 @@ type binding struct {
 	// self: the type is a method's written return type this, which is
 	// the type of the call's receiver (thisResult).
 	self bool
+	// targs are the type arguments of the workspace's generic types and
+	// functions it is used with (Atom<Vec>, atom<Vec>()): what their type
+	// parameters are in the types of its members and results.
+	targs []typeFrame
 }
 
 // objectShape locates an object type literal: [start, end) of f.
@@ -181,7 +185,10 @@ type binder struct {
 	targets map[string][]defRef
 	// rootsMemo caches roots.
 	rootsMemo map[rootsKey]map[rootKey]bool
-	depth     int // nesting of typeOf's calls, bounded
+	// env are the type arguments in effect while a member's or result's
+	// written type is evaluated (inFrames), innermost last.
+	env   []typeFrame
+	depth int // nesting of typeOf's calls, bounded
 }
 
 func (s *session) binder() *binder {
@@ -608,10 +615,10 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 			return b.types(b.lookup(f, k.NewOf, k.Start, 0))
 		}
 		if k.New && !k.Member && k.Name != "" {
-			return b.instance(f, k.Name, k.Start)
+			return b.newArgs(f, k, b.instance(f, k.Name, k.Start))
 		}
 		b.depth++
-		called := b.resolveCall(f, k)
+		called := b.callArgs(f, k, b.resolveCall(f, k))
 		b.depth--
 		if index > 0 {
 			return b.returnsAt(called, index)
@@ -695,7 +702,7 @@ func (b *binder) callResult(f *fileFacts, k call) binding {
 	}
 	b.depth++
 	defer func() { b.depth-- }()
-	called := b.resolveCall(f, k)
+	called := b.callArgs(f, k, b.resolveCall(f, k))
 	if ty := b.types(called); len(ty.defs) > 0 {
 		return ty
 	}
@@ -838,6 +845,9 @@ func (b *binder) returnsAt(bd binding, index int) binding {
 	for _, dr := range bd.defs {
 		d := dr.f.defs[dr.i]
 		if !d.Callable && d.Label != lSignature {
+			if ty, ok := b.writtenReturn(bd, dr, index); ok {
+				return ty // a variable of a written function type
+			}
 			if fn := b.calledValue(dr); len(fn.defs) > 0 && b.depth <= 6 {
 				b.depth++
 				ty := b.returnsAt(fn, index)
@@ -851,18 +861,29 @@ func (b *binder) returnsAt(bd binding, index int) binding {
 		if ty := b.pyInferredReturn(dr); index == 0 && ty.found() {
 			return ty // Python, no annotation: what its returns give
 		}
-		for _, t := range dr.f.typed {
-			if t.Name == d.Name && t.Start == d.Start && t.Return && t.Index == index {
-				ty := b.declType(dr.f, t, d.Start)
-				ty.self = t.Expr == "this" && len(ty.defs) > 0
-				return ty
-			}
+		if ty, ok := b.writtenReturn(bd, dr, index); ok {
+			return ty
 		}
-		if ty := b.tsInferredReturn(dr); index == 0 && ty.found() {
+		if ty := b.inFrames(b.framesFor(bd.targs, dr), func() binding { return b.tsInferredReturn(dr) }); index == 0 && ty.found() {
 			return ty // TypeScript, no return type: what its returns give
 		}
 	}
 	return binding{}
+}
+
+// writtenReturn finds the written type of result index of definition dr
+// of bd, in the type arguments bd is used with; ok is false when none is
+// written.
+func (b *binder) writtenReturn(bd binding, dr defRef, index int) (binding, bool) {
+	d := dr.f.defs[dr.i]
+	for _, t := range dr.f.typed {
+		if t.Name == d.Name && t.Start == d.Start && t.Return && t.Index == index {
+			ty := b.inFrames(b.framesFor(bd.targs, dr), func() binding { return b.declType(dr.f, t, d.Start) })
+			ty.self = t.Expr == "this" && len(ty.defs) > 0
+			return ty, true
+		}
+	}
+	return binding{}, false
 }
 
 // calledValue finds the function a variable names by its value (const
@@ -949,7 +970,7 @@ func (b *binder) types(bd binding) binding {
 			out = append(out, dr)
 		}
 	}
-	return binding{defs: out}
+	return binding{defs: out, targs: bd.targs}
 }
 
 // fieldType finds the declared type of field name of the class enclosing
@@ -971,17 +992,32 @@ func (b *binder) fieldType(f *fileFacts, caller int, name string, pos int) bindi
 func (b *binder) fieldOf(ty binding, name string) binding {
 	for _, dr := range ty.defs {
 		f, d := dr.f, dr.f.defs[dr.i]
+		if d.Label == lType && !d.container && len(ty.defs) == 1 && b.depth <= 6 && f.c.spec.jsFamily() {
+			// A TypeScript type alias (type Pair<L, R> = { left: L }): the
+			// fields of the type it names, in its type arguments.
+			b.depth++
+			defer func() { b.depth-- }()
+			frames := ownFrames(ty.targs, dr)
+			under := b.inFrames(frames, func() binding { return b.underlying(dr) })
+			if under.shape != nil {
+				under.targs = append(slices.Clip(under.targs), frames...)
+			}
+			return b.fieldOf(under, name)
+		}
 		if !d.container {
 			continue
 		}
+		frames := ownFrames(ty.targs, dr)
 		for _, t := range f.typed {
 			if t.Name == name && t.Scope == dr.i && !t.Return {
-				return b.declType(f, t, d.Start)
+				return b.inFrames(frames, func() binding { return b.declType(f, t, d.Start) })
 			}
 		}
 		for _, m := range b.membersOf(dr, name, 0) {
 			if m.f == f {
-				return b.typeOf(f, name, -1, binding{defs: []defRef{m}})
+				return b.inFrames(b.framesFor(frames, m), func() binding {
+					return b.typeOf(f, name, -1, binding{defs: []defRef{m}})
+				})
 			}
 		}
 		// A defined type's fields are its underlying type's (type Term
@@ -1000,7 +1036,13 @@ func (b *binder) fieldOf(ty binding, name string) binding {
 					continue
 				}
 				b.depth++
-				ft := b.fieldOf(b.types(b.superType(f, sf, d.Start)), name)
+				sup := b.types(b.superType(f, sf, d.Start))
+				for _, fr := range frames {
+					if next, ok := b.heritageFrame(fr, sf); ok {
+						sup.targs = append(sup.targs, next)
+					}
+				}
+				ft := b.fieldOf(sup, name)
 				b.depth--
 				if ft.found() {
 					return ft
@@ -1025,7 +1067,7 @@ func (b *binder) fieldOf(ty binding, name string) binding {
 			if t.Name == name && !t.Return && t.Start > sh.start && t.Start < sh.end {
 				b.depth++
 				defer func() { b.depth-- }()
-				return b.declType(sh.f, t, t.Start)
+				return b.inFrames(ty.targs, func() binding { return b.declType(sh.f, t, t.Start) })
 			}
 		}
 		return binding{}
@@ -1540,7 +1582,7 @@ func (b *binder) member(bd binding, name string) binding {
 			// B<T>): the members of the type it names. (A Go defined
 			// type has none of its underlying type's methods.)
 			b.depth++
-			m := b.member(b.underlying(dr), name)
+			m := b.member(b.inFrames(framesOf(bd.targs, dr), func() binding { return b.underlying(dr) }), name)
 			b.depth--
 			if m.external || len(m.defs) > 0 {
 				return m
@@ -1559,7 +1601,20 @@ func (b *binder) member(bd binding, name string) binding {
 		// embedding io.Closer: Close is io's).
 		return binding{external: true, member: name}
 	}
-	return binding{defs: out}
+	targs := bd.targs
+	for _, m := range out {
+		if p := m.f.defs[m.i].Parent; p >= 0 && !slices.ContainsFunc(bd.defs, func(dr defRef) bool { return dr == defRef{m.f, p} }) {
+			// Inherited: the supertype's type arguments are what the
+			// heritage of the type asked about writes (framesFor).
+			for _, dr := range bd.defs {
+				if len(framesOf(targs, dr)) == 0 {
+					targs = append(slices.Clip(targs), typeFrame{owner: dr})
+				}
+			}
+			break
+		}
+	}
+	return binding{defs: out, targs: targs}
 }
 
 // superType finds the type a supertype fact names, through its

@@ -113,6 +113,12 @@ func factsCost(f *fileFacts) int64 {
 	n := int64(len(f.src)) + int64(len(f.lineStarts))*8
 	n += int64(len(f.defs)) * int64(unsafe.Sizeof(def{}))
 	n += int64(len(f.calls)) * int64(unsafe.Sizeof(call{}))
+	for _, k := range f.calls {
+		n += int64(len(k.Args))*16 + int64(len(k.TypeArgs))*16
+		for _, a := range k.TypeArgs {
+			n += int64(len(a))
+		}
+	}
 	n += int64(len(f.supers)) * int64(unsafe.Sizeof(superFact{}))
 	n += int64(len(f.typed)) * int64(unsafe.Sizeof(typedName{}))
 	n += int64(len(f.narrows)) * int64(unsafe.Sizeof(narrowFact{}))

@@ -90,6 +90,12 @@ type call struct {
 	New                          bool   // an instantiation (new X, X{...}, X.new)
 	NewOf                        string // instantiated type for X.new / X::new
 	Literal                      bool   // not a call (composite literal)
+	// TypeArgs are the compact forms (tstype) of the type arguments a
+	// TypeScript call writes (atom<Vec>(), new ArraySet<Signal>()), and
+	// Args the [start, end) of each argument it passes: what its
+	// function's or class's type parameters are (typeFrame).
+	TypeArgs []string
+	Args     [][2]int
 }
 
 // superFact says definition Def names Name as a supertype.
@@ -99,6 +105,9 @@ type superFact struct {
 	Recv     string // its qualifier (io in io.Closer), if a plain name
 	Relation string
 	Line     int
+	// Args are the compact forms (tstype) of the type arguments a
+	// TypeScript heritage writes (extends Signal<Value, Diff>).
+	Args []string
 }
 
 // typeRef is a type name used in a type position.
@@ -275,6 +284,8 @@ func extract(c *compiled, rel string, t *tree.Tree) *fileFacts {
 // addTyped records the written types of the names n declares.
 func (f *fileFacts) addTyped(n tree.Node, s *typedShape, stack []int) {
 	switch {
+	case s.Token != "" && !hasToken(n, s.Token):
+		return
 	case s.Return && len(s.Type) > 0:
 		// A function's results, each with its position: in (*T, error)
 		// error is result 1, in (a, b int, err error) result 2.
@@ -313,7 +324,7 @@ func (f *fileFacts) addTypedName(n tree.Node, s *typedShape, stack []int, nn, v,
 	if s.NameLeaf && !nn.IsZero() {
 		nn, _ = f.c.nameLeaf(nn)
 	}
-	if nn.Kind() == "object_pattern" && f.c.spec.TypeExpr == nil && !s.Return {
+	if nn.Kind() == "object_pattern" && f.c.spec.TypeExpr == nil && !s.Return && !s.Elem {
 		f.addDestructured(n, s, stack, nn)
 		return
 	}
@@ -868,6 +879,9 @@ func (f *fileFacts) addDefNamed(n, nameNode tree.Node, s *defShape, stack []int,
 			if !q.IsZero() && q.NamedChildCount() == 0 {
 				sf.Recv = q.Text()
 			}
+			if c.spec.jsFamily() {
+				sf.Args = heritageTypeArgs(pn)
+			}
 			f.supers = append(f.supers, sf)
 		}
 	}
@@ -999,6 +1013,18 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 		k.Line = leaf.StartPoint().Row + 1
 		if s.New {
 			skip[leaf.StartByte()] = true
+		}
+	}
+	if c.spec.jsFamily() {
+		if ta := n.ChildByField("type_arguments"); !ta.IsZero() {
+			for _, a := range namedNonExtra(ta) {
+				k.TypeArgs = append(k.TypeArgs, tstype.Expr(a))
+			}
+		}
+		if as := n.ChildByField("arguments"); !as.IsZero() && as.Kind() == "arguments" {
+			for _, a := range namedNonExtra(as) {
+				k.Args = append(k.Args, [2]int{a.StartByte(), a.EndByte()})
+			}
 		}
 	}
 	if nm := c.spec.NewMethod; nm != "" && k.Name == nm && !recv.IsZero() {

@@ -10,11 +10,10 @@ var jsFuncKinds = []string{"arrow_function", "function_expression", "generator_f
 // TypeScript (ts), callers are named as the compiler's call hierarchy
 // names them: a function literal is a caller of its own when a const
 // declaration holds it (or a class field, a method, a declaration); one
-// assigned to a property (socket.onerror = (e) => {...}) or held by a let
-// or var is not: its calls are the enclosing function's, or the file's.
-// (An object literal's property holding one, pipe: (s) => ..., stays a
-// caller, where the compiler names the enclosing function: an agent
-// reads the handler's name.)
+// assigned to a property (socket.onerror = (e) => {...}), held by an object
+// literal's property (next: (v) => ...) or by a let or var is not: its
+// calls are the enclosing function's, or the file's, so callers at depth 2
+// and more follow the functions a reader can call.
 func jsCommonDefs(ts bool) []defShape {
 	return []defShape{
 		{Kind: "function_declaration", Name: path{"name"}, Label: lFunction, Callable: true},
@@ -22,7 +21,8 @@ func jsCommonDefs(ts bool) []defShape {
 		{Kind: "method_definition", Name: path{"name"}, Label: lMethod, Callable: true},
 		{Kind: "variable_declarator", Name: path{"name"}, Label: lVariable, NameKinds: []string{"identifier"},
 			Value: path{"value"}, FuncKinds: jsFuncKinds, ConstCaller: ts},
-		{Kind: "pair", Name: path{"key"}, Label: lProperty, Value: path{"value"}, FuncKinds: jsFuncKinds, FuncOnly: true},
+		{Kind: "pair", Name: path{"key"}, Label: lProperty, Value: path{"value"}, FuncKinds: jsFuncKinds, FuncOnly: true,
+			NoCaller: ts},
 		// obj.method = function () {} and exports.f = () => {}
 		{Kind: "assignment_expression", Name: path{"left"}, Label: lProperty, Value: path{"right"},
 			FuncKinds: jsFuncKinds, FuncOnly: true, NoCaller: ts},
@@ -126,6 +126,9 @@ var tsSpec = &langSpec{
 		// typed by its context.
 		{Kind: "arrow_function", Name: path{"parameter"}, Expr: path{"type"}},
 		{Kind: "variable_declarator", Name: path{"name"}, Expr: path{"type"}, ValueExpr: path{"value"}},
+		// for (const x of xs): x is an element of xs (Array<T>, Set<T>, an
+		// iterator's T).
+		{Kind: "for_in_statement", Name: path{"left"}, Value: path{"right"}, Elem: true, Token: "of"},
 		{Kind: "public_field_definition", Name: path{"name"}, Expr: path{"type"}, ValueExpr: path{"value"}},
 		{Kind: "property_signature", Name: path{"name"}, Expr: path{"type"}},
 		// Return types: x = f() has f's written return type.
@@ -142,6 +145,12 @@ var tsSpec = &langSpec{
 		{Kind: "variable_declarator", Name: path{"name"}, Expr: path{"value", "=function_expression", "return_type"}, Return: true},
 		{Kind: "public_field_definition", Name: path{"name"}, Expr: path{"value", "=arrow_function", "return_type"}, Return: true},
 		{Kind: "public_field_definition", Name: path{"name"}, Expr: path{"value", "=function_expression", "return_type"}, Return: true},
+		// A variable, field or property written with a function type
+		// (const ownKeys: (t: any) => string[], set: <T>() => Set<T>):
+		// calling it gives that type's return type.
+		{Kind: "variable_declarator", Name: path{"name"}, Expr: path{"type", "#function_type", "return_type"}, Return: true},
+		{Kind: "public_field_definition", Name: path{"name"}, Expr: path{"type", "#function_type", "return_type"}, Return: true},
+		{Kind: "property_signature", Name: path{"name"}, Expr: path{"type", "#function_type", "return_type"}, Return: true},
 	},
 	SelfNames: []string{"this"},
 	Library:   tsLibrary,

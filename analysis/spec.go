@@ -510,6 +510,9 @@ type typedShape struct {
 	// parent): its position and, for a written function type, the types
 	// it gives a callback's parameters are kept (typedName.Param, Sig).
 	Param bool
+	// Token, when set, is a token the node must have for the shape to
+	// declare anything (of in TypeScript's for (x of xs), not in).
+	Token string
 }
 
 // packageShape reads a package declaration.

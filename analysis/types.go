@@ -24,6 +24,13 @@ import (
 var identityTypes = map[string]bool{"Partial": true, "Required": true, "Readonly": true, "NonNullable": true,
 	"Pick": true, "Omit": true, "NoInfer": true}
 
+// iterates are the library types a TypeScript for...of gives the first
+// type argument of: their elements.
+var iterates = map[string]bool{"Array": true, "ReadonlyArray": true, "Set": true, "ReadonlySet": true,
+	"Iterable": true, "IterableIterator": true, "Iterator": true, "MapIterator": true, "SetIterator": true,
+	"ArrayIterator": true, "Generator": true, "AsyncIterable": true, "AsyncIterableIterator": true,
+	"AsyncGenerator": true, "NodeListOf": true, "HTMLCollectionOf": true}
+
 // libLowerGlobals are the lower-case library globals a call's receiver is
 // taken to name when nothing in scope declares it; the others (name,
 // parent, status, ...) are too often an undeclared local's name.
@@ -38,8 +45,11 @@ func (b *binder) declAt(f *fileFacts, name string, pos int) (typedName, bool) {
 		if t.Name != name || t.Return || t.Under || t.Type == "" && t.Expr == "" && t.Start > pos {
 			continue // a name declared by its value is typed after it; a written type holds in its whole scope
 		}
-		if t.ValStart >= 0 && pos >= t.ValStart && pos < t.ValEnd {
-			continue // x := x.(type): the value's x is the outer one
+		if t.ValStart >= 0 && pos >= t.ValStart && pos < t.ValEnd && !f.c.spec.jsFamily() {
+			// x := x.(type): the value's x is the outer one. (In
+			// TypeScript it is the name itself, in a function the value
+			// holds: const s = new S({ next: () => s.stop() }).)
+			continue
 		}
 		start := -1
 		if t.Until > 0 {
@@ -96,6 +106,9 @@ func (b *binder) declType(f *fileFacts, t typedName, pos int) binding {
 		ty := b.declType(f, t, pos)
 		if ty.isAny() {
 			return anyType // for x in an Unknown: x is Unknown
+		}
+		if f.c.spec.jsFamily() && !iterates[ty.typeName] {
+			return binding{} // for (const e of map): e is an entry, [K, V]
 		}
 		if ty.external && len(ty.typeArgs) > 0 {
 			return ty.typeArgs[0]
@@ -274,13 +287,17 @@ func (b *binder) evalType(f *fileFacts, x tyx, pos, depth int) binding {
 		return binding{}
 	}
 	if tp, ok := typeParamAt(f, x.name, pos); ok {
-		// A type parameter: its constraint's members (T extends ZodNumber),
+		// A type parameter: the type its frame gives it (Atom<Vec>'s
+		// Value), else its constraint's members (T extends ZodNumber),
 		// else unknown.
+		if ty, ok := b.frameArg(f, tp); ok {
+			return ty
+		}
 		return b.evalType(f, parseTyx(tp.Expr), pos, depth+1)
 	}
 	bd := b.lookup(f, x.name, pos, 0)
 	if ty := b.types(bd); len(ty.defs) > 0 {
-		return ty
+		return b.writtenArgs(f, ty, x.args, pos, depth)
 	}
 	if bd.external {
 		return binding{external: true, typeName: x.name}

@@ -44,13 +44,25 @@ func callbackParamExpr(n tree.Node) string {
 	if index < 0 || fn.Kind() != "arrow_function" && fn.Kind() != "function_expression" {
 		return ""
 	}
-	args := fn.Parent()
+	// The argument holding it: itself, or a branch of a conditional
+	// (new Observable(s ? (sub) => ... : (sub) => ...)), parenthesized or
+	// not.
+	passed, args := fn, fn.Parent()
+	for range 4 {
+		if k := args.Kind(); k != "parenthesized_expression" && k != "ternary_expression" {
+			break
+		}
+		if c := args.ChildByField("condition"); !c.IsZero() && c.StartByte() == passed.StartByte() {
+			return ""
+		}
+		passed, args = args, args.Parent()
+	}
 	if args.Kind() != "arguments" {
 		return ""
 	}
 	arg := -1
 	for i, a := range namedNonExtra(args) {
-		if a.StartByte() == fn.StartByte() {
+		if a.StartByte() == passed.StartByte() {
 			arg = i
 		}
 	}

@@ -39,7 +39,8 @@ export function b(c: Cache | null) { c?.get('k'); }`, []string{"a resolved"}},
 		{"library types are not the workspace's", `import { Store } from './store';
 export function a(m: Map<string, number>, s: Set<string>, w: WeakMap<object, string>) { m.get('k'); w.get({}); }
 export function b(x: string[]) { x.at(0); }
-export function c(r: Readonly<Store>) { r.get('k'); }`, []string{"c resolved"}},
+export function c(r: Readonly<Store>) { r.get('k'); }
+export function d(ctx: DecoratorContext) { const { name } = ctx; name.get('k'); }`, []string{"c resolved"}},
 		{"type arguments pick a member's type", `import { Store, Item } from './store';
 export function a(m: Map<string, Store>) { m.get('k').get('x'); }
 export function b(m: Map<string, Item>) { m.get('k').save(); }
@@ -112,8 +113,10 @@ class Job { constructor(run: (c: Cache) => void) {} }
 export function a() { operate((c, s, n) => { c.get('k'); s.get('k'); n.get('k'); }); }
 export function b() { operate(() => {}, function (s) { s.get('k'); }); }
 export function c() { new Job((c) => c.get('k')); new Job(x => x.get('k')); }
-export function d() { operate((cache) => { const xs = [cache]; xs.forEach((x, store) => store.get('k')); }); }`,
-			[]string{"a resolved", "b resolved"}},
+export function d() { operate((cache) => { const xs = [cache]; xs.forEach((x, store) => store.get('k')); }); }
+export function g(y: boolean) { operate(y ? (c, s) => s.get('k') : ((c) => c.get('k'))); }
+export function h(y: boolean) { operate((y ? (c, s) => s.get('k') : (c) => c.get('k'))); }`,
+			[]string{"a resolved", "b resolved", "g resolved", "h resolved"}},
 		{"a variable naming a function returns what it returns", `import { Store, Cache } from './store';
 class Factory { static create = (): Store => new Store(); static cache(): Cache { return new Cache(); } }
 const make = Factory.create;
@@ -218,6 +221,45 @@ export function g(x: Store | Cache) { return x instanceof Store ? x.get('k') : n
 export function h(x: Store | Cache) { if (x instanceof Cache) {} x.get('k'); }
 export function i(x: Cache | Item) { if (isStore2(x)) { x.get('k'); } }`,
 			[]string{"a resolved", "d resolved", "g resolved", "h resolved", "i resolved"}},
+		{"type arguments of the workspace's generics", `import { Store, Cache } from './store';
+class Box<T> { value: T; get(): T { return this.value; } peek() { return this.value; } }
+interface Sig<V> { read(): V }
+interface At<V, D = unknown> extends Sig<V> { diff(): D }
+class Holder extends Box<Cache> {}
+type Pair<L, R> = { left: L; right: R };
+function box<T>(x: T): Box<T> { return new Box<T>(); }
+function atom<V>(name: string): At<V> { return null!; }
+function id<T>(x: T): T { return x; }
+function pair<A, B>(a: A, b: B): Pair<A, B> { return { left: a, right: b }; }
+export function a(b: Box<Store>) { b.get().get('k'); }
+export function b(b: Box<Cache>) { b.get().get('k'); }
+export function c() { box(new Store()).get().get('k'); }
+export function d() { atom<Store>('x').read().get('k'); }
+export function e() { id(new Cache()).get('k'); }
+export function g(b: Box<Store>) { b.value.get('k'); }
+export function h(x: Holder) { x.get().get('k'); }
+export function h2(x: Holder) { x.value.get('k'); }
+export function i() { const b = new Box<Store>(); b.peek().get('k'); }
+export function j() { const b = id(new Cache()); b.get('k'); }
+export function k(x: At<Cache, Store>) { x.diff().get('k'); x.read().get('k'); }
+export function l(p: Pair<Cache, Store>) { p.right.get('k'); p.left.get('k'); }
+export function m() { const p = pair(new Cache(), new Store()); p.right.get('k'); }
+const mk: () => Cache = () => new Cache();
+interface Factory { make: () => Store; other: () => Cache }
+export function n(fa: Factory) { mk().get('k'); fa.other().get('k'); }
+function keep<T>(x: T, f: () => void): T { return x; }
+export function r() { const st = keep(new Store(), () => st.get('k')); }
+export function o(fa: Factory) { fa.make().get('k'); }`,
+			[]string{"a resolved", "c resolved", "d resolved", "g resolved", "i resolved", "k resolved", "l resolved", "m resolved", "o resolved", "r resolved"}},
+		{"for...of gives the elements", `import { Store, Cache } from './store';
+interface Reg { on?: (k: string) => void; store: Store }
+export function q1(xs: Store[]) { for (const x of xs) x.get('k'); }
+export function q2(ys: Set<Cache>) { for (const y of ys) { y.get('k'); } }
+export function q3(m: Map<Store, Cache>) { for (const e of m) e.get('k'); }
+export function q4(xs: Store[]) { for (const k in xs) k.get('k'); }
+export function q5(rs: Reg[]) { for (const r of rs) { r.store.get('k'); } }
+export function q6(m: Map<string, Cache>) { for (const v of m.values()) v.get('k'); }`,
+			[]string{"q1 resolved", "q3 name-only", "q4 name-only", "q5 resolved"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -34,6 +34,11 @@ type libType struct {
 	params  []string
 	parents []string
 	members map[string]string // name -> compact type ("" unknown)
+	// union, for an alias of a union of named types (type DecoratorContext
+	// = ClassDecoratorContext | ...), are their compact forms: the alias
+	// has the members all of them have (unionMembers).
+	union     []string
+	unionDone bool
 }
 
 type table struct {
@@ -100,7 +105,120 @@ func run(dir, out, version string) error {
 		}
 		t.read(tr.Root())
 	}
+	t.unionMembers()
 	return t.write(out, version)
+}
+
+// unionOf appends the compact forms of the members of union type n to
+// out; nil when one of them is not a named type.
+func unionOf(n tree.Node, out []string) []string {
+	for _, c := range n.NamedChildren() {
+		switch {
+		case c.IsExtra():
+		case c.Kind() == "union_type":
+			if out = unionOf(c, out); out == nil {
+				return nil
+			}
+		case c.Kind() == "type_identifier" || c.Kind() == "generic_type":
+			out = append(out, tstype.Expr(c))
+		default:
+			return nil
+		}
+	}
+	return out
+}
+
+// unionMembers gives each alias of a union of named types the members
+// every one of them has, typed as the union of their types.
+func (t *table) unionMembers() {
+	for _, lt := range t.types {
+		t.unionType(lt)
+	}
+}
+
+// unionType gives alias lt, when it is of a union, its members; once,
+// after those of the aliases of unions it names.
+func (t *table) unionType(lt *libType) {
+	if len(lt.union) == 0 || lt.unionDone {
+		return
+	}
+	lt.unionDone = true
+	var each []map[string]string
+	for _, u := range lt.union {
+		name, _, _ := strings.Cut(u, "<")
+		m := t.allMembers(name, 0)
+		if m == nil {
+			return
+		}
+		each = append(each, m)
+	}
+	for name, typ := range each[0] {
+		alts := []string{}
+		for _, m := range each {
+			mt, ok := m[name]
+			if !ok || mt == "" {
+				alts = nil
+				break
+			}
+			for _, a := range alternatives(mt) {
+				alts = appendNew(alts, a)
+			}
+		}
+		switch {
+		case alts == nil:
+		case len(alts) == 1:
+			addMember(lt, name, typ)
+		default:
+			addMember(lt, name, "|<"+strings.Join(alts, ",")+">")
+		}
+	}
+}
+
+// allMembers returns the members of type name and of its supertypes; nil
+// when the table has no such type.
+func (t *table) allMembers(name string, depth int) map[string]string {
+	lt := t.types[name]
+	if lt == nil || depth > 6 {
+		return nil
+	}
+	t.unionType(lt)
+	out := map[string]string{}
+	for _, p := range lt.parents {
+		pn, _, _ := strings.Cut(p, "<")
+		for k, v := range t.allMembers(pn, depth+1) {
+			out[k] = v
+		}
+	}
+	for k, v := range lt.members {
+		out[k] = v
+	}
+	return out
+}
+
+// alternatives splits a compact union |<A,B> into its members (a type
+// with type arguments kept whole); any other type is its own.
+func alternatives(typ string) []string {
+	inner, ok := strings.CutPrefix(typ, "|<")
+	if !ok || !strings.HasSuffix(inner, ">") {
+		return []string{typ}
+	}
+	inner = strings.TrimSuffix(inner, ">")
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(inner); i++ {
+		switch inner[i] {
+		case '<':
+			depth++
+		case '>':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, inner[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, inner[start:])
 }
 
 // typeOf returns the type entry name, made when first seen.
@@ -151,6 +269,8 @@ func (t *table) decl(n tree.Node) {
 		}
 		if v := n.ChildByField("value"); !v.IsZero() && v.Kind() == "object_type" {
 			t.members(lt, v)
+		} else if !v.IsZero() && v.Kind() == "union_type" {
+			lt.union = unionOf(v, lt.union)
 		}
 	case "internal_module", "module":
 		name := n.ChildByField("name").Text()
