@@ -492,6 +492,14 @@ func (b *binder) resolveCall(f *fileFacts, k call) binding {
 		b.depth++
 		defer func() { b.depth-- }()
 		return b.member(b.valueType(f, k.RecvChainStart, k.RecvChainEnd), k.Name)
+	case len(k.RecvAlts) > 0 && b.depth <= 6:
+		b.depth++
+		defer func() { b.depth-- }()
+		var alts []binding
+		for _, a := range k.RecvAlts {
+			alts = append(alts, b.valueType(f, a[0], a[1]))
+		}
+		return b.member(eitherOf(alts), k.Name)
 	case k.RecvBase != "":
 		base := b.lookup(f, k.RecvBase, k.Start, 0)
 		if mod, ok := b.pyDottedModule(f, k, base); ok {
@@ -731,15 +739,22 @@ func (b *binder) indexed(f *fileFacts, v string, pos int) binding {
 	if i <= 0 {
 		return binding{}
 	}
-	chain := strings.Split(strings.TrimSuffix(v[:i], "?."), ".")
-	if slices.ContainsFunc(chain, func(s string) bool { return !isField(s) }) {
-		return binding{}
+	var ty binding
+	if asType, ok := asserted(v[:i]); ok && f.c.spec.jsFamily() {
+		ty = b.evalType(f, parseTyx(asType), pos, 0) // (x as any as Store)[k]
+	} else {
+		chain := strings.Split(strings.TrimSuffix(v[:i], "?."), ".")
+		if slices.ContainsFunc(chain, func(s string) bool { return !isField(s) }) {
+			return binding{}
+		}
+		ty = b.chainBase(f, chain[0], pos)
+		for _, field := range chain[1:] {
+			ty = b.fieldOf(ty, field)
+		}
 	}
-	ty := b.chainBase(f, chain[0], pos)
-	for _, field := range chain[1:] {
-		ty = b.fieldOf(ty, field)
-	}
-	switch {
+	switch key := strings.TrimSuffix(v[i+1:], "]"); {
+	case len(ty.defs) > 0 && isIdent(key) && strings.Count(v, "[") == 1 && f.c.spec.jsFamily():
+		return b.fieldOf(ty, "["+key+"]") // x[$mobx] with [$mobx]: T declared
 	case ty.isAny():
 		return anyType
 	case strings.Count(v, "[") > 1 || !ty.external || ty.member != "":
@@ -750,6 +765,21 @@ func (b *binder) indexed(f *fileFacts, v string, pos int) binding {
 		return ty.typeArgs[1]
 	}
 	return binding{}
+}
+
+// asserted reads a parenthesized TypeScript assertion (x as Store), or
+// a chain of them (x as any as Store), as the name of the type it asserts;
+// ok is false for any other text.
+func asserted(v string) (string, bool) {
+	if !strings.HasPrefix(v, "(") || !strings.HasSuffix(v, ")") {
+		return "", false
+	}
+	i := strings.LastIndex(v, " as ")
+	if i < 0 {
+		return "", false
+	}
+	name := strings.TrimSpace(v[i+len(" as ") : len(v)-1])
+	return name, isIdent(name)
 }
 
 // typeArg types call k by the type its first argument writes:

@@ -114,7 +114,7 @@ func factsCost(f *fileFacts) int64 {
 	n += int64(len(f.defs)) * int64(unsafe.Sizeof(def{}))
 	n += int64(len(f.calls)) * int64(unsafe.Sizeof(call{}))
 	for _, k := range f.calls {
-		n += int64(len(k.Args))*16 + int64(len(k.TypeArgs))*16
+		n += int64(len(k.Args)+len(k.RecvAlts))*16 + int64(len(k.TypeArgs))*16
 		for _, a := range k.TypeArgs {
 			n += int64(len(a))
 		}

@@ -96,6 +96,10 @@ type call struct {
 	// function's or class's type parameters are (typeFrame).
 	TypeArgs []string
 	Args     [][2]int
+	// RecvAlts, for a TypeScript receiver a ?? b or a || b (as the grammar
+	// reads (a ?? b)!.m()), are the [start, end) of its operands: it is
+	// either one.
+	RecvAlts [][2]int
 }
 
 // superFact says definition Def names Name as a supertype.
@@ -328,7 +332,10 @@ func (f *fileFacts) addTypedName(n tree.Node, s *typedShape, stack []int, nn, v,
 		f.addDestructured(n, s, stack, nn)
 		return
 	}
-	if nn.IsZero() || nn.NamedChildCount() > 0 {
+	name := strings.TrimLeft(nn.Text(), "$")
+	if key := computedKey(nn); key != "" && f.c.spec.jsFamily() {
+		name = key // [$mobx]: Administration, read by x[$mobx]
+	} else if nn.IsZero() || nn.NamedChildCount() > 0 {
 		return
 	}
 	var typ, typeRecv, keyType, keyRecv, expr, valExpr string
@@ -405,7 +412,7 @@ func (f *fileFacts) addTypedName(n tree.Node, s *typedShape, stack []int, nn, v,
 			return
 		}
 	}
-	t := typedName{Name: strings.TrimLeft(nn.Text(), "$"), Type: typ, TypeRecv: typeRecv, Scope: scope, Start: n.StartByte(),
+	t := typedName{Name: name, Type: typ, TypeRecv: typeRecv, Scope: scope, Start: n.StartByte(),
 		ValStart: valStart, ValEnd: valEnd, Expr: expr, ValExpr: valExpr, Return: s.Return, Elem: s.Elem, Index: index,
 		Key: s.Key, KeyType: keyType, KeyRecv: keyRecv, Under: s.Under}
 	if f.c.spec.TypeExpr == nil && len(s.Expr) > 0 {
@@ -952,6 +959,14 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 			}
 		case "subscript_expression":
 			k.RecvChainStart, k.RecvChainEnd = recv.StartByte(), recv.EndByte() // xs[i].m(): an element of xs
+		case "binary_expression":
+			if op := v.ChildByField("operator"); op.Kind() == "??" || op.Kind() == "||" {
+				for _, side := range []string{"left", "right"} {
+					if o := v.ChildByField(side); !o.IsZero() {
+						k.RecvAlts = append(k.RecvAlts, [2]int{o.StartByte(), o.EndByte()})
+					}
+				}
+			}
 		case "new_expression":
 			if l, _ := c.nameLeaf(v.ChildByField("constructor")); !l.IsZero() && v.StartByte() != recv.StartByte() {
 				k.RecvNew = l.Text()

@@ -254,6 +254,18 @@ func paramWritten(dr defRef, name string) int {
 	return -1
 }
 
+// computedKey names a TypeScript member whose key is a name's value
+// ([$mobx]: T): "[$mobx]", as x[$mobx] reads it; "" for any other key.
+func computedKey(n tree.Node) string {
+	if n.Kind() != "computed_property_name" {
+		return ""
+	}
+	if cs := namedNonExtra(n); len(cs) == 1 && cs[0].Kind() == "identifier" {
+		return "[" + cs[0].Text() + "]"
+	}
+	return ""
+}
+
 // heritageTypeArgs returns the compact forms of the type arguments a
 // TypeScript heritage node writes: a generic_type's (implements D<T>,
 // interface extends S<V>), or an extends clause's beside its value

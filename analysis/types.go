@@ -443,6 +443,29 @@ func union(members []tyx, eval func(tyx) binding) binding {
 	return out
 }
 
+// eitherOf finds what a value that is one of alts names (a ?? b): any
+// when one is any, the workspace's types among them, else a library
+// value; nothing when one of them is unknown.
+func eitherOf(alts []binding) binding {
+	var out binding
+	for _, ty := range alts {
+		switch {
+		case ty.isAny():
+			return anyType
+		case !ty.found() || len(ty.files) > 0:
+			return binding{}
+		}
+		out.defs = append(out.defs, ty.defs...)
+	}
+	if len(out.defs) == 0 {
+		if len(alts) == 1 {
+			return alts[0]
+		}
+		return binding{external: true}
+	}
+	return out
+}
+
 // superMember finds name as a member of the supertypes of the class
 // around pos (super.name()).
 func (b *binder) superMember(f *fileFacts, pos int, name string) binding {

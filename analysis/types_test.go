@@ -251,6 +251,22 @@ function keep<T>(x: T, f: () => void): T { return x; }
 export function r() { const st = keep(new Store(), () => st.get('k')); }
 export function o(fa: Factory) { fa.make().get('k'); }`,
 			[]string{"a resolved", "c resolved", "d resolved", "g resolved", "i resolved", "k resolved", "l resolved", "m resolved", "o resolved", "r resolved"}},
+		{"a receiver a ?? b or a || b is either", `import { Store, Cache } from './store';
+export function t1(a: Store | undefined, b: Store) { (a ?? b).get('k'); }
+export function t2(a: Cache | undefined, b: Cache) { (a || b).get('k'); }
+export function t3(a: Store | undefined, b: Cache) { (a ?? b)!.get('k'); }
+export function t4(a: any, b: Store) { (a ?? b).get('k'); }
+export function t5(a: Store | undefined, b: Missing) { (a ?? b).get('k'); }`,
+			[]string{"t1 resolved", "t3 resolved", "t5 name-only"}},
+		{"members keyed by a name's value", `import { Store, Cache } from './store';
+const $k = Symbol('k');
+interface Holds { [$k]: Store; [other]: Cache }
+class Admin { [$k]: Cache }
+export function u1(x: Holds) { x[$k].get('k'); }
+export function u2(x: any) { (x as any as Holds)[$k].get('k'); }
+export function u3(x: Holds, y: string) { x[y].get('k'); }
+export function u4(x: Admin) { x[$k].get('k'); }`,
+			[]string{"u1 resolved", "u2 resolved", "u3 name-only"}},
 		{"for...of gives the elements", `import { Store, Cache } from './store';
 interface Reg { on?: (k: string) => void; store: Store }
 export function q1(xs: Store[]) { for (const x of xs) x.get('k'); }
