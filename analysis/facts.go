@@ -636,6 +636,19 @@ func valueExpr(v tree.Node, depth int) string {
 	case "regex":
 		return "RegExp"
 	case "array":
+		// [new Subject<T>()]: an array of that class; else of elements
+		// not told.
+		elem := ""
+		for i, c := range namedNonExtra(v) {
+			ctor := c.ChildByField("constructor")
+			if c.Kind() != "new_expression" || ctor.Kind() != "identifier" || i > 0 && ctor.Text() != elem {
+				return "Array"
+			}
+			elem = ctor.Text()
+		}
+		if elem != "" {
+			return "Array<" + elem + ">"
+		}
 		return "Array"
 	case "object":
 		for _, c := range v.NamedChildren() {

@@ -201,9 +201,20 @@ func (b *binder) callArgs(f *fileFacts, k call, called binding) binding {
 
 // newArgs adds to ty, the class call k of f instantiates (new C<T>(x)),
 // the frame of its type parameters: written, or given by the arguments of
-// its constructor's parameters written as one.
+// its constructor's parameters written as one; to a library type (new
+// Map<K, V>()), the type arguments written.
 func (b *binder) newArgs(f *fileFacts, k call, ty binding) binding {
-	if !f.c.spec.jsFamily() || len(ty.defs) != 1 || b.depth > 6 {
+	if !f.c.spec.jsFamily() || b.depth > 6 {
+		return ty
+	}
+	if ty.lib != nil && len(ty.typeArgs) == 0 {
+		// new Map<K, Subject>(): a library type's written arguments.
+		for _, a := range k.TypeArgs {
+			ty.typeArgs = append(ty.typeArgs, b.evalType(f, parseTyx(a), k.Start, 1))
+		}
+		return ty
+	}
+	if len(ty.defs) != 1 {
 		return ty
 	}
 	cls := ty.defs[0]

@@ -274,8 +274,11 @@ export function q2(ys: Set<Cache>) { for (const y of ys) { y.get('k'); } }
 export function q3(m: Map<Store, Cache>) { for (const e of m) e.get('k'); }
 export function q4(xs: Store[]) { for (const k in xs) k.get('k'); }
 export function q5(rs: Reg[]) { for (const r of rs) { r.store.get('k'); } }
-export function q6(m: Map<string, Cache>) { for (const v of m.values()) v.get('k'); }`,
-			[]string{"q1 resolved", "q3 name-only", "q4 name-only", "q5 resolved"}},
+export function q6(m: Map<string, Cache>) { for (const v of m.values()) v.get('k'); }
+export function q7() { const ws = [new Store()]; for (const w of ws) { w.get('k'); } ws.shift()!.get('k'); }
+export function q9(key: string) { const m = new Map<string, Store>(); let s = m.get(key); s!.get('k'); }
+export function q8() { const cs = [new Cache(), new Cache()]; for (const c of cs) { c.get('k'); } }`,
+			[]string{"q1 resolved", "q3 name-only", "q4 name-only", "q5 resolved", "q7 resolved", "q9 resolved"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
