@@ -163,6 +163,9 @@ type typedName struct {
 	// receives.
 	Param int
 	Sig   []string
+	// Opt: the parameter (Param) may be left out: optional (x?: T) or
+	// with a default value.
+	Opt bool
 	// Predicate is the type the type predicate of a function's return
 	// (Return), or of a variable's function type, proves of its argument
 	// (x is Map<K, V>).
@@ -429,6 +432,7 @@ func (f *fileFacts) addTypedName(n tree.Node, s *typedShape, stack []int, nn, v,
 		}
 		if pos := paramPosition(n); pos > 0 && scope >= 0 && (sameRange(fn, f.defs[scope]) || sameRange(fn.Parent(), f.defs[scope])) {
 			t.Param = pos
+			t.Opt = n.Kind() == "optional_parameter" || valStart >= 0
 			if f.c.spec.TypeExpr == nil {
 				t.Sig = tstype.Params(s.Expr.first(n))
 			}

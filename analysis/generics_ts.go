@@ -186,7 +186,11 @@ func (b *binder) writtenArgs(f *fileFacts, ty binding, args []tyx, pos, depth in
 // function: the type arguments k writes, else those its arguments give
 // parameters written as a type parameter (v: V).
 func (b *binder) callArgs(f *fileFacts, k call, called binding) binding {
-	if !f.c.spec.jsFamily() || len(called.defs) != 1 || b.depth > 6 {
+	if !f.c.spec.jsFamily() || b.depth > 6 {
+		return called
+	}
+	called = overload(k, called)
+	if len(called.defs) != 1 {
 		return called
 	}
 	dr := called.defs[0]
@@ -197,6 +201,53 @@ func (b *binder) callArgs(f *fileFacts, k call, called binding) binding {
 		called.targs = append(slices.Clip(called.targs), fr)
 	}
 	return called
+}
+
+// overload keeps, of the overloads of one function called bd names (or
+// those declared before the implementation it names), the one call k
+// calls as the compiler picks it: the first declared whose required
+// parameters k passes. bd as it is when it names anything else or no
+// overload takes k's arguments.
+func overload(k call, bd binding) binding {
+	if len(bd.defs) == 1 {
+		// A function declared with overloads: callers see those alone.
+		dr := bd.defs[0]
+		d := dr.f.defs[dr.i]
+		var sigs []defRef
+		for i, o := range dr.f.defs {
+			if o.Label == lSignature && o.Name == d.Name && o.Parent == d.Parent && o.Start < d.Start && d.Callable {
+				sigs = append(sigs, defRef{dr.f, i})
+			}
+		}
+		if len(sigs) == 0 {
+			return bd
+		}
+		bd.defs = sigs
+	}
+	if len(bd.defs) < 2 {
+		return bd
+	}
+	f := bd.defs[0].f
+	for _, dr := range bd.defs {
+		if d := dr.f.defs[dr.i]; dr.f != f || !d.Callable && d.Label != lSignature {
+			return bd
+		}
+	}
+	defs := slices.Clone(bd.defs)
+	slices.SortFunc(defs, func(a, c defRef) int { return a.f.defs[a.i].Start - c.f.defs[c.i].Start })
+	for _, dr := range defs {
+		required := 0
+		for _, t := range f.typed {
+			if t.Scope == dr.i && t.Param > 0 && !t.Opt {
+				required++
+			}
+		}
+		if required <= len(k.Args) {
+			bd.defs = []defRef{dr}
+			return bd
+		}
+	}
+	return bd
 }
 
 // newArgs adds to ty, the class call k of f instantiates (new C<T>(x)),

@@ -247,10 +247,15 @@ export function m() { const p = pair(new Cache(), new Store()); p.right.get('k')
 const mk: () => Cache = () => new Cache();
 interface Factory { make: () => Store; other: () => Cache }
 export function n(fa: Factory) { mk().get('k'); fa.other().get('k'); }
+function pick(a: string, b: number, c: boolean): Cache
+function pick(a: string, b?: number): Store
+function pick(a: any, b?: any, c?: any): any { return null; }
+export function v1() { pick('a', 1).get('k'); }
+export function v2() { pick('a', 1, true).get('k'); }
 function keep<T>(x: T, f: () => void): T { return x; }
 export function r() { const st = keep(new Store(), () => st.get('k')); }
 export function o(fa: Factory) { fa.make().get('k'); }`,
-			[]string{"a resolved", "c resolved", "d resolved", "g resolved", "i resolved", "k resolved", "l resolved", "m resolved", "o resolved", "r resolved"}},
+			[]string{"a resolved", "c resolved", "d resolved", "g resolved", "i resolved", "k resolved", "l resolved", "m resolved", "o resolved", "r resolved", "v1 resolved"}},
 		{"a receiver a ?? b or a || b is either", `import { Store, Cache } from './store';
 export function t1(a: Store | undefined, b: Store) { (a ?? b).get('k'); }
 export function t2(a: Cache | undefined, b: Cache) { (a || b).get('k'); }
