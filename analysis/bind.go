@@ -1631,6 +1631,11 @@ func (b *binder) member(bd binding, name string) binding {
 		// embedding io.Closer: Close is io's).
 		return binding{external: true, member: name}
 	}
+	if len(out) == 0 && b.typedField(bd, name) {
+		// A field of a type written elsewhere (onKeyDown?: KbdHandler):
+		// calling it calls no method of the workspace's.
+		return binding{external: true, typeName: tstype.Anonymous}
+	}
 	targs := bd.targs
 	for _, m := range out {
 		if p := m.f.defs[m.i].Parent; p >= 0 && !slices.ContainsFunc(bd.defs, func(dr defRef) bool { return dr == defRef{m.f, p} }) {
@@ -1645,6 +1650,17 @@ func (b *binder) member(bd binding, name string) binding {
 		}
 	}
 	return binding{defs: out, targs: targs}
+}
+
+// typedField reports whether a TypeScript type bd names declares a field
+// name with a written type, itself or through a supertype.
+func (b *binder) typedField(bd binding, name string) bool {
+	for _, dr := range bd.defs {
+		if !dr.f.c.spec.jsFamily() || !dr.f.defs[dr.i].container {
+			return false
+		}
+	}
+	return len(bd.defs) > 0 && b.fieldOf(binding{defs: bd.defs}, name).found()
 }
 
 // superType finds the type a supertype fact names, through its

@@ -579,15 +579,26 @@ func (f *fileFacts) addDestructured(n tree.Node, s *typedShape, stack []int, pat
 			return
 		}
 	}
-	scope := f.scopeOf(n, stack)
+	f.addPattern(n, f.scopeOf(n, stack), pattern, from, 0)
+}
+
+// addPattern declares the names object pattern binds from the value at
+// chain from (another name's fields): { a, b: c } gives a from.a and c
+// from.b; { e: { i: { k } } } gives k from.e.i.k.
+func (f *fileFacts) addPattern(n tree.Node, scope int, pattern tree.Node, from string, depth int) {
 	for _, p := range namedNonExtra(pattern) {
 		var name, field string
 		switch p.Kind() {
 		case "shorthand_property_identifier_pattern":
 			name, field = p.Text(), p.Text()
 		case "pair_pattern":
-			if k, val := p.ChildByField("key"), p.ChildByField("value"); k.Kind() == "property_identifier" && val.Kind() == "identifier" {
+			k, val := p.ChildByField("key"), p.ChildByField("value")
+			switch {
+			case k.Kind() != "property_identifier":
+			case val.Kind() == "identifier":
 				name, field = val.Text(), k.Text()
+			case val.Kind() == "object_pattern" && depth < 4:
+				f.addPattern(n, scope, val, from+"."+k.Text(), depth+1)
 			}
 		}
 		if name != "" {

@@ -272,6 +272,16 @@ export function u2(x: any) { (x as any as Holds)[$k].get('k'); }
 export function u3(x: Holds, y: string) { x[y].get('k'); }
 export function u4(x: Admin) { x[$k].get('k'); }`,
 			[]string{"u1 resolved", "u2 resolved", "u3 name-only"}},
+		{"a field of a function type written elsewhere is no method", `import { Store, Cache } from './store';
+type Getter = (k: string) => void;
+interface Reg { get?: Getter }
+class Holder { get: Getter = () => {}; }
+export function w1(r: Reg) { r.get!('k'); }
+export function w2(h: Holder) { h.get('k'); }
+export function w3(s: Store) { s.get('k'); }
+class Ed { inputs: { keys: Store; more: { cache: Cache } } }
+export function w4(e: Ed) { const { inputs: { keys, more: { cache } } } = e; keys.get('k'); cache.get('k'); }`,
+			[]string{"w3 resolved", "w4 resolved"}},
 		{"for...of gives the elements", `import { Store, Cache } from './store';
 interface Reg { on?: (k: string) => void; store: Store }
 export function q1(xs: Store[]) { for (const x of xs) x.get('k'); }
