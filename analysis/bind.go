@@ -314,7 +314,7 @@ func (b *binder) valueReceiver(f *fileFacts, k call) bool {
 // name, a spread namespace's export or a key's value. ok is false when
 // the literal is anything else or no entry gives name.
 func (b *binder) objectMember(bd binding, name string) (binding, bool) {
-	if len(bd.defs) != 1 || b.depth > 6 {
+	if len(bd.defs) != 1 || b.depth > maxTypeDepth {
 		return binding{}, false
 	}
 	dr := bd.defs[0]
@@ -486,13 +486,13 @@ func (b *binder) resolveCall(f *fileFacts, k call) binding {
 			return b.member(b.callResult(f, inner), k.Name)
 		}
 	case k.RecvChainEnd > 0:
-		if b.depth > 6 {
+		if b.depth > maxTypeDepth {
 			return binding{}
 		}
 		b.depth++
 		defer func() { b.depth-- }()
 		return b.member(b.valueType(f, k.RecvChainStart, k.RecvChainEnd), k.Name)
-	case len(k.RecvAlts) > 0 && b.depth <= 6:
+	case len(k.RecvAlts) > 0 && b.depth <= maxTypeDepth:
 		b.depth++
 		defer func() { b.depth-- }()
 		var alts []binding
@@ -552,7 +552,7 @@ func (b *binder) typeOf(f *fileFacts, name string, pos int, bd binding) binding 
 	}
 	for _, dr := range bd.defs {
 		if d := dr.f.defs[dr.i]; !d.Callable && !d.container {
-			if b.depth > 6 {
+			if b.depth > maxTypeDepth {
 				return binding{}
 			}
 			// A variable of this file or imported from another.
@@ -576,7 +576,7 @@ func (b *binder) valueType(f *fileFacts, start, end int) binding {
 // valueTypeAt is valueType for result index of the value's call (1 for
 // err in x, err := f()); a value other than a call has one result.
 func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
-	if v := string(f.src[start:end]); b.depth <= 6 && index == 0 {
+	if v := string(f.src[start:end]); b.depth <= maxTypeDepth && index == 0 {
 		if ty, ok := b.assertedType(f, v, start); ok {
 			return ty
 		}
@@ -616,7 +616,7 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 		if k.Start < start || k.End > end || k.Literal && !k.New || index > 0 && (k.Start != start || k.End != end) {
 			continue // v, ok := m[f(x)]: ok is not f's second result
 		}
-		if b.depth > 6 || index > 0 && k.New {
+		if b.depth > maxTypeDepth || index > 0 && k.New {
 			return binding{}
 		}
 		if k.NewOf != "" {
@@ -654,7 +654,7 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 // setCurrentTool() returns a TestEditor, not the Editor declaring it),
 // when that is a subtype of it; else ty.
 func (b *binder) thisResult(f *fileFacts, k call, ty binding) binding {
-	if !ty.self || !k.Member || b.depth > 6 {
+	if !ty.self || !k.Member || b.depth > maxTypeDepth {
 		return ty
 	}
 	var recv binding
@@ -705,7 +705,7 @@ func recvCall(f *fileFacts, k call) (call, bool) {
 // called as Python's Foo()), else what it returns, this-typed by its
 // receiver (thisResult).
 func (b *binder) callResult(f *fileFacts, k call) binding {
-	if b.depth > 6 {
+	if b.depth > maxTypeDepth {
 		return binding{}
 	}
 	b.depth++
@@ -878,7 +878,7 @@ func (b *binder) returnsAt(bd binding, index int) binding {
 			if ty, ok := b.writtenReturn(bd, dr, index); ok {
 				return ty // a variable of a written function type
 			}
-			if fn := b.calledValue(dr); len(fn.defs) > 0 && b.depth <= 6 {
+			if fn := b.calledValue(dr); len(fn.defs) > 0 && b.depth <= maxTypeDepth {
 				b.depth++
 				ty := b.returnsAt(fn, index)
 				b.depth--
@@ -921,7 +921,7 @@ func (b *binder) writtenReturn(bd binding, dr defRef, index int) (binding, bool)
 // it, and returns what it returns. Empty when the value is no such name.
 func (b *binder) calledValue(dr defRef) binding {
 	d := dr.f.defs[dr.i]
-	if d.container || b.depth > 6 {
+	if d.container || b.depth > maxTypeDepth {
 		return binding{}
 	}
 	for _, t := range dr.f.typed {
@@ -1022,7 +1022,7 @@ func (b *binder) fieldType(f *fileFacts, caller int, name string, pos int) bindi
 func (b *binder) fieldOf(ty binding, name string) binding {
 	for _, dr := range ty.defs {
 		f, d := dr.f, dr.f.defs[dr.i]
-		if d.Label == lType && !d.container && len(ty.defs) == 1 && b.depth <= 6 && f.c.spec.jsFamily() {
+		if d.Label == lType && !d.container && len(ty.defs) == 1 && b.depth <= maxTypeDepth && f.c.spec.jsFamily() {
 			// A TypeScript type alias (type Pair<L, R> = { left: L }): the
 			// fields of the type it names, in its type arguments.
 			b.depth++
@@ -1052,7 +1052,7 @@ func (b *binder) fieldOf(ty binding, name string) binding {
 		}
 		// A defined type's fields are its underlying type's (type Term
 		// term).
-		if d.Label == lType && b.depth <= 6 {
+		if d.Label == lType && b.depth <= maxTypeDepth {
 			if ft := b.fieldOf(b.underlying(dr), name); ft.found() {
 				return ft
 			}
@@ -1060,7 +1060,7 @@ func (b *binder) fieldOf(ty binding, name string) binding {
 		// A field of a supertype: a base class's (TypeScript's inherited
 		// fields and parameter properties), an embedded type's (Go's
 		// promoted fields).
-		if b.depth <= 6 {
+		if b.depth <= maxTypeDepth {
 			for _, sf := range f.supers {
 				if sf.Def != dr.i {
 					continue
@@ -1090,7 +1090,7 @@ func (b *binder) fieldOf(ty binding, name string) binding {
 		}
 		return binding{}
 	}
-	if sh := ty.shape; sh != nil && b.depth <= 6 {
+	if sh := ty.shape; sh != nil && b.depth <= maxTypeDepth {
 		// An object type literal's field ({ subs: Subscription }): its
 		// property signature's type.
 		for _, t := range sh.f.typed {
@@ -1607,7 +1607,7 @@ func (b *binder) member(bd binding, name string) binding {
 	library := false
 	for _, dr := range bd.defs {
 		d := dr.f.defs[dr.i]
-		if d.Label == lType && !d.container && b.depth <= 6 && dr.f.c.spec.jsFamily() {
+		if d.Label == lType && !d.container && b.depth <= maxTypeDepth && dr.f.c.spec.jsFamily() {
 			// A TypeScript type alias (type PartialObserver<T> = A<T> |
 			// B<T>): the members of the type it names. (A Go defined
 			// type has none of its underlying type's methods.)

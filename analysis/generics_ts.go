@@ -103,7 +103,7 @@ func (b *binder) framesFor(targs []typeFrame, m defRef) []typeFrame {
 // the type arguments each heritage writes (extends Signal<Value, Diff>),
 // evaluated in the frame of the type that writes them.
 func (b *binder) superFrame(fr typeFrame, p defRef, depth int) (typeFrame, bool) {
-	if depth > 4 || b.depth > 6 {
+	if depth > 4 || b.depth > maxTypeDepth {
 		return typeFrame{}, false
 	}
 	o := fr.owner
@@ -186,7 +186,7 @@ func (b *binder) writtenArgs(f *fileFacts, ty binding, args []tyx, pos, depth in
 // function: the type arguments k writes, else those its arguments give
 // parameters written as a type parameter (v: V).
 func (b *binder) callArgs(f *fileFacts, k call, called binding) binding {
-	if !f.c.spec.jsFamily() || b.depth > 6 {
+	if !f.c.spec.jsFamily() || b.depth > maxTypeDepth {
 		return called
 	}
 	called = overload(k, called)
@@ -255,7 +255,7 @@ func overload(k call, bd binding) binding {
 // its constructor's parameters written as one; to a library type (new
 // Map<K, V>()), the type arguments written.
 func (b *binder) newArgs(f *fileFacts, k call, ty binding) binding {
-	if !f.c.spec.jsFamily() || b.depth > 6 {
+	if !f.c.spec.jsFamily() || b.depth > maxTypeDepth {
 		return ty
 	}
 	if ty.lib != nil && len(ty.typeArgs) == 0 {

@@ -147,7 +147,7 @@ func (b *binder) narrowed(f *fileFacts, name string, pos int) (ty binding, appli
 			best = i
 		}
 	}
-	if best < 0 || b.depth > 6 {
+	if best < 0 || b.depth > maxTypeDepth {
 		return binding{}, false
 	}
 	b.depth++

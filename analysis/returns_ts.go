@@ -78,7 +78,7 @@ func (f *fileFacts) addReturn(n tree.Node, stack []int) {
 // the function is async or a generator.
 func (b *binder) tsInferredReturn(dr defRef) binding {
 	f, d := dr.f, dr.f.defs[dr.i]
-	if !f.c.spec.jsFamily() || !d.Callable || b.depth > 6 {
+	if !f.c.spec.jsFamily() || !d.Callable || b.depth > maxTypeDepth {
 		return binding{}
 	}
 	var out binding

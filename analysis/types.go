@@ -19,6 +19,12 @@ import (
 // type's member: the workspace's class, or the library's, which is then
 // not the workspace's method.
 
+// maxTypeDepth bounds how deep the type layer follows one site's type
+// through declarations, calls, fields and returns (this.editor.inputs
+// .getCurrentPagePoint().clone() reads six of them): past it, a type is
+// unknown.
+const maxTypeDepth = 10
+
 // identityTypes are TypeScript's utility types whose members are those of
 // their first type argument (Partial<Store> has Store's methods).
 var identityTypes = map[string]bool{"Partial": true, "Required": true, "Readonly": true, "NonNullable": true,
@@ -174,7 +180,7 @@ func (b *binder) elements(ty binding) binding {
 // list []*T reads as T, type Term term as term).
 func (b *binder) underlying(dr defRef) binding {
 	d := dr.f.defs[dr.i]
-	if b.depth > 6 {
+	if b.depth > maxTypeDepth {
 		return binding{}
 	}
 	for _, t := range dr.f.typed {
@@ -202,7 +208,7 @@ func (b *binder) valueExprType(f *fileFacts, t typedName) binding {
 		return b.ctxArg(f, t.ValExpr)
 	case strings.HasPrefix(t.ValExpr, "="):
 		name := t.ValExpr[1:]
-		if name == t.Name || b.depth > 6 {
+		if name == t.Name || b.depth > maxTypeDepth {
 			return binding{}
 		}
 		b.depth++

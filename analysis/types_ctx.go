@@ -93,7 +93,7 @@ const argPrefix = "ca:"
 // calls C's constructors.
 func (b *binder) ctxArg(f *fileFacts, v string) binding {
 	parts := strings.Split(strings.TrimPrefix(v, argPrefix), ":")
-	if len(parts) != 4 || b.depth > 6 {
+	if len(parts) != 4 || b.depth > maxTypeDepth {
 		return binding{}
 	}
 	var n [4]int
@@ -150,7 +150,7 @@ func namedNonExtra(n tree.Node) []tree.Node {
 // forEach T to the first, Map<K, V>'s V to the first and K to the second).
 func (b *binder) ctxElem(f *fileFacts, v string) binding {
 	parts := strings.Split(strings.TrimPrefix(v, ctxPrefix), ":")
-	if len(parts) != 4 || b.depth > 6 {
+	if len(parts) != 4 || b.depth > maxTypeDepth {
 		return binding{}
 	}
 	index, err1 := strconv.Atoi(parts[1])
