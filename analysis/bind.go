@@ -612,9 +612,20 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 			return ty
 		}
 	}
+	if v := f.src[start:end]; f.c.spec.jsFamily() && len(v) > 0 && (v[0] == '{' || v[0] == '[') {
+		// An object literal (its properties are typed where it is
+		// written) or an array, not the type of a call it holds.
+		if v[0] == '{' && !strings.Contains(string(v), "...") {
+			return binding{external: true, typeName: tstype.Anonymous, shape: &objectShape{f, start, end}}
+		}
+		return binding{} // { ...other }: members of a value not told
+	}
 	for _, k := range f.calls {
 		if k.Start < start || k.End > end || k.Literal && !k.New || index > 0 && (k.Start != start || k.End != end) {
 			continue // v, ok := m[f(x)]: ok is not f's second result
+		}
+		if f.c.spec.jsFamily() && strings.Contains(string(f.src[start:k.Start]), "=>") {
+			return binding{} // a function literal returning the call is a function
 		}
 		if b.depth > maxTypeDepth || index > 0 && k.New {
 			return binding{}
@@ -1039,7 +1050,7 @@ func (b *binder) fieldOf(ty binding, name string) binding {
 		}
 		frames := ownFrames(ty.targs, dr)
 		for _, t := range f.typed {
-			if t.Name == name && t.Scope == dr.i && !t.Return {
+			if t.Name == name && t.Scope == dr.i && !t.Return && !t.Prop {
 				return b.inFrames(frames, func() binding { return b.declType(f, t, d.Start) })
 			}
 		}
@@ -1597,6 +1608,20 @@ func (b *binder) inPackage(f *fileFacts, name string) binding {
 func (b *binder) member(bd binding, name string) binding {
 	if len(bd.files) > 0 {
 		return b.exported(bd.files, name, 1)
+	}
+	if sh := bd.shape; sh != nil {
+		// An object literal's or object type's method ({ get() {} }):
+		// the definition written there.
+		var out []defRef
+		for i, d := range sh.f.defs {
+			if d.Name == name && d.Start > sh.start && d.End <= sh.end &&
+				(d.Callable || d.Label == lSignature || d.Label == lFunction || d.Label == lMethod) {
+				out = append(out, defRef{sh.f, i})
+			}
+		}
+		if len(out) > 0 {
+			return binding{defs: out}
+		}
 	}
 	if bd.external {
 		// Its members are the package's, or the standard type's.

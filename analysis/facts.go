@@ -166,6 +166,9 @@ type typedName struct {
 	// Opt: the parameter (Param) may be left out: optional (x?: T) or
 	// with a default value.
 	Opt bool
+	// Prop: an object literal's property (typedShape.Prop), read as a
+	// field of the literal's type alone.
+	Prop bool
 	// Predicate is the type the type predicate of a function's return
 	// (Return), or of a variable's function type, proves of its argument
 	// (x is Map<K, V>).
@@ -417,7 +420,7 @@ func (f *fileFacts) addTypedName(n tree.Node, s *typedShape, stack []int, nn, v,
 	}
 	t := typedName{Name: name, Type: typ, TypeRecv: typeRecv, Scope: scope, Start: n.StartByte(),
 		ValStart: valStart, ValEnd: valEnd, Expr: expr, ValExpr: valExpr, Return: s.Return, Elem: s.Elem, Index: index,
-		Key: s.Key, KeyType: keyType, KeyRecv: keyRecv, Under: s.Under}
+		Key: s.Key, KeyType: keyType, KeyRecv: keyRecv, Under: s.Under, Prop: s.Prop}
 	if f.c.spec.TypeExpr == nil && len(s.Expr) > 0 {
 		t.Predicate = tstype.Predicate(s.Expr.first(n))
 		if v := s.ValueExpr.first(n); t.Predicate == "" && v.Kind() == "as_expression" {
@@ -671,7 +674,9 @@ func valueExpr(v tree.Node, depth int) string {
 				return "" // { ...schemas }: members of unknown types
 			}
 		}
-		return tstype.Anonymous
+		// Its properties, typed by their values, are read where it is
+		// written (typedShape.Prop).
+		return tstype.Anonymous + "@" + strconv.Itoa(v.StartByte()) + ":" + strconv.Itoa(v.EndByte())
 	case "arrow_function", "function_expression", "function", "generator_function", "class":
 		return "Function"
 	case "this":

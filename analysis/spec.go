@@ -513,6 +513,9 @@ type typedShape struct {
 	// Token, when set, is a token the node must have for the shape to
 	// declare anything (of in TypeScript's for (x of xs), not in).
 	Token string
+	// Prop: the name is a property of an object literal ({ a: f() }),
+	// typed by its value: a field of the literal, never a variable.
+	Prop bool
 }
 
 // packageShape reads a package declaration.

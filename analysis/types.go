@@ -48,7 +48,7 @@ var libLowerGlobals = []string{"document", "window", "console", "navigator", "lo
 func (b *binder) declAt(f *fileFacts, name string, pos int) (typedName, bool) {
 	best, bestStart := -1, -2
 	for i, t := range f.typed {
-		if t.Name != name || t.Return || t.Under || t.Type == "" && t.Expr == "" && t.Start > pos {
+		if t.Name != name || t.Return || t.Under || t.Prop || t.Type == "" && t.Expr == "" && t.Start > pos {
 			continue // a name declared by its value is typed after it; a written type holds in its whole scope
 		}
 		if t.ValStart >= 0 && pos >= t.ValStart && pos < t.ValEnd && !f.c.spec.jsFamily() {

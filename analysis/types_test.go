@@ -282,6 +282,18 @@ export function w3(s: Store) { s.get('k'); }
 class Ed { inputs: { keys: Store; more: { cache: Cache } } }
 export function w4(e: Ed) { const { inputs: { keys, more: { cache } } } = e; keys.get('k'); cache.get('k'); }`,
 			[]string{"w3 resolved", "w4 resolved"}},
+		{"an object literal's properties are typed by their values", `import { Store, Cache } from './store';
+function mk(): Store { return new Store(); }
+function mkc(): Cache { return new Cache(); }
+const flags = { a: mk(), b: mkc(), n: { deep: mk() }, f: () => mkc() };
+function wrap() { return { inner: mkc() }; }
+export function x1() { flags.a.get('k'); }
+export function x2() { flags.b.get('k'); wrap().get('k'); }
+export function x3() { const o = { s: new Store() }; o.s.get('k'); }
+export function x4() { flags.n.deep.get('k'); }
+export function x5() { flags.f().get('k'); }
+export function x6(a: any) { const o = { a: new Store() }; a.get('k'); }`,
+			[]string{"x1 resolved", "x3 resolved", "x4 resolved", "x5 name-only"}},
 		{"for...of gives the elements", `import { Store, Cache } from './store';
 interface Reg { on?: (k: string) => void; store: Store }
 export function q1(xs: Store[]) { for (const x of xs) x.get('k'); }
