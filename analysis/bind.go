@@ -435,6 +435,9 @@ func (b *binder) resolveCall(f *fileFacts, k call) binding {
 				return binding{external: true, typeName: k.Name}
 			}
 		}
+		if !bd.found() {
+			return b.localValue(f, k.Name, k.Start)
+		}
 		return bd
 	case k.RecvPlain && k.Recv == "super" && f.c.spec.Library != nil:
 		return b.superMember(f, k.Start, k.Name)
@@ -1122,7 +1125,25 @@ func (b *binder) fieldOf(ty binding, name string) binding {
 // classifyName decides whether the unqualified name at pos of f (a type
 // annotation, a supertype) names the target.
 func (b *binder) classifyName(f *fileFacts, name string, pos int, t target) status {
-	return b.judge(b.lookup(f, name, pos, 0), t)
+	bd := b.lookup(f, name, pos, 0)
+	if !bd.found() {
+		bd = b.localValue(f, name, pos)
+	}
+	return b.judge(bd, t)
+}
+
+// localValue is what a TypeScript name no definition binds at pos of f
+// names when a parameter or local of that name is in scope there (new
+// Class() with a parameter Class): a value of its own, never a
+// definition elsewhere. Nothing when none is.
+func (b *binder) localValue(f *fileFacts, name string, pos int) binding {
+	if !f.c.spec.jsFamily() {
+		return binding{}
+	}
+	if t, ok := b.declAt(f, name, pos); ok && t.Scope >= 0 {
+		return binding{external: true, typeName: tstype.Anonymous}
+	}
+	return binding{}
 }
 
 // why names the reason a name-only site of a name (not a call) stayed
@@ -1156,7 +1177,12 @@ func (b *binder) judgeWhy(bd binding, t target) (status, string) {
 			return nameOnly, ReasonDispatch
 		}
 		return miss, ""
-	case bd.external && (t.owner != "" || t.exact != nil || bd.typeName != "" && bd.typeName != tstype.Anonymous):
+	case bd.external && (t.owner != "" || t.exact != nil || bd.typeName != "" && bd.typeName != tstype.Anonymous ||
+		b.s.main.spec.jsFamily()):
+		// A package's or the standard library's: not the workspace's. (A
+		// TypeScript import the resolver cannot place in the workspace is
+		// a package's; elsewhere a bare name's may be a module of the
+		// workspace no rule maps, as PHP's use App\Registry\X.)
 		if bd.typeName != "" && b.implementsExternal(bd.typeName, t) {
 			return nameOnly, ReasonDispatch // a Map's get may be a class's implementing Map
 		}

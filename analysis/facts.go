@@ -204,6 +204,11 @@ type exportFact struct {
 	Local string
 }
 
+// tsKeywordTypes are TypeScript's type keywords the grammar may read as a
+// type name (bigint): never a reference to a declaration of that name.
+var tsKeywordTypes = map[string]bool{"bigint": true, "any": true, "unknown": true, "never": true, "object": true,
+	"symbol": true, "undefined": true, "void": true, "string": true, "number": true, "boolean": true}
+
 // extract walks t once and collects its facts.
 func extract(c *compiled, rel string, t *tree.Tree) *fileFacts {
 	f := &fileFacts{rel: rel, c: c, src: t.Source()}
@@ -260,7 +265,7 @@ func extract(c *compiled, rel string, t *tree.Tree) *fileFacts {
 				f.packages = append(f.packages, compact(p.Text()))
 			}
 		}
-		if k.flags&fType != 0 && n.NamedChildCount() == 0 && !skip[start] {
+		if k.flags&fType != 0 && n.NamedChildCount() == 0 && !skip[start] && !(c.spec.jsFamily() && tsKeywordTypes[n.Text()]) {
 			if (!needCtx || c.inTypeContext(n)) && !f.namesTypeParam(n) {
 				r := typeRef{Name: n.Text(), Line: n.StartPoint().Row + 1, Start: -1}
 				if p := n.Parent(); !p.IsZero() {

@@ -516,3 +516,30 @@ export function h(t: any, u: Other) { t.output(); u.output(); new B(); }
 		sameList(t, "references of "+c.symbol, got, c.want)
 	}
 }
+
+// TestReferencesOfOtherNames: sites that name another thing than a
+// TypeScript declaration of the same name are not its references: the
+// type keyword bigint (which the grammar reads as a type name), a name
+// imported from a package, a parameter or local of that name.
+func TestReferencesOfOtherNames(t *testing.T) {
+	dir := project(t, map[string]string{
+		"a.ts": "export function bigint(x: number) { return 1; }\nexport function describe(v: unknown) { return ''; }\nexport class Klass {}\n",
+		"b.ts": "import { describe } from 'vitest';\nimport { Klass, bigint } from './a';\ntype P = string | bigint;\nlet v: bigint = 1n;\n" +
+			"describe('x', () => {});\nexport function mk(Klass: new () => object) { return new Klass(); }\nexport const k = new Klass();\n" +
+			"export const n = bigint(1);\n",
+	})
+	for _, c := range []struct {
+		symbol string
+		want   []string
+	}{
+		{"a.ts#bigint", []string{"directCalls b.ts:8 resolved", "imports b.ts:2 resolved"}},
+		{"a.ts#describe", nil},
+		{"Klass", []string{"instantiations b.ts:7 resolved", "imports b.ts:2 resolved"}},
+	} {
+		r := run(t, dir, Params{Mode: ModeReferences, Language: "typescript", Symbol: c.symbol})
+		got := refList(r, func(cat string, it Ref) string {
+			return fmt.Sprintf("%s %s:%d %s", cat, it.File, it.Line, it.Confidence)
+		})
+		sameList(t, "references of "+c.symbol, got, c.want)
+	}
+}
