@@ -1108,7 +1108,7 @@ func (b *binder) fieldOf(ty binding, name string) binding {
 		// An object type literal's field ({ subs: Subscription }): its
 		// property signature's type.
 		for _, t := range sh.f.typed {
-			if t.Name == name && !t.Return && t.Start > sh.start && t.Start < sh.end {
+			if t.Name == name && !t.Return && t.Start >= sh.start && t.Start < sh.end {
 				b.depth++
 				defer func() { b.depth-- }()
 				return b.inFrames(ty.targs, func() binding { return b.declType(sh.f, t, t.Start) })

@@ -131,6 +131,9 @@ var tsSpec = &langSpec{
 		{Kind: "for_in_statement", Name: path{"left"}, Value: path{"right"}, Elem: true, Token: "of"},
 		// { measure: createFlag() }: a property typed by its value.
 		{Kind: "pair", Name: path{"key"}, Expr: path{"type"}, ValueExpr: path{"value"}, Prop: true},
+		// { store }: the property has the variable's type.
+		{Kind: "object", Name: path{"#shorthand_property_identifier"}, Value: path{"#shorthand_property_identifier"},
+			AllNames: true, Prop: true},
 		{Kind: "public_field_definition", Name: path{"name"}, Expr: path{"type"}, ValueExpr: path{"value"}},
 		{Kind: "property_signature", Name: path{"name"}, Expr: path{"type"}},
 		// Return types: x = f() has f's written return type.
