@@ -142,6 +142,12 @@ func (s *session) callers(sym, owner string, depth, maxNodes int) []CallNode {
 						path = withKey(path, defKey{dr.f.rel, dr.i})
 					}
 				}
+				if grouped && p.node == nil && m.st == nameOnly && m.why == ReasonDispatch {
+					if dr, ok := s.dispatchesTo(f, k, sym, asked); ok {
+						n.Def = defLabel(dr.f, dr.i) // listed, name-only, under the one it may reach
+						path = withKey(path, defKey{dr.f.rel, dr.i})
+					}
+				}
 				switch {
 				case path[key] && k.Caller >= 0:
 					n.Cycle = true
@@ -349,6 +355,31 @@ func (s *session) callSitesFor(t target, byDef bool) (out []match, untyped int) 
 		out = append(out, m)
 	}
 	return out, untyped
+}
+
+// maxDispatchDefs bounds how many definitions of a bare name a dispatch
+// site is judged against to find the one it may reach.
+const maxDispatchDefs = 16
+
+// dispatchesTo finds the one definition of asked (a bare name's) that
+// call k of f, bound to a member it overrides or implements or to a
+// sibling's, may reach by dispatch (Map.get in this.data_.get(k) reaching
+// ObservableMap.get); ok is false when none or several may.
+func (s *session) dispatchesTo(f *fileFacts, k call, sym string, asked []defRef) (defRef, bool) {
+	if len(asked) > maxDispatchDefs {
+		return defRef{}, false
+	}
+	b := s.binder()
+	var out []defRef
+	for _, dr := range asked {
+		if st, why, _ := b.classifyBound(f, k, target{name: sym, exact: &dr}); st == nameOnly && why == ReasonDispatch {
+			out = append(out, dr)
+		}
+	}
+	if len(out) != 1 {
+		return defRef{}, false
+	}
+	return out[0], true
 }
 
 // sameBound reports whether one of the matches at seen binds to the

@@ -347,3 +347,35 @@ export class B<T> {
 	sameList(t, "callers of _parse, depth 2", got, []string{
 		"0 A.parse", "0 A._parse", "1 A.parse  (already shown)", "1 A._parse  (cycle)", "0 B._parse", "1 B._parse  (cycle)"})
 }
+
+// TestBareNameDispatchGroup: asked by a bare name, a call bound to a
+// member the definitions override or implement (a Map's get, a base
+// class's) is listed, name-only, under the one definition it may reach;
+// one that may reach several stays attributed to none.
+func TestBareNameDispatchGroup(t *testing.T) {
+	dir := project(t, map[string]string{
+		"store.ts": `export class ObsMap implements Map<string, number> { get(k: string) { return 1; } }
+export class Base { run() {} }
+export class A extends Base { run() {} }
+export class B extends Base { run() {} }
+export class Other { get() { return 2; } }
+export function viaMap(m: Map<string, number>) { return m.get('g'); }
+export function viaBase(b: Base) { b.run(); }
+export class S1 implements Set<string> { has(x: string) { return true; } }
+export class S2 implements Set<string> { has(x: string) { return false; } }
+export function viaSet(s: Set<string>) { return s.has('x'); }
+`})
+	show := func(ns []CallNode) []string {
+		var out []string
+		for _, n := range ns {
+			out = append(out, fmt.Sprintf("%s %s %s def=%q", n.Name, n.Confidence, n.Reason, n.Def))
+		}
+		return out
+	}
+	r := run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: "get"})
+	sameList(t, "callers of get", show(r.Callers), []string{`viaMap name-only dispatch def="ObsMap.get store.ts:1"`})
+	r = run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: "run"})
+	sameList(t, "callers of run", show(r.Callers), []string{`viaBase resolved  def="Base.run store.ts:2"`})
+	r = run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: "has"})
+	sameList(t, "callers of has", show(r.Callers), []string{`viaSet name-only dispatch def=""`})
+}
