@@ -516,8 +516,18 @@ func (b *binder) resolveCall(f *fileFacts, k call) binding {
 		if inner, ok := b.objectMember(base, k.Recv); ok && len(inner.files) > 0 {
 			return b.member(inner, k.Name) // z.iso.datetime() with const z = { iso: _iso }
 		}
+		if k.Recv == "prototype" && b.isTypeBinding(base) && f.c.spec.jsFamily() {
+			return b.member(b.types(base), k.Name) // Owner.prototype.m.call(x)
+		}
 		if len(base.files) > 0 || b.isTypeBinding(base) {
 			return binding{} // pkg.Var.m() or Owner.field.m(): not followed
+		}
+		if !base.found() {
+			if _, declared := b.declAt(f, k.RecvBase, k.Start); !declared {
+				if g := b.global(f, k.RecvBase); g.found() {
+					return b.member(b.fieldOf(g, k.Recv), k.Name) // Object.prototype.toString
+				}
+			}
 		}
 		return b.member(b.fieldOf(b.typeOf(f, k.RecvBase, k.Start, base), k.Recv), k.Name)
 	}
@@ -1186,9 +1196,26 @@ func (b *binder) judgeWhy(bd binding, t target) (status, string) {
 		if bd.typeName != "" && b.implementsExternal(bd.typeName, t) {
 			return nameOnly, ReasonDispatch // a Map's get may be a class's implementing Map
 		}
+		if bd.typeName == "Object" && bd.lib != nil && bd.member == t.name && b.classMember(t) {
+			// Object's toString, valueOf, ...: every class overrides them.
+			return nameOnly, ReasonDispatch
+		}
 		return miss, ""
 	}
 	return nameOnly, ""
+}
+
+// classMember reports whether a target's definitions are all methods of
+// TypeScript or JavaScript classes, which override Object's members.
+func (b *binder) classMember(t target) bool {
+	ds := b.targetDefs(t)
+	for _, dr := range ds {
+		d := dr.f.defs[dr.i]
+		if !dr.f.c.spec.jsFamily() || d.Parent < 0 || dr.f.defs[d.Parent].Label != lClass {
+			return false
+		}
+	}
+	return len(ds) > 0
 }
 
 // implementsExternal reports whether a target's class names typeName as a

@@ -204,6 +204,23 @@ type exportFact struct {
 	Local string
 }
 
+// viaCall is the function a JavaScript or TypeScript callee calls through
+// Function's call or apply (f in f.call(x), Owner.prototype.m in
+// Owner.prototype.m.apply(x, args)): the call is one of it, as the
+// compiler's call hierarchy counts it. Any other callee is itself.
+func viaCall(c *compiled, callee tree.Node) tree.Node {
+	if !c.spec.jsFamily() || callee.Kind() != "member_expression" {
+		return callee
+	}
+	if p := callee.ChildByField("property").Text(); p != "call" && p != "apply" {
+		return callee
+	}
+	if o := callee.ChildByField("object"); o.Kind() == "member_expression" || o.Kind() == "identifier" {
+		return o
+	}
+	return callee
+}
+
 // tsKeywordTypes are TypeScript's type keywords the grammar may read as a
 // type name (bigint): never a reference to a declaration of that name.
 var tsKeywordTypes = map[string]bool{"bigint": true, "any": true, "unknown": true, "never": true, "object": true,
@@ -940,7 +957,7 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 		leaf, _ = c.nameLeaf(s.Name.first(n))
 		recv = s.Receiver.first(n)
 	} else {
-		leaf, recv = c.nameLeaf(s.Callee.first(n))
+		leaf, recv = c.nameLeaf(viaCall(c, s.Callee.first(n)))
 	}
 	if s.Component {
 		if leaf.IsZero() {

@@ -544,3 +544,37 @@ func TestReferencesOfOtherNames(t *testing.T) {
 		sameList(t, "references of "+c.symbol, got, c.want)
 	}
 }
+
+// TestCallApplyAndObject: f.call(x) and Owner.prototype.m.apply(x, a)
+// are calls of f and of Owner's m, as the compiler's call hierarchy
+// counts them; a call of Object's member (o.toString() on an object,
+// Object.prototype.toString.call(x)) may reach every class's override:
+// name-only, dispatch.
+func TestCallApplyAndObject(t *testing.T) {
+	dir := project(t, map[string]string{"a.ts": `export class Set2 { toString() { return "s"; } has(x: number) { return true; } }
+export function helper(x: number) { return x; }
+export function a(thing: unknown) { return Object.prototype.toString.call(thing); }
+export function b(s: Set2) { return Set2.prototype.has.call(s, 1) && helper.apply(null, [1]); }
+export function c(o: object) { return o.toString(); }
+export function d(s: Set2) { return s.toString(); }
+export function e(n: number) { return n.toString(); }
+`})
+	for _, c := range []struct {
+		symbol string
+		want   []string
+	}{
+		{"Set2.toString", []string{"a a.ts name-only", "c a.ts name-only", "d a.ts resolved"}},
+		{"Set2.has", []string{"b a.ts resolved"}},
+		{"helper", []string{"b a.ts resolved"}},
+	} {
+		r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: c.symbol})
+		got := callerSet(r.Callers)
+		sort.Strings(got)
+		sameList(t, "callers of "+c.symbol, got, c.want)
+		for _, n := range r.Callers {
+			if n.Confidence == NameOnly && n.Reason != ReasonDispatch {
+				t.Errorf("%s: %s is name-only for %q, not dispatch", c.symbol, n.Name, n.Reason)
+			}
+		}
+	}
+}
