@@ -395,6 +395,8 @@ func (f *fileFacts) addTypedName(n tree.Node, s *typedShape, stack []int, nn, v,
 		if f.c.spec.TypeExpr == nil && expr == "" {
 			if tn := s.Expr.first(n); tstype.IsAny(tn) || tn.IsZero() && s.Param && valStart < 0 && valExpr == "" && f.c.implicitAny(n) {
 				expr = tstype.Any
+			} else if tn.IsZero() && valStart < 0 && n.Kind() == "variable_declarator" && n.Parent().Parent().Kind() == "ambient_declaration" {
+				expr = tstype.Any // declare const Symbol: no type, any
 			}
 		}
 	} else if len(s.Value) > 0 {

@@ -293,7 +293,9 @@ export function x3() { const o = { s: new Store() }; o.s.get('k'); }
 export function x4() { flags.n.deep.get('k'); }
 export function x5() { flags.f().get('k'); }
 export function x6(a: any) { const o = { a: new Store() }; a.get('k'); }
-export function x7(store: Store) { const o = { store }; o.store.get('k'); }`,
+export function x7(store: Store) { const o = { store }; o.store.get('k'); }
+declare const G;
+export function x8() { G.get('k'); }`,
 			[]string{"x1 resolved", "x3 resolved", "x4 resolved", "x5 name-only", "x7 resolved"}},
 		{"for...of gives the elements", `import { Store, Cache } from './store';
 interface Reg { on?: (k: string) => void; store: Store }
