@@ -589,6 +589,17 @@ func (b *binder) valueType(f *fileFacts, start, end int) binding {
 // valueTypeAt is valueType for result index of the value's call (1 for
 // err in x, err := f()); a value other than a call has one result.
 func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
+	if v := f.src[start:end]; f.c.spec.jsFamily() && len(v) > 0 && (v[0] == '{' || v[0] == '[') {
+		// An object literal (its properties are typed where it is
+		// written) or an array, not the type of a call it holds.
+		if v[0] == '{' && !strings.Contains(string(v), "...") {
+			return binding{external: true, typeName: tstype.Anonymous, shape: &objectShape{f, start, end}}
+		}
+		if lib := f.c.spec.Library; v[0] == '[' && lib != nil {
+			return binding{external: true, typeName: "Array", lib: lib()} // elements not told
+		}
+		return binding{} // { ...other }: members of a value not told
+	}
 	if v := string(f.src[start:end]); b.depth <= maxTypeDepth && index == 0 {
 		if ty, ok := b.assertedType(f, v, start); ok {
 			return ty
@@ -624,14 +635,6 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 			}
 			return ty
 		}
-	}
-	if v := f.src[start:end]; f.c.spec.jsFamily() && len(v) > 0 && (v[0] == '{' || v[0] == '[') {
-		// An object literal (its properties are typed where it is
-		// written) or an array, not the type of a call it holds.
-		if v[0] == '{' && !strings.Contains(string(v), "...") {
-			return binding{external: true, typeName: tstype.Anonymous, shape: &objectShape{f, start, end}}
-		}
-		return binding{} // { ...other }: members of a value not told
 	}
 	for _, k := range f.calls {
 		if k.Start < start || k.End > end || k.Literal && !k.New || index > 0 && (k.Start != start || k.End != end) {
@@ -1763,6 +1766,11 @@ func (b *binder) externalSuper(dr defRef, depth int) bool {
 		sup := b.superType(dr.f, sf, dr.f.defs[dr.i].Start)
 		if sup.external {
 			return true
+		}
+		if lib := dr.f.c.spec.Library; lib != nil && !sup.found() && sf.Recv == "" {
+			if _, ok := lib().types[sf.Name]; ok {
+				return true // interface IObservableArray<T> extends Array<T>
+			}
 		}
 		for _, p := range sup.defs {
 			if p.f.defs[p.i].container && b.externalSuper(p, depth+1) {

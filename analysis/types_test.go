@@ -295,7 +295,11 @@ export function x5() { flags.f().get('k'); }
 export function x6(a: any) { const o = { a: new Store() }; a.get('k'); }
 export function x7(store: Store) { const o = { store }; o.store.get('k'); }
 declare const G;
-export function x8() { G.get('k'); }`,
+export function x8() { G.get('k'); }
+interface Many<T> extends Map<string, T> { extra(): void }
+export function x9(m: Many<Store>) { m.get('k'); }
+function keysOf(o: object) { if (!o) { return Object.keys(o); } return [...Object.keys(o)]; }
+export function x10(o: object) { keysOf(o).get('k'); }`,
 			[]string{"x1 resolved", "x3 resolved", "x4 resolved", "x5 name-only", "x7 resolved"}},
 		{"for...of gives the elements", `import { Store, Cache } from './store';
 interface Reg { on?: (k: string) => void; store: Store }
