@@ -1066,7 +1066,7 @@ func (b *binder) fieldOf(ty binding, name string) binding {
 		}
 		frames := ownFrames(ty.targs, dr)
 		for _, t := range f.typed {
-			if t.Name == name && t.Scope == dr.i && !t.Return && !t.Prop {
+			if t.Name == name && t.Scope == dr.i && !t.Return && !t.Prop && !t.Under {
 				return b.inFrames(frames, func() binding { return b.declType(f, t, d.Start) })
 			}
 		}
@@ -1153,8 +1153,8 @@ func (b *binder) localValue(f *fileFacts, name string, pos int) binding {
 	if !f.c.spec.jsFamily() {
 		return binding{}
 	}
-	if t, ok := b.declAt(f, name, pos); ok && t.Scope >= 0 {
-		return binding{external: true, typeName: tstype.Anonymous}
+	if t, ok := b.declAt(f, name, pos); ok && t.Scope >= 0 && (t.Param > 0 || t.ValStart >= 0 || t.ValExpr != "") {
+		return binding{external: true, typeName: tstype.Anonymous} // a parameter or a variable, not a type's property
 	}
 	return binding{}
 }
@@ -1686,19 +1686,12 @@ func (b *binder) member(bd binding, name string) binding {
 	}
 	var out []defRef
 	library := false
-	for _, dr := range bd.defs {
+	alias := -1
+	for i, dr := range bd.defs {
 		d := dr.f.defs[dr.i]
 		if d.Label == lType && !d.container && b.depth <= maxTypeDepth && dr.f.c.spec.jsFamily() {
-			// A TypeScript type alias (type PartialObserver<T> = A<T> |
-			// B<T>): the members of the type it names. (A Go defined
-			// type has none of its underlying type's methods.)
-			b.depth++
-			m := b.member(b.inFrames(framesOf(bd.targs, dr), func() binding { return b.underlying(dr) }), name)
-			b.depth--
-			if m.external || len(m.defs) > 0 {
-				return m
-			}
-			return binding{}
+			alias = i // its members are read below, unless a namespace merged with it has this one
+			continue
 		}
 		if !d.container {
 			return binding{} // a variable: its type is unknown
@@ -1706,6 +1699,19 @@ func (b *binder) member(bd binding, name string) binding {
 		ms := b.membersOf(dr, name, 0)
 		out = append(out, ms...)
 		library = library || len(ms) == 0 && b.externalSuper(dr, 0)
+	}
+	if alias >= 0 && len(out) == 0 {
+		// A TypeScript type alias (type PartialObserver<T> = A<T> |
+		// B<T>): the members of the type it names. (A Go defined type
+		// has none of its underlying type's methods.)
+		dr := bd.defs[alias]
+		b.depth++
+		m := b.member(b.inFrames(framesOf(bd.targs, dr), func() binding { return b.underlying(dr) }), name)
+		b.depth--
+		if m.external || len(m.defs) > 0 {
+			return m
+		}
+		return binding{}
 	}
 	if len(out) == 0 && library {
 		// A member the type inherits from a package's type (File

@@ -527,13 +527,17 @@ export function h(t: any, u: Other) { t.output(); u.output(); new B(); }
 // TestReferencesOfOtherNames: sites that name another thing than a
 // TypeScript declaration of the same name are not its references: the
 // type keyword bigint (which the grammar reads as a type name), a name
-// imported from a package, a parameter or local of that name.
+// imported from a package, a parameter or local of that name; and a
+// member of a namespace merged with a type alias of its name
+// (Schema.Result) is the namespace's.
 func TestReferencesOfOtherNames(t *testing.T) {
 	dir := project(t, map[string]string{
 		"a.ts": "export function bigint(x: number) { return 1; }\nexport function describe(v: unknown) { return ''; }\nexport class Klass {}\n",
 		"b.ts": "import { describe } from 'vitest';\nimport { Klass, bigint } from './a';\ntype P = string | bigint;\nlet v: bigint = 1n;\n" +
 			"describe('x', () => {});\nexport function mk(Klass: new () => object) { return new Klass(); }\nexport const k = new Klass();\n" +
 			"export const n = bigint(1);\n",
+		"ns.ts":  "export type Schema<I> = { readonly std: Schema.Result<I> };\nexport declare namespace Schema {\n  export type Result<O> = { value: O };\n}\n",
+		"use.ts": "import type { Schema } from './ns';\nexport function v(): Schema.Result<number> | undefined { return undefined; }\n",
 	})
 	for _, c := range []struct {
 		symbol string
@@ -541,6 +545,7 @@ func TestReferencesOfOtherNames(t *testing.T) {
 	}{
 		{"a.ts#bigint", []string{"directCalls b.ts:8 resolved", "imports b.ts:2 resolved"}},
 		{"a.ts#describe", nil},
+		{"ns.ts#Result", []string{"typeAnnotations ns.ts:1 resolved", "typeAnnotations use.ts:2 resolved"}},
 		{"Klass", []string{"instantiations b.ts:7 resolved", "imports b.ts:2 resolved"}},
 	} {
 		r := run(t, dir, Params{Mode: ModeReferences, Language: "typescript", Symbol: c.symbol})
