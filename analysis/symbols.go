@@ -389,6 +389,15 @@ func (s *session) references(sym, owner string, maxNodes int) *References {
 				add(RefHeritage, f, d.Line, f.lineText(d.Line, viaMax), st, why(st))
 			}
 		}
+		for _, e := range f.exports {
+			if e.Local == sym && e.Source == "" && e.Line > 0 {
+				// export { _null as null }: the local name exported
+				// under another, which the compiler counts as a
+				// reference of it.
+				st := b.classifyName(f, sym, f.lineStarts[e.Line-1], tgt)
+				add(RefReExports, f, e.Line, f.lineText(e.Line, viaMax), st, why(st))
+			}
+		}
 		for _, imp := range f.imports {
 			if !importsName(imp, sym, s.main.spec.Sep) {
 				continue
