@@ -597,6 +597,8 @@ func TestReferencesExportedUnderAlias(t *testing.T) {
 		"ex.ts": "function _null() { return null; }\nexport { _null as null };\nexport function other() { return _null(); }\n",
 	})
 	r := run(t, dir, Params{Mode: ModeReferences, Language: "typescript", Symbol: "ex.ts#_null"})
-	got := refList(r, func(cat string, it Ref) string { return fmt.Sprintf("%s %s:%d %s", cat, it.File, it.Line, it.Confidence) })
+	got := refList(r, func(cat string, it Ref) string {
+		return fmt.Sprintf("%s %s:%d %s", cat, it.File, it.Line, it.Confidence)
+	})
 	sameList(t, "references of _null", got, []string{"directCalls ex.ts:3 resolved", "reExports ex.ts:2 resolved"})
 }
