@@ -725,6 +725,11 @@ func valueExpr(v tree.Node, depth int) string {
 				return tstype.Expr(ts[0])
 			}
 		}
+	case "assignment_expression":
+		// (subject = subject ?? make()): the assigned name's type.
+		if l := v.ChildByField("left"); l.Kind() == "identifier" {
+			return "=" + l.Text()
+		}
 	case "satisfies_expression", "parenthesized_expression", "non_null_expression":
 		if cs := v.NamedChildren(); len(cs) > 0 {
 			return valueExpr(cs[0], depth+1)
@@ -1090,7 +1095,13 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 	if c.spec.jsFamily() {
 		if ta := n.ChildByField("type_arguments"); !ta.IsZero() {
 			for _, a := range namedNonExtra(ta) {
-				k.TypeArgs = append(k.TypeArgs, tstype.Expr(a))
+				x := tstype.Expr(a)
+				if ot := objectType(a); !ot.IsZero() && x == tstype.Anonymous {
+					// new Map<K, { subscription: Subscription }>(): its
+					// fields, read where it is written.
+					x = tstype.Anonymous + "@" + strconv.Itoa(ot.StartByte()) + ":" + strconv.Itoa(ot.EndByte())
+				}
+				k.TypeArgs = append(k.TypeArgs, x)
 			}
 		}
 		if as := n.ChildByField("arguments"); !as.IsZero() && as.Kind() == "arguments" {

@@ -311,8 +311,10 @@ export function q5(rs: Reg[]) { for (const r of rs) { r.store.get('k'); } }
 export function q6(m: Map<string, Cache>) { for (const v of m.values()) v.get('k'); }
 export function q7() { const ws = [new Store()]; for (const w of ws) { w.get('k'); } ws.shift()!.get('k'); }
 export function q9(key: string) { const m = new Map<string, Store>(); let s = m.get(key); s!.get('k'); }
+export function q10() { const m = new Map<string, { s: Store; c: Cache }>(); const v = m.get('a')!; v.s.get('k'); }
+export function q11(st: Store) { let cur: Store | undefined; const s = (cur = [st][0]!); s.get('k'); }
 export function q8() { const cs = [new Cache(), new Cache()]; for (const c of cs) { c.get('k'); } }`,
-			[]string{"q1 resolved", "q3 name-only", "q4 name-only", "q5 resolved", "q7 resolved", "q9 resolved"}},
+			[]string{"q1 resolved", "q10 resolved", "q11 resolved", "q3 name-only", "q4 name-only", "q5 resolved", "q7 resolved", "q9 resolved"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
