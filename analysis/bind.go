@@ -149,6 +149,9 @@ type binding struct {
 	// key, for a written map type, is its key type (Go's map[K]V).
 	key    *binding
 	member string
+	// pkg, for an external binding, is the source of the import it comes
+	// through (a Go package's path: io for io.Writer).
+	pkg string
 	// files: a namespace (import * as ns, a Go package, a Python module):
 	// the files whose exports it holds.
 	files []*fileFacts
@@ -189,6 +192,8 @@ type binder struct {
 	// written type is evaluated (inFrames), innermost last.
 	env   []typeFrame
 	depth int // nesting of typeOf's calls, bounded
+	// goSets memoises Go method sets (types_go.go).
+	goSets *goSets
 }
 
 func (s *session) binder() *binder {
@@ -982,7 +987,7 @@ func (b *binder) written(f *fileFacts, t typedName, pos int) binding {
 	case len(ty.defs) > 0:
 		out = ty
 	case bd.external || len(bd.defs) == 0 && len(bd.files) == 0 && contains(builtinTypes, t.Type):
-		out = binding{external: true, typeName: t.Type}
+		out = binding{external: true, typeName: t.Type, pkg: bd.pkg}
 	}
 	if t.KeyType != "" {
 		key := b.written(f, typedName{Type: t.KeyType, TypeRecv: t.KeyRecv}, pos)
@@ -1157,7 +1162,7 @@ func (b *binder) judgeWhy(bd binding, t target) (status, string) {
 		}
 		return miss, ""
 	case bd.external && (t.owner != "" || t.exact != nil || bd.typeName != "" && bd.typeName != tstype.Anonymous):
-		if bd.typeName != "" && b.implementsExternal(bd.typeName, t) {
+		if bd.typeName != "" && b.implementsExternal(bd.typeName, t) || b.goImplementsExternal(bd, t) {
 			return nameOnly, ReasonDispatch // a Map's get may be a class's implementing Map
 		}
 		return miss, ""
@@ -1208,6 +1213,9 @@ func (b *binder) targetDefs(t target) []defRef {
 // by, or override, a target: their classes are related by extends or
 // implements.
 func (b *binder) dispatches(bound []defRef, t target) bool {
+	if b.goDispatches(bound, t) {
+		return true // Go: an interface and a type implementing it (types_go.go)
+	}
 	var owners []defRef
 	for _, dr := range bound {
 		if d := dr.f.defs[dr.i]; d.Parent >= 0 && dr.f.defs[d.Parent].container {
@@ -1383,7 +1391,7 @@ func (b *binder) lookup(f *fileFacts, name string, pos, depth int) binding {
 					// not known to be another package's.
 					return binding{}
 				}
-				return binding{external: true}
+				return binding{external: true, pkg: imp.Source}
 			}
 			if ns {
 				return binding{files: files}
@@ -1412,7 +1420,7 @@ func (b *binder) lookup(f *fileFacts, name string, pos, depth int) binding {
 			// workspace's main).
 			files := b.importFiles(f, imp)
 			if len(files) == 0 {
-				return binding{external: true}
+				return binding{external: true, pkg: imp.Source}
 			}
 			return binding{files: files}
 		}
