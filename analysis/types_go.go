@@ -70,7 +70,7 @@ func parseGoStd(text string) map[string]*goStdType {
 			if err1 != nil || err2 != nil {
 				continue
 			}
-			t.methods[parts[0]] = goArity{params, results}
+			t.methods[parts[0]] = goArity{params: params, results: results}
 		}
 		out[fs[1]] = t
 	}
@@ -78,13 +78,35 @@ func parseGoStd(text string) map[string]*goStdType {
 }
 
 // goArity is a method's number of parameters and of results; -1 when its
-// signature was not read.
-type goArity struct{ params, results int }
+// signature was not read. types, when read from a workspace declaration,
+// are its parameters' and results' written types (goSigTypes); "" when
+// not compared.
+type goArity struct {
+	params, results int
+	types           string
+}
 
-// fits reports whether two methods' arities may be the same method's.
+// fits reports whether two methods' signatures may be the same method's:
+// the same numbers of parameters and results, and the same written types
+// where both are read.
 func (a goArity) fits(o goArity) bool {
 	return (a.params < 0 || o.params < 0 || a.params == o.params) &&
-		(a.results < 0 || o.results < 0 || a.results == o.results)
+		(a.results < 0 || o.results < 0 || a.results == o.results) &&
+		(a.types == "" || o.types == "" || sameTypes(a.types, o.types))
+}
+
+// sameTypes compares two goSigTypes lists entry by entry, ? matching any.
+func sameTypes(a, b string) bool {
+	as, bs := strings.Split(a, ","), strings.Split(b, ",")
+	if len(as) != len(bs) {
+		return false
+	}
+	for i := range as {
+		if as[i] != bs[i] && as[i] != "?" && bs[i] != "?" {
+			return false
+		}
+	}
+	return true
 }
 
 // goMethodSet is a Go type's method set.
@@ -175,17 +197,27 @@ func (b *binder) goMethods(dr defRef, depth int) *goMethodSet {
 			return s
 		}
 	}
+	// A generic type's signatures name its type parameters: their
+	// types are not compared.
+	generic := goGeneric(dr)
+	own := func(g *fileFacts, m def) {
+		a := goArityOf(g, m)
+		if generic {
+			a.types = ""
+		}
+		s.methods[m.Name] = a
+	}
 	if s.iface {
 		for _, m := range dr.f.defs {
 			if m.Parent == dr.i && m.Label == lSignature {
-				s.methods[m.Name] = goArityOf(dr.f, m)
+				own(dr.f, m)
 			}
 		}
 	} else {
 		for _, g := range b.factsOf(pathpkg.Dir(dr.f.rel)) {
 			for _, m := range g.defs {
 				if m.Label == lMethod && m.Container == d.Name && m.Parent < 0 {
-					s.methods[m.Name] = goArityOf(g, m)
+					own(g, m)
 				}
 			}
 		}
@@ -204,6 +236,15 @@ func (b *binder) goMethods(dr defRef, depth int) *goMethodSet {
 		s.merge(set)
 	}
 	return s
+}
+
+// goGeneric reports whether the Go type definition dr declares type
+// parameters (type List[T any] struct).
+func goGeneric(dr defRef) bool {
+	d := dr.f.defs[dr.i]
+	i := skipSpace(dr.f.src, d.Start+len(d.Name))
+	return d.Start >= 0 && i < len(dr.f.src) && i < d.End && dr.f.src[i] == '[' &&
+		strings.HasPrefix(string(dr.f.src[d.Start:d.End]), d.Name)
 }
 
 // merge adds the methods of o not declared in s (a promoted method is
@@ -334,7 +375,7 @@ func (b *binder) goImplementsExternal(bd binding, t target) bool {
 // parameters and results from its source: func (r T) Name(params)
 // results {, or Name(params) results. -1 for what is not read.
 func goArityOf(f *fileFacts, d def) goArity {
-	unknown := goArity{-1, -1}
+	unknown := goArity{-1, -1, ""}
 	if d.Start < 0 || d.End > len(f.src) || d.Start >= d.End {
 		return unknown
 	}
@@ -357,20 +398,129 @@ func goArityOf(f *fileFacts, d def) goArity {
 	if end >= len(src) {
 		return unknown
 	}
-	a := goArity{params: countList(src[i+1 : end]), results: 0}
+	params := src[i+1 : end]
+	a := goArity{params: countList(params), results: 0}
+	var results []string
 	j := skipSpace(src, end+1)
 	switch {
 	case j >= len(src) || src[j] == '{' || src[j] == '/' || src[j] == '\n' || src[j] == ';':
 	case src[j] == '(':
 		if e := closing(src, j); e < len(src) {
 			a.results = countList(src[j+1 : e])
+			results = entries(src[j+1 : e])
 		} else {
 			a.results = -1
 		}
 	default:
 		a.results = 1
+		one := src[j:]
+		if k := strings.IndexAny(string(one), "{/;\n"); k >= 0 {
+			one = one[:k]
+		}
+		results = []string{strings.TrimSpace(string(one))}
+	}
+	if a.results >= 0 {
+		a.types = strings.Join(append(writtenTypes(entries(params)), writtenTypes(results)...), ",")
 	}
 	return a
+}
+
+// entries splits a parameter or result list at its top-level commas,
+// each entry trimmed, empty ones left out.
+func entries(list []byte) []string {
+	var out []string
+	depth, start := 0, 0
+	add := func(e []byte) {
+		if t := strings.TrimSpace(string(e)); t != "" {
+			out = append(out, t)
+		}
+	}
+	for i, c := range list {
+		switch c {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				add(list[start:i])
+				start = i + 1
+			}
+		}
+	}
+	add(list[start:])
+	return out
+}
+
+// goTypeWords start a written type that has a space in it (chan int,
+// func(a int)), never a parameter's name.
+var goTypeWords = []string{"chan", "func", "map", "struct", "interface"}
+
+// writtenTypes reads the types of a list's entries (a, b int, c string:
+// int, int, string; or unnamed: int, string), each normalised (goSigType).
+func writtenTypes(es []string) []string {
+	named := false
+	split := make([][2]string, len(es))
+	for i, e := range es {
+		if k := strings.IndexAny(e, " \t"); k > 0 && isIdent(e[:k]) && !contains(goTypeWords, e[:k]) {
+			split[i] = [2]string{e[:k], strings.TrimSpace(e[k:])}
+			named = true
+		} else {
+			split[i] = [2]string{e, ""}
+		}
+	}
+	out := make([]string, len(es))
+	cur := "?"
+	for i := len(es) - 1; i >= 0; i-- {
+		switch {
+		case !named:
+			out[i] = goSigType(es[i])
+		case split[i][1] != "":
+			cur = goSigType(split[i][1])
+			out[i] = cur
+		default:
+			out[i] = cur // a, b int: a is an int
+		}
+	}
+	return out
+}
+
+// goSigType normalises a written type for comparing signatures written in
+// different packages: spaces and package qualifiers dropped (io.Writer is
+// Writer), byte, rune and interface{} spelled uint8, int32 and any; a
+// function, struct or interface type (whose parameter names may differ)
+// matches any (?).
+func goSigType(t string) string {
+	t = strings.ReplaceAll(strings.Join(strings.Fields(t), ""), "interface{}", "any")
+	if strings.Contains(t, "func(") || strings.Contains(t, "struct{") || strings.Contains(t, "interface{") {
+		return "?"
+	}
+	var out strings.Builder
+	for i := 0; i < len(t); {
+		j := i
+		for j < len(t) && (t[j] == '_' || 'a' <= t[j] && t[j] <= 'z' || 'A' <= t[j] && t[j] <= 'Z' || '0' <= t[j] && t[j] <= '9' || t[j] >= 0x80) {
+			j++
+		}
+		if j == i {
+			out.WriteByte(t[i])
+			i++
+			continue
+		}
+		word := t[i:j]
+		if j < len(t) && t[j] == '.' && j+1 < len(t) && t[j+1] != '.' {
+			i = j + 1 // a package's qualifier
+			continue
+		}
+		switch word {
+		case "byte":
+			word = "uint8"
+		case "rune":
+			word = "int32"
+		}
+		out.WriteString(word)
+		i = j
+	}
+	return out.String()
 }
 
 // skipSpace returns the index of the first byte of src at or after i that

@@ -66,6 +66,19 @@ func (f *File) Read(p []byte) (int, error) { return 0, nil }
 type Other struct{}
 
 func (o Other) Write(s string) {}
+
+// Err's Unwrap returns an error, Unwrapper's a Handler: no Unwrapper.
+type Unwrapper interface{ Unwrap() Handler }
+
+type Err struct{}
+
+func (e Err) Unwrap() error { return nil }
+
+// Wrap's Unwrap returns the Handler, written with its package (as
+// another package writes it).
+type Wrap struct{}
+
+func (w Wrap) Unwrap() p.Handler { return nil }
 `,
 	"p/use.go": `package p
 
@@ -89,6 +102,8 @@ func closeIt(rc ReadCloser) { rc.Close() }
 func pair(x Pair) { x.Read(nil) }
 
 func other(o Other) { o.Write("x") }
+
+func unwrap(u Unwrapper) { u.Unwrap() }
 `,
 }
 
@@ -99,7 +114,7 @@ func other(o Other) { o.Write("x") }
 // standard library interface (io.Writer, fmt.Stringer), an embedded
 // interface, a pointer receiver's and a value receiver's method, a
 // promoted method; a type whose method set lacks the interface's methods,
-// or has them with another arity, is no implementation, and a same-named
+// or has them with another arity or written types, is no implementation, and a same-named
 // method of an unrelated type stays a miss.
 func TestGoDispatch(t *testing.T) {
 	dir := project(t, goDispatchProject)
@@ -127,6 +142,9 @@ func TestGoDispatch(t *testing.T) {
 		{"File.Read", []string{"pair name-only dispatch", "read name-only dispatch"}},
 		// Other's Write is no io.Writer's; o.Write is its own.
 		{"Other.Write", []string{"other resolved"}},
+		// A result of another written type; the same type qualified.
+		{"Err.Unwrap", nil},
+		{"Wrap.Unwrap", []string{"unwrap name-only dispatch"}},
 	} {
 		r := run(t, dir, Params{Mode: ModeCallers, Language: "go", Symbol: tc.symbol})
 		var got []string
@@ -142,22 +160,26 @@ func TestGoDispatch(t *testing.T) {
 	}
 }
 
-// TestGoArity checks how a Go method's numbers of parameters and results
-// are read from its declaration.
+// TestGoArity checks how a Go method's signature is read from its
+// declaration: its numbers of parameters and results, and their written
+// types, normalised (qualifiers dropped, byte as uint8, interface{} as
+// any; a function, struct or interface type matching any).
 func TestGoArity(t *testing.T) {
 	for _, tc := range []struct {
 		src, name, label string
 		want             goArity
 	}{
-		{"func (b *Buf) Write(p []byte) (int, error) {}", "Write", lMethod, goArity{1, 2}},
-		{"func (b Buf) String() string { return \"\" }", "String", lMethod, goArity{0, 1}},
-		{"func (m *Mux) ServeHTTP(w, r int) {}", "ServeHTTP", lMethod, goArity{2, 0}},
-		{"func (m *Mux) Do(f func(a, b int) error, xs ...map[string]int,\n) {}", "Do", lMethod, goArity{2, 0}},
-		{"func (l *List[T]) Each(f func(T) bool) (n int, err error) {}", "Each", lMethod, goArity{1, 2}},
-		{"func (s S) Shape() struct{ a, b int } { return }", "Shape", lMethod, goArity{0, 1}},
-		{"Read(p []byte) (n int, err error)", "Read", lSignature, goArity{1, 2}},
-		{"Close() error", "Close", lSignature, goArity{0, 1}},
-		{"Reset()", "Reset", lSignature, goArity{0, 0}},
+		{"func (b *Buf) Write(p []byte) (int, error) {}", "Write", lMethod, goArity{1, 2, "[]uint8,int,error"}},
+		{"func (b Buf) String() string { return \"\" }", "String", lMethod, goArity{0, 1, "string"}},
+		{"func (m *Mux) ServeHTTP(w, r int) {}", "ServeHTTP", lMethod, goArity{2, 0, "int,int"}},
+		{"func (m *Mux) Do(f func(a, b int) error, xs ...map[string]int,\n) {}", "Do", lMethod, goArity{2, 0, "?,...map[string]int"}},
+		{"func (l *List[T]) Each(f func(T) bool) (n int, err error) {}", "Each", lMethod, goArity{1, 2, "?,int,error"}},
+		{"func (s S) Shape() struct{ a, b int } { return }", "Shape", lMethod, goArity{0, 1, "struct"}},
+		{"func (s S) Walk(v ast.Visitor, n *ast.Node, x interface{}) chan<- rune {}", "Walk", lMethod,
+			goArity{3, 1, "Visitor,*Node,any,chan<-int32"}},
+		{"Read(p []byte) (n int, err error)", "Read", lSignature, goArity{1, 2, "[]uint8,int,error"}},
+		{"Close() error", "Close", lSignature, goArity{0, 1, "error"}},
+		{"Reset()", "Reset", lSignature, goArity{0, 0, ""}},
 	} {
 		f := &fileFacts{src: []byte(tc.src)}
 		got := goArityOf(f, def{Name: tc.name, Label: tc.label, Start: 0, End: len(tc.src)})
@@ -177,13 +199,13 @@ func TestGoStdTable(t *testing.T) {
 		iface       bool
 		want        goArity
 	}{
-		{"io.Writer", "Write", true, goArity{1, 2}},
-		{"io.ReadCloser", "Read", true, goArity{1, 2}},
-		{"io.ReadCloser", "Close", true, goArity{0, 1}},
-		{"fmt.Stringer", "String", true, goArity{0, 1}},
-		{"net/http.Handler", "ServeHTTP", true, goArity{2, 0}},
-		{"bytes.Buffer", "Write", false, goArity{1, 2}},
-		{"sync.Mutex", "Lock", false, goArity{0, 0}},
+		{"io.Writer", "Write", true, goArity{params: 1, results: 2}},
+		{"io.ReadCloser", "Read", true, goArity{params: 1, results: 2}},
+		{"io.ReadCloser", "Close", true, goArity{params: 0, results: 1}},
+		{"fmt.Stringer", "String", true, goArity{params: 0, results: 1}},
+		{"net/http.Handler", "ServeHTTP", true, goArity{params: 2, results: 0}},
+		{"bytes.Buffer", "Write", false, goArity{params: 1, results: 2}},
+		{"sync.Mutex", "Lock", false, goArity{params: 0, results: 0}},
 	} {
 		st, ok := std[tc.typ]
 		if !ok {
