@@ -539,7 +539,8 @@ func embedded(w *wrap) { w.Pool.Get(); w.Conn.Close() }
 			"embedded use.go name-only"}},
 		// The package's function, not Handle's method of the same name.
 		{"p.Close", []string{"top files.go resolved"}},
-		{"Fault.Error", nil},
+		// err.Error() with err an error: Fault implements error.
+		{"Fault.Error", []string{"results use.go name-only", "written use.go name-only"}},
 	} {
 		r := run(t, dir, Params{Mode: "callers", Language: "go", Symbol: tc.symbol})
 		sameList(t, "callers of "+tc.symbol, callerSet(r.Callers), tc.want)

@@ -228,7 +228,11 @@ func (b *binder) goMethods(dr defRef, depth int) *goMethodSet {
 		if sf.Def != dr.i || sf.Relation != "embeds" {
 			continue
 		}
-		set, ok := b.goBindingMethods(b.superType(dr.f, sf, d.Start), depth+1)
+		sup := b.superType(dr.f, sf, d.Start)
+		if sf.Name == "error" && sf.Recv == "" && !sup.found() {
+			sup = binding{external: true, typeName: "error"} // interface{ error; Timeout() bool }
+		}
+		set, ok := b.goBindingMethods(sup, depth+1)
 		if !ok {
 			s.complete = false
 			continue
@@ -274,17 +278,21 @@ func (b *binder) goBindingMethods(bd binding, depth int) (*goMethodSet, bool) {
 }
 
 // goStdOf finds the standard library type an external binding names
-// (io.Writer: a package's member, or a written type of one).
+// (io.Writer: a package's member, or a written type of one; the
+// predeclared error).
 func goStdOf(bd binding) (*goStdType, bool) {
-	if !bd.external || bd.pkg == "" {
+	if !bd.external {
 		return nil, false
+	}
+	if bd.pkg == "" && bd.typeName == "error" {
+		return goStdTypes()["error"], true
 	}
 	name := bd.typeName
 	if name == "" {
 		name = bd.member
 	}
 	t, ok := goStdTypes()[bd.pkg+"."+name]
-	return t, ok
+	return t, ok && bd.pkg != ""
 }
 
 // implements reports whether a type of method set s has every method of
@@ -353,10 +361,10 @@ func (b *binder) goDispatches(bound []defRef, t target) bool {
 // implements. A bare name's target is left out: the call would name no
 // definition of it.
 func (b *binder) goImplementsExternal(bd binding, t target) bool {
-	if t.owner == "" && t.exact == nil || !bd.external || bd.pkg == "" || bd.typeName == "" || bd.member != t.name {
+	if t.owner == "" && t.exact == nil || bd.typeName == "" || bd.member != t.name {
 		return false
 	}
-	std, ok := goStdTypes()[bd.pkg+"."+bd.typeName]
+	std, ok := goStdOf(bd)
 	if !ok {
 		return false
 	}

@@ -79,6 +79,17 @@ func (e Err) Unwrap() error { return nil }
 type Wrap struct{}
 
 func (w Wrap) Unwrap() p.Handler { return nil }
+
+// Fault is an error; a Temporary is an error that has Temporary.
+type Fault struct{}
+
+func (f *Fault) Error() string   { return "" }
+func (f *Fault) Temporary() bool { return true }
+
+type Temporary interface {
+	error
+	Temporary() bool
+}
 `,
 	"p/use.go": `package p
 
@@ -104,6 +115,8 @@ func pair(x Pair) { x.Read(nil) }
 func other(o Other) { o.Write("x") }
 
 func unwrap(u Unwrapper) { u.Unwrap() }
+
+func fail(err error, t Temporary) { _ = err.Error(); t.Temporary() }
 `,
 }
 
@@ -145,6 +158,9 @@ func TestGoDispatch(t *testing.T) {
 		// A result of another written type; the same type qualified.
 		{"Err.Unwrap", nil},
 		{"Wrap.Unwrap", []string{"unwrap name-only dispatch"}},
+		// The predeclared error, written and embedded.
+		{"Fault.Error", []string{"fail name-only dispatch"}},
+		{"Fault.Temporary", []string{"fail name-only dispatch"}},
 	} {
 		r := run(t, dir, Params{Mode: ModeCallers, Language: "go", Symbol: tc.symbol})
 		var got []string
@@ -206,6 +222,7 @@ func TestGoStdTable(t *testing.T) {
 		{"net/http.Handler", "ServeHTTP", true, goArity{params: 2, results: 0}},
 		{"bytes.Buffer", "Write", false, goArity{params: 1, results: 2}},
 		{"sync.Mutex", "Lock", false, goArity{params: 0, results: 0}},
+		{"error", "Error", true, goArity{params: 0, results: 1}},
 	} {
 		st, ok := std[tc.typ]
 		if !ok {

@@ -1,6 +1,7 @@
 // Command golibgen writes the table of the Go standard library's method
 // sets that structural_analysis's Go dispatch reads
-// (analysis/libtypes_go.txt): every exported interface of a package of
+// (analysis/libtypes_go.txt): the predeclared error, every exported
+// interface of a package of
 // `go list std` (internal and vendored packages left out) whose methods
 // are all exported, with its whole method set (embedded interfaces
 // expanded), and every exported defined type whose pointer has exported
@@ -69,7 +70,8 @@ func run(out string) error {
 	}
 	fset := token.NewFileSet()
 	imp := importer.ForCompiler(fset, "source", nil)
-	var lines []string
+	// The predeclared error, named without a package.
+	lines := []string{"i\terror\t" + method(types.Universe.Lookup("error").Type().Underlying().(*types.Interface).Method(0))}
 	for _, path := range pkgs {
 		pkg, err := imp.Import(path)
 		if err != nil {
