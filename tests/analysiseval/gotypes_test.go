@@ -400,6 +400,8 @@ func evalGo(t *testing.T, root, corpus string) {
 						reached.found++
 						if gotSet[k] {
 							reached.correct++
+						} else if verbose {
+							t.Logf("callers %s: dispatch caller %s not listed", symbol, k)
 						}
 					}
 				}
