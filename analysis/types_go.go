@@ -319,10 +319,20 @@ func (b *binder) goCorrespond(x, y defRef) bool {
 	if v, ok := memo.impl[k]; ok {
 		return v
 	}
-	xs, ys := b.goMethods(x, 0), b.goMethods(y, 0)
-	v := xs.implements(ys) || ys.implements(xs)
+	v := false
+	if goMaybeInterface(x) || goMaybeInterface(y) { // two structs never correspond
+		xs, ys := b.goMethods(x, 0), b.goMethods(y, 0)
+		v = xs.implements(ys) || ys.implements(xs)
+	}
 	memo.impl[k] = v
 	return v
+}
+
+// goMaybeInterface reports whether type definition dr may be an
+// interface: one, or a defined type (type R io.Reader).
+func goMaybeInterface(dr defRef) bool {
+	l := dr.f.defs[dr.i].Label
+	return l == lInterface || l == lType
 }
 
 // goDispatches reports whether a Go call bound to one of the methods
