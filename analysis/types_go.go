@@ -246,9 +246,11 @@ func (b *binder) goMethods(dr defRef, depth int) *goMethodSet {
 // parameters (type List[T any] struct).
 func goGeneric(dr defRef) bool {
 	d := dr.f.defs[dr.i]
+	if d.Start < 0 || d.End > len(dr.f.src) || !strings.HasPrefix(string(dr.f.src[d.Start:d.End]), d.Name) {
+		return false
+	}
 	i := skipSpace(dr.f.src, d.Start+len(d.Name))
-	return d.Start >= 0 && i < len(dr.f.src) && i < d.End && dr.f.src[i] == '[' &&
-		strings.HasPrefix(string(dr.f.src[d.Start:d.End]), d.Name)
+	return i < d.End && dr.f.src[i] == '['
 }
 
 // merge adds the methods of o not declared in s (a promoted method is

@@ -90,6 +90,14 @@ type Temporary interface {
 	error
 	Temporary() bool
 }
+
+// Box implements Getter[int]: a generic interface's written types (T)
+// are not compared.
+type Getter[T any] interface{ Get() T }
+
+type Box struct{}
+
+func (b Box) Get() int { return 0 }
 `,
 	"p/use.go": `package p
 
@@ -117,6 +125,8 @@ func other(o Other) { o.Write("x") }
 func unwrap(u Unwrapper) { u.Unwrap() }
 
 func fail(err error, t Temporary) { _ = err.Error(); t.Temporary() }
+
+func generic(g Getter[int]) { g.Get() }
 `,
 }
 
@@ -161,6 +171,7 @@ func TestGoDispatch(t *testing.T) {
 		// The predeclared error, written and embedded.
 		{"Fault.Error", []string{"fail name-only dispatch"}},
 		{"Fault.Temporary", []string{"fail name-only dispatch"}},
+		{"Box.Get", []string{"generic name-only dispatch"}},
 	} {
 		r := run(t, dir, Params{Mode: ModeCallers, Language: "go", Symbol: tc.symbol})
 		var got []string
