@@ -174,7 +174,9 @@ analysis-eval: test-deps
 # (analysis/libtypes_ts.txt), read from typescript@$(TS_LIB_VERSION)'s
 # lib.*.d.ts, and Python's (analysis/libtypes_py.txt), from the typeshed
 # stubs pyright@$(PY_LIB_VERSION) bundles (both npm pack'ed into
-# .cache/corpora when missing).
+# .cache/corpora when missing), and Go's method sets
+# (analysis/libtypes_go.txt), from the sources of the toolchain go.mod
+# names.
 TS_LIB_VERSION = 5.9.3
 TS_LIB_DIR = .cache/corpora/typescript-$(TS_LIB_VERSION)/package
 PY_LIB_VERSION = 1.1.414
@@ -187,6 +189,7 @@ analysis-libtypes:
 	@test -d $(PY_LIB_DIR) || { mkdir -p $(dir $(PY_LIB_DIR)) && cd $(dir $(PY_LIB_DIR)) && \
 		tar xzf "$$(npm pack --silent pyright@$(PY_LIB_VERSION))" && rm -f pyright-$(PY_LIB_VERSION).tgz; }
 	$(GO) run ./analysis/internal/pylibgen -stdlib $(PY_LIB_DIR)/dist/typeshed-fallback/stdlib -version $(PY_LIB_VERSION) -o analysis/libtypes_py.txt
+	$(GO) run ./analysis/internal/golibgen -o analysis/libtypes_go.txt
 
 # The project index (loupe index) on GOROOT/src, LiveKit's protocol (a
 # pnpm workspace beside a Go module, from the Go module proxy) and, when

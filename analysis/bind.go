@@ -149,6 +149,9 @@ type binding struct {
 	// key, for a written map type, is its key type (Go's map[K]V).
 	key    *binding
 	member string
+	// pkg, for an external binding, is the source of the import it comes
+	// through (a Go package's path: io for io.Writer).
+	pkg string
 	// files: a namespace (import * as ns, a Go package, a Python module):
 	// the files whose exports it holds.
 	files []*fileFacts
@@ -189,6 +192,8 @@ type binder struct {
 	// written type is evaluated (inFrames), innermost last.
 	env   []typeFrame
 	depth int // nesting of typeOf's calls, bounded
+	// goSets memoises Go method sets (types_go.go).
+	goSets *goSets
 }
 
 func (s *session) binder() *binder {
@@ -998,7 +1003,7 @@ func (b *binder) written(f *fileFacts, t typedName, pos int) binding {
 	case len(ty.defs) > 0:
 		out = ty
 	case bd.external || len(bd.defs) == 0 && len(bd.files) == 0 && contains(builtinTypes, t.Type):
-		out = binding{external: true, typeName: t.Type}
+		out = binding{external: true, typeName: t.Type, pkg: bd.pkg}
 	}
 	if t.KeyType != "" {
 		key := b.written(f, typedName{Type: t.KeyType, TypeRecv: t.KeyRecv}, pos)
@@ -1196,7 +1201,7 @@ func (b *binder) judgeWhy(bd binding, t target) (status, string) {
 		// TypeScript import the resolver cannot place in the workspace is
 		// a package's; elsewhere a bare name's may be a module of the
 		// workspace no rule maps, as PHP's use App\Registry\X.)
-		if bd.typeName != "" && b.implementsExternal(bd.typeName, t) {
+		if bd.typeName != "" && b.implementsExternal(bd.typeName, t) || b.goImplementsExternal(bd, t) {
 			return nameOnly, ReasonDispatch // a Map's get may be a class's implementing Map
 		}
 		if bd.typeName == "Object" && bd.lib != nil && bd.member == t.name && b.classMember(t) {
@@ -1264,6 +1269,9 @@ func (b *binder) targetDefs(t target) []defRef {
 // by, or override, a target: their classes are related by extends or
 // implements.
 func (b *binder) dispatches(bound []defRef, t target) bool {
+	if b.goDispatches(bound, t) {
+		return true // Go: an interface and a type implementing it (types_go.go)
+	}
 	var owners []defRef
 	for _, dr := range bound {
 		if d := dr.f.defs[dr.i]; d.Parent >= 0 && dr.f.defs[d.Parent].container {
@@ -1439,7 +1447,7 @@ func (b *binder) lookup(f *fileFacts, name string, pos, depth int) binding {
 					// not known to be another package's.
 					return binding{}
 				}
-				return binding{external: true}
+				return binding{external: true, pkg: imp.Source}
 			}
 			if ns {
 				return binding{files: files}
@@ -1468,7 +1476,7 @@ func (b *binder) lookup(f *fileFacts, name string, pos, depth int) binding {
 			// workspace's main).
 			files := b.importFiles(f, imp)
 			if len(files) == 0 {
-				return binding{external: true}
+				return binding{external: true, pkg: imp.Source}
 			}
 			return binding{files: files}
 		}

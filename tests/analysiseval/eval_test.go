@@ -296,14 +296,7 @@ func compare(t *testing.T, tr truth, dir, srcDir, lang, project, version string)
 				// under each: it counts once.
 				scores["callers"][w.name].add(dedup(got), right, q.Callers)
 				if w.qualified && !w.resolvedOnly {
-					for _, n := range r.Callers {
-						if n.Reason == analysis.ReasonDispatch {
-							dispatch.found++
-							if slices.Contains(right, callerKey(n)) {
-								dispatch.correct++
-							}
-						}
-					}
+					countLabels(dispatch, labelled, r.Callers, right, q.Callers)
 				}
 				if !w.qualified {
 					w, u, ut := attribute(attributed, r.Callers, q, func(f string, a ...any) {
@@ -323,15 +316,6 @@ func compare(t *testing.T, tr truth, dir, srcDir, lang, project, version string)
 				}
 				if w.qualified && !w.resolvedOnly {
 					claim("callers", r, got, q.Callers, symbol)
-					truthSet, seen := set(q.Callers), map[string]bool{}
-					for _, n := range r.Callers {
-						k := callerKey(n)
-						if truthSet[k] && !seen[k] && (n.Confidence == analysis.Resolved || n.Reason == analysis.ReasonDispatch) {
-							seen[k] = true
-							labelled.correct++
-						}
-					}
-					labelled.found += len(q.Callers)
 				}
 				if verbose && w.qualified {
 					extra, missing := misses(got, right, q.Callers)
@@ -434,10 +418,7 @@ func compare(t *testing.T, tr truth, dir, srcDir, lang, project, version string)
 	t.Logf("%-11s %-25s share %s (%d/%d), of those attributed %s; %d to another definition, %d to none (%d of them callers of the one asked about)",
 		"callers", "bare name, attributed", ratio(attributed.correct, attributed.found), attributed.correct, attributed.found,
 		ratio(attributed.correct, attributed.found-unattributed), wrongDef, unattributed, unattributedTrue)
-	t.Logf("%-11s %-25s right %s (%d/%d)", "callers", "qualified, dispatch", ratio(dispatch.correct, dispatch.found),
-		dispatch.correct, dispatch.found)
-	t.Logf("%-11s %-25s share %s (%d/%d) of the true callers", "callers", "resolved or dispatch",
-		ratio(labelled.correct, labelled.found), labelled.correct, labelled.found)
+	logLabels(t, dispatch, labelled)
 	var labels []string
 	for l := range wrongBy {
 		labels = append(labels, l)
@@ -457,6 +438,40 @@ func compare(t *testing.T, tr truth, dir, srcDir, lang, project, version string)
 			t.Errorf("%s: qualified precision %s below name matching's %s", mode, after, before)
 		}
 	}
+}
+
+// countLabels counts the labels of a qualified answer's callers: those
+// labelled dispatch (dispatch.found) and of them those right counts right
+// (dispatch.correct); the truth's callers (labelled.found) and those the
+// answer labels resolved or dispatch (labelled.correct), the share that
+// carries a definite label, not name-only.
+func countLabels(dispatch, labelled *score, callers []analysis.CallNode, right, truth []string) {
+	for _, n := range callers {
+		if n.Reason == analysis.ReasonDispatch {
+			dispatch.found++
+			if slices.Contains(right, callerKey(n)) {
+				dispatch.correct++
+			}
+		}
+	}
+	truthSet, seen := set(truth), map[string]bool{}
+	for _, n := range callers {
+		k := callerKey(n)
+		if truthSet[k] && !seen[k] && (n.Confidence == analysis.Resolved || n.Reason == analysis.ReasonDispatch) {
+			seen[k] = true
+			labelled.correct++
+		}
+	}
+	labelled.found += len(truth)
+}
+
+// logLabels logs the counts countLabels made.
+func logLabels(t *testing.T, dispatch, labelled *score) {
+	t.Helper()
+	t.Logf("%-11s %-25s right %s (%d/%d)", "callers", "qualified, dispatch", ratio(dispatch.correct, dispatch.found),
+		dispatch.correct, dispatch.found)
+	t.Logf("%-11s %-25s share %s (%d/%d) of the true callers", "callers", "resolved or dispatch",
+		ratio(labelled.correct, labelled.found), labelled.correct, labelled.found)
 }
 
 // attribute scores the callers of q's bare name by the definition each is

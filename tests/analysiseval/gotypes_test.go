@@ -37,6 +37,10 @@ type goDecl struct {
 	callers    map[string]bool
 	refs       map[string]bool // every use
 	callRefs   map[string]bool // uses that are calls
+	// dispatch, for a method, are the callers of the interface methods
+	// of its name that its type implements (types.Implements): calls
+	// that may reach it, which gopls's call hierarchy lists.
+	dispatch   map[string]bool
 	sharedName bool
 }
 
@@ -51,7 +55,10 @@ type goTruth struct {
 	files  [][]*ast.File
 	std    types.Importer
 	decls  map[*types.Func]*goDecl
-	errs   []string
+	// ifaceCalls are the callers of each interface method called in
+	// the corpus (io.Writer's Write, ast.Node's Pos).
+	ifaceCalls map[*types.Func]map[string]bool
+	errs       []string
 	// checked are the files type-checked (no tests, none built for another
 	// system): answers in other files are left out of the comparison.
 	checked map[string]bool
@@ -146,14 +153,47 @@ func (g *goTruth) load(t *testing.T) {
 					qual = recvName(fd.Recv.List[0].Type)
 				}
 				g.decls[obj] = &goDecl{obj: obj, name: fd.Name.Name, qual: qual, key: g.key(fd.Name.Pos()),
-					callers: map[string]bool{}, refs: map[string]bool{}, callRefs: map[string]bool{}}
+					callers: map[string]bool{}, refs: map[string]bool{}, callRefs: map[string]bool{}, dispatch: map[string]bool{}}
 			}
 		}
 	}
+	g.ifaceCalls = map[*types.Func]map[string]bool{}
 	for i, files := range g.files {
 		info := g.infos[i]
 		for _, f := range files {
 			g.uses(f, info)
+		}
+	}
+	g.implemented()
+}
+
+// implemented records, for each method, the callers of the interface
+// methods of its name that its type implements (its pointer's method set,
+// as gopls compares them).
+func (g *goTruth) implemented() {
+	for obj, d := range g.decls {
+		recv := obj.Signature().Recv()
+		if recv == nil {
+			continue
+		}
+		typ := recv.Type()
+		if p, ok := typ.(*types.Pointer); ok {
+			typ = p.Elem()
+		}
+		named, ok := typ.(*types.Named)
+		if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {
+			continue // generic types' method sets are not compared
+		}
+		for fn, callers := range g.ifaceCalls {
+			if fn.Name() != d.name {
+				continue
+			}
+			iface, ok := fn.Signature().Recv().Type().Underlying().(*types.Interface)
+			if ok && types.Implements(types.NewPointer(named), iface) {
+				for k := range callers {
+					d.dispatch[k] = true
+				}
+			}
 		}
 	}
 }
@@ -185,33 +225,45 @@ func (g *goTruth) uses(f *ast.File, info *types.Info) {
 		if fn == nil {
 			return true
 		}
+		if recv := fn.Signature().Recv(); recv != nil && types.IsInterface(recv.Type()) {
+			if isCall(stack, id) {
+				if g.ifaceCalls[fn] == nil {
+					g.ifaceCalls[fn] = map[string]bool{}
+				}
+				g.ifaceCalls[fn][enclosing()] = true
+			}
+			return true
+		}
 		d := g.decls[fn.Origin()]
 		if d == nil {
 			return true
 		}
 		k := g.key(id.Pos())
 		d.refs[k] = true
-		// A call: the identifier is the callee, or the selector's name of
-		// one.
-		var callee ast.Node = id
-		if len(stack) >= 2 {
-			if sel, ok := stack[len(stack)-2].(*ast.SelectorExpr); ok && sel.Sel == id {
-				callee = sel
-				if len(stack) >= 3 {
-					if call, ok := stack[len(stack)-3].(*ast.CallExpr); ok && call.Fun == callee {
-						d.callRefs[k] = true
-						d.callers[enclosing()] = true
-					}
-				}
-				return true
-			}
-			if call, ok := stack[len(stack)-2].(*ast.CallExpr); ok && call.Fun == callee {
-				d.callRefs[k] = true
-				d.callers[enclosing()] = true
-			}
+		if isCall(stack, id) {
+			d.callRefs[k] = true
+			d.callers[enclosing()] = true
 		}
 		return true
 	})
+}
+
+// isCall reports whether identifier id, the last node of stack, is the
+// callee of a call or the selected name of one (x.M()).
+func isCall(stack []ast.Node, id *ast.Ident) bool {
+	var callee ast.Node = id
+	i := len(stack) - 2
+	if i >= 0 {
+		if sel, ok := stack[i].(*ast.SelectorExpr); ok && sel.Sel == id {
+			callee = sel
+			i--
+		}
+	}
+	if i < 0 {
+		return false
+	}
+	call, ok := stack[i].(*ast.CallExpr)
+	return ok && call.Fun == callee
 }
 
 func recvName(e ast.Expr) string {
@@ -312,6 +364,13 @@ func evalGo(t *testing.T, root, corpus string) {
 		}
 	}
 	attributed := &score{}
+	// dispatch and labelled count the labels of the qualified callers
+	// (countLabels).
+	dispatch, labelled := &score{}, &score{}
+	// reached counts the truth's dispatch callers that are not callers of
+	// the method itself (found) and those the qualified answer lists
+	// (correct).
+	reached := &score{}
 	for _, d := range sample {
 		for _, w := range ways {
 			symbol := d.name
@@ -329,12 +388,29 @@ func evalGo(t *testing.T, root, corpus string) {
 				nodes[callerKey(n)] = n
 				checked = append(checked, n)
 			}
-			scores["callers"][w.name].add(dedup(got), keys(d.callers), keys(d.callers))
+			// A caller labelled dispatch is right when the truth has it
+			// as a caller of an interface method d's type implements.
+			right := callersRight(checked, query{Callers: keys(d.callers), Overridden: keys(d.dispatch)})
+			scores["callers"][w.name].add(dedup(got), right, keys(d.callers))
+			if w.qualified && !w.resolvedOnly {
+				countLabels(dispatch, labelled, checked, right, keys(d.callers))
+				gotSet := set(got)
+				for k := range d.dispatch {
+					if !d.callers[k] {
+						reached.found++
+						if gotSet[k] {
+							reached.correct++
+						} else if verbose {
+							t.Logf("callers %s: dispatch caller %s not listed", symbol, k)
+						}
+					}
+				}
+			}
 			if !w.qualified {
 				attribute(attributed, checked, query{Defs: []string{d.key}, Callers: keys(d.callers)}, func(string, ...any) {})
 			}
 			if verbose && w.qualified && !w.resolvedOnly {
-				extra, missing := misses(got, keys(d.callers), keys(d.callers))
+				extra, missing := misses(got, right, keys(d.callers))
 				t.Logf("callers %s: %d extra, missing %v", symbol, len(extra), missing)
 				for _, k := range extra {
 					n := nodes[k]
@@ -376,6 +452,9 @@ func evalGo(t *testing.T, root, corpus string) {
 	}
 	t.Logf("%-11s %-25s share %s (%d/%d)", "callers", "bare name, attributed", ratio(attributed.correct, attributed.found),
 		attributed.correct, attributed.found)
+	logLabels(t, dispatch, labelled)
+	t.Logf("%-11s %-25s %s (%d/%d) of the truth's dispatch callers listed", "callers", "qualified, dispatch",
+		ratio(reached.correct, reached.found), reached.correct, reached.found)
 	if len(g.errs) > 0 {
 		t.Log(fmt.Sprintf("go/types reported %d errors, the first: %s", len(g.errs), g.errs[0]))
 	}
