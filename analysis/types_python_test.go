@@ -85,6 +85,13 @@ def a(p):
         s.decode(1)
 def b(s: Store = None): s.decode(1)
 `, []string{"a resolved", "b resolved"}},
+		{"a module imported by __import__ is a ModuleType, whose members are the library's", `from store import Store
+def a(name):
+    generator = __import__(name, globals(), locals(), "generator")
+    generator.decode(1)
+def b():
+    Store().decode(1)
+`, []string{"b resolved"}},
 		{"an imported package's function", `import codecs
 import store
 def a(): codecs.decode(b"x")
