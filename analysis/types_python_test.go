@@ -210,6 +210,9 @@ def c(x):
     if isinstance(x, Cache):
         x.decode(1)
 `, []string{"a resolved", "b resolved"}},
+		// Returns of different types are their union (mixed gives Store |
+		// Cache, opened a file or bytes: library values), as pyright
+		// infers them.
 		{"returns of unannotated functions", `from store import Store, Cache
 def make():
     return Store()
@@ -224,6 +227,11 @@ def mixed(flag):
     return Cache()
 def gen():
     yield Store()
+def opened(path, flag):
+    if flag:
+        f = open(path, "rb")
+        return f
+    return b""
 def outer():
     def inner():
         return Cache()
@@ -304,7 +312,8 @@ def b():
 def c(): mixed(1).decode(1)
 def d(): gen().decode(1)
 def e(): outer().decode(1)
-`, []string{"a resolved", "b resolved", "c name-only", "d name-only", "e resolved", "f name-only"}},
+def g(): opened("p", True).decode(1)
+`, []string{"a resolved", "b resolved", "c resolved", "d name-only", "e resolved", "f name-only"}},
 		{"super() calls the base class's member", `import store
 from store import Store, Cache
 class Sub(Store):
@@ -535,5 +544,32 @@ func TestPyParams(t *testing.T) {
 				t.Errorf("fits: got %v, want %v (params %+v, args %+v)", got, c.fits, p, a)
 			}
 		})
+	}
+}
+
+// TestPyLiteralType checks which return values are typed as one literal.
+func TestPyLiteralType(t *testing.T) {
+	cases := []struct{ v, want string }{
+		{`b""`, "bytes"},
+		{`rb'\d'`, "bytes"},
+		{`f"{x}"`, "str"},
+		{`'abc'`, "str"},
+		{`"x".encode()`, ""},
+		{`"a" + b`, ""},
+		{"12", "int"},
+		{"1.5e3", "float"},
+		{"1 + x", ""},
+		{"True", "bool"},
+		{"[1, 2]", "list"},
+		{"[a, b][0]", ""},
+		{"{}", "dict"},
+		{`{"k": v}`, "dict"},
+		{"{a, b}", "set"},
+		{"Store()", ""},
+	}
+	for _, c := range cases {
+		if got := pyLiteralType(c.v); got != c.want {
+			t.Errorf("pyLiteralType(%q) = %q, want %q", c.v, got, c.want)
+		}
 	}
 }
