@@ -149,7 +149,7 @@ class T:
 class U(T):
     def n(self, x): x.decode(1)
     def o(self, x): x.decode(1)
-`, []string{"a name-only", "d resolved", "m name-only", "m name-only", "n name-only"}},
+`, []string{"a name-only", "d resolved", "m name-only", "n name-only"}}, // K.m: self.decode names nothing K has
 		{"a name assigned an untyped parameter and something else", `from store import Store
 def a(value, flag):
     if flag:
@@ -571,5 +571,56 @@ func TestPyLiteralType(t *testing.T) {
 		if got := pyLiteralType(c.v); got != c.want {
 			t.Errorf("pyLiteralType(%q) = %q, want %q", c.v, got, c.want)
 		}
+	}
+}
+
+// TestPythonMissingMember checks self.m() and cls.m() in a class with no
+// member m: not a caller of an unrelated class's m (pyright ties it to
+// nothing), a dispatch to a subclass's, and left name-only where the class
+// may have m after all (a base out of reach, an attribute it sets).
+func TestPythonMissingMember(t *testing.T) {
+	dir := project(t, map[string]string{"h.py": `import somewhere
+class BaseHeader(str):
+    def __new__(cls, name, value):
+        kwds = {}
+        cls.parse(value, kwds)
+        return str.__new__(cls, value)
+class Plain:
+    def run(self):
+        self.parse(1, 2)
+class Dynamic:
+    def __init__(self, f):
+        self.parse = f
+    def run(self):
+        self.parse(1, 2)
+class Far(somewhere.Base):
+    def run(self):
+        self.parse(1, 2)
+class Unstructured:
+    @classmethod
+    def parse(cls, value, kwds):
+        pass
+class Sub(BaseHeader):
+    @classmethod
+    def parse(cls, value, kwds):
+        pass
+`})
+	cases := []struct {
+		symbol string
+		want   []string // "caller confidence reason"
+	}{
+		{"Unstructured.parse", []string{"run name-only untyped receiver", "run name-only untyped receiver"}},
+		{"Sub.parse", []string{"__new__ name-only dispatch", "run name-only untyped receiver", "run name-only untyped receiver"}},
+	}
+	for _, c := range cases {
+		t.Run(c.symbol, func(t *testing.T) {
+			r := run(t, dir, Params{Mode: ModeCallers, Language: "python", Symbol: c.symbol})
+			var got []string
+			for _, n := range r.Callers {
+				got = append(got, n.Name+" "+n.Confidence+" "+n.Reason)
+			}
+			sort.Strings(got)
+			sameList(t, "callers of "+c.symbol, got, c.want)
+		})
 	}
 }
