@@ -149,6 +149,23 @@ func (b *binder) pyDottedModule(f *fileFacts, k call, base binding) (mod binding
 	return binding{}, false
 }
 
+// pyLibClass types call k of f that instantiates a class of the standard
+// library through its module (io.BytesIO(), subprocess.Popen(...)):
+// called is what k names, a member of a module outside the workspace; the
+// result is an instance of the table's class of that name. Nothing for
+// other calls, lowercase names (functions), or names the table lacks.
+func (b *binder) pyLibClass(f *fileFacts, k call, called binding) binding {
+	if f.c.spec.Lang != "python" || !k.Member || !k.RecvPlain || !called.external || called.member != k.Name ||
+		called.lib != nil || called.typeName != "" || !pyClassLike(k.Name) {
+		return binding{}
+	}
+	lib := pyLibrary()
+	if lib.types[k.Name] == nil {
+		return binding{}
+	}
+	return binding{external: true, typeName: k.Name, lib: lib}
+}
+
 // pyNominal reports whether f is Python's, whose classes are nominal: a
 // call bound to a class's member reaches that member or an override in a
 // subclass, so it may dispatch to the symbol asked about only when the

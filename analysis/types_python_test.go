@@ -92,6 +92,14 @@ def a(name):
 def b():
     Store().decode(1)
 `, []string{"b resolved"}},
+		{"a standard library class instantiated through its module", `import io
+from store import Store
+def a(): io.BytesIO().decode(1)
+def b():
+    f = io.BytesIO()
+    f.decode(1)
+def c(): io.NotInTheTable().decode(1)
+`, []string{"c name-only"}},
 		{"an imported package's function", `import codecs
 import store
 def a(): codecs.decode(b"x")
