@@ -81,6 +81,14 @@ func pyValueType(v tree.Node) string {
 		if cs := v.NamedChildren(); len(cs) == 1 {
 			return pyValueType(cs[0])
 		}
+	case "binary_operator":
+		// "%s: %s" % (k, v): a string formatted is a string (bytes for
+		// b"...").
+		if op := v.ChildByField("operator"); op.Text() == "%" {
+			if left := pyValueType(v.ChildByField("left")); left == "str" || left == "bytes" {
+				return left
+			}
+		}
 	}
 	return ""
 }

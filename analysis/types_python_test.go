@@ -50,6 +50,8 @@ def a(data: bytes, buf: bytearray): data.decode(); buf.decode()
 def b(): b"".join([]).decode(); "x".encode().decode()
 def c(text: str): text.encode("ascii").decode()
 def d(): raw = b"abc"; raw.decode()
+def e(k): ("%s: %s" % (k, 1)).encode("latin-1").decode(1)
+def g(k): ("%s" % k).decode(1)
 `, nil},
 		{"variables typed by annotation or value", `from store import Store, Cache
 def a():
