@@ -160,6 +160,18 @@ class U(T):
     def n(self, x): x.decode(1)
     def o(self, x): x.decode(1)
 `, []string{"a name-only", "d resolved", "m name-only", "n name-only"}}, // K.m: self.decode names nothing K has
+		{"names unpacked from an untyped parameter are Unknown, left out", `from store import Store
+def a(pair):
+    name, address = pair
+    address.decode(1)
+def b(pair: tuple[Store, Store]):
+    x, y = pair
+    y.decode(1)
+def c(pair):
+    pair = load()
+    x, y = pair
+    y.decode(1)
+`, []string{"b name-only", "c name-only"}},
 		{"a name assigned an untyped parameter and something else", `from store import Store
 def a(value, flag):
     if flag:
