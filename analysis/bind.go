@@ -669,6 +669,9 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 		if ty := b.types(called); len(ty.defs) > 0 {
 			return ty
 		}
+		if ty := b.pyLibClass(f, k, called); ty.found() {
+			return ty // Python: io.BytesIO()
+		}
 		if lib := f.c.spec.Library; lib != nil && !k.Member && !called.found() {
 			if typ, ok := lib().funcs[k.Name]; ok {
 				return libEval(lib(), parseTyx(typ), nil, binding{}, 0) // open() gives a TextIOWrapper
@@ -745,6 +748,9 @@ func (b *binder) callResult(f *fileFacts, k call) binding {
 	called := b.callArgs(f, k, b.resolveCall(f, k))
 	if ty := b.types(called); len(ty.defs) > 0 {
 		return ty
+	}
+	if ty := b.pyLibClass(f, k, called); ty.found() {
+		return ty // Python: io.BytesIO(), a library class through its module
 	}
 	return b.thisResult(f, k, b.returns(called))
 }

@@ -268,6 +268,9 @@ func extract(c *compiled, rel string, t *tree.Tree) *fileFacts {
 		if c.spec.Lang == "python" && n.Kind() == "parameters" {
 			f.addPyParams(n, stack)
 		}
+		if c.spec.Lang == "python" && n.Kind() == "assignment" {
+			f.addPyUnpack(n, stack) // a, b = untyped_param
+		}
 		if n.Kind() == "type_parameter" && c.spec.jsFamily() {
 			// Visible within the declaration of its list (f<T>(x: T), class K<T>).
 			owner := n.Parent().Parent()

@@ -2,10 +2,12 @@ package analysis
 
 import (
 	_ "embed"
-	"github.com/loupe-dev/loupe/analysis/internal/tstype"
 	pathpkg "path"
+	"slices"
 	"strings"
 	"sync"
+
+	"github.com/loupe-dev/loupe/analysis/internal/tstype"
 
 	"github.com/loupe-dev/loupe/analysis/internal/pytype"
 	"github.com/loupe-dev/loupe/core/tree"
@@ -79,6 +81,14 @@ func pyValueType(v tree.Node) string {
 		if cs := v.NamedChildren(); len(cs) == 1 {
 			return pyValueType(cs[0])
 		}
+	case "binary_operator":
+		// "%s: %s" % (k, v): a string formatted is a string (bytes for
+		// b"...").
+		if op := v.ChildByField("operator"); op.Text() == "%" {
+			if left := pyValueType(v.ChildByField("left")); left == "str" || left == "bytes" {
+				return left
+			}
+		}
 	}
 	return ""
 }
@@ -147,6 +157,23 @@ func (b *binder) pyDottedModule(f *fileFacts, k call, base binding) (mod binding
 	return binding{}, false
 }
 
+// pyLibClass types call k of f that instantiates a class of the standard
+// library through its module (io.BytesIO(), subprocess.Popen(...)):
+// called is what k names, a member of a module outside the workspace; the
+// result is an instance of the table's class of that name. Nothing for
+// other calls, lowercase names (functions), or names the table lacks.
+func (b *binder) pyLibClass(f *fileFacts, k call, called binding) binding {
+	if f.c.spec.Lang != "python" || !k.Member || !k.RecvPlain || !called.external || called.member != k.Name ||
+		called.lib != nil || called.typeName != "" || !pyClassLike(k.Name) {
+		return binding{}
+	}
+	lib := pyLibrary()
+	if lib.types[k.Name] == nil {
+		return binding{}
+	}
+	return binding{external: true, typeName: k.Name, lib: lib}
+}
+
 // pyNominal reports whether f is Python's, whose classes are nominal: a
 // call bound to a class's member reaches that member or an override in a
 // subclass, so it may dispatch to the symbol asked about only when the
@@ -158,9 +185,11 @@ func pyNominal(f *fileFacts) bool { return f.c.spec.Lang == "python" }
 // pyInferredReturn types what the Python def dr returns when no
 // annotation (-> T) says: the type every `return value` in its own body gives
 // (a class instantiated, a typed local, a call whose return type is
-// known), bare returns and return None aside. Nothing when one value
-// cannot be typed, when two give different types, or when the def is a
-// generator, has no return value or more than pyMaxReturns returns.
+// known), bare returns and return None aside; the union of them when
+// they differ, as pyright infers it (a workspace class's members bind
+// in it; a union of library types is a library value). Nothing when one
+// value cannot be typed, or when the def is a generator, has no return
+// value or more than pyMaxReturns returns.
 func (b *binder) pyInferredReturn(dr defRef) binding {
 	f, d := dr.f, dr.f.defs[dr.i]
 	if f.c.spec.Lang != "python" || !d.Callable || b.depth > 6 {
@@ -175,8 +204,7 @@ func (b *binder) pyInferredReturn(dr defRef) binding {
 	if !strings.HasPrefix(body, "def ") && !strings.HasPrefix(body, "async ") {
 		return binding{}
 	}
-	var out binding
-	found := false
+	var alts []binding // the types the returns give, each once
 	for i, n := 0, 0; i < len(body); n++ {
 		if n == pyMaxReturns {
 			return binding{} // too many returns to type each one
@@ -206,13 +234,66 @@ func (b *binder) pyInferredReturn(dr defRef) binding {
 		}
 		b.depth++
 		ty := b.valueTypeAt(f, start, end, 0)
+		if lit := pyLiteralType(string(f.src[start:end])); lit != "" {
+			ty = b.evalType(f, parseTyx(lit), start, 0) // return b"", return 0
+		}
 		b.depth--
-		if !ty.found() || ty.isAny() || len(ty.files) > 0 || found && !sameType(out, ty) {
+		if !ty.found() || ty.isAny() || len(ty.files) > 0 {
 			return binding{} // an Unknown parameter returned: pyright infers it per call
 		}
-		out, found = ty, true
+		if !slices.ContainsFunc(alts, func(a binding) bool { return sameType(a, ty) }) {
+			alts = append(alts, ty)
+		}
 	}
-	return out
+	switch len(alts) {
+	case 0:
+		return binding{}
+	case 1:
+		return alts[0]
+	}
+	return eitherOf(alts)
+}
+
+// pyLiteralType types the text of a value that is one literal: a string
+// or bytes (with its prefix: b"x", rb"x", f"x"), a number, True or False, a
+// list, dict or set display; "" for anything else ("x".encode(), [a][0]).
+func pyLiteralType(v string) string {
+	if v == "" {
+		return ""
+	}
+	if q := strings.IndexAny(v, "'\""); q >= 0 && q <= 2 && strings.Trim(strings.ToLower(v[:q]), "bruf") == "" {
+		if pySkipString(v, q) != len(v)-1 {
+			return "" // a call or an operation on the string
+		}
+		if strings.ContainsRune(strings.ToLower(v[:q]), 'b') {
+			return "bytes"
+		}
+		return "str"
+	}
+	switch {
+	case v == "True" || v == "False":
+		return "bool"
+	case v[0] >= '0' && v[0] <= '9':
+		if strings.Trim(strings.ToLower(v), "0123456789_.ex") != "" {
+			return ""
+		}
+		if strings.ContainsAny(v, ".eE") && !strings.HasPrefix(v, "0x") {
+			return "float"
+		}
+		return "int"
+	case v[0] == '[' || v[0] == '{':
+		if _, end, ok := pySplitArgs(v); !ok || end != len(v)-1 {
+			return "" // [a][0]: an element
+		}
+		switch {
+		case v[0] == '[':
+			return "list"
+		case v == "{}" || strings.Contains(v, ":"):
+			return "dict"
+		}
+		return "set"
+	}
+	return ""
 }
 
 // pyMaxReturns bounds the return statements pyInferredReturn types in one

@@ -44,6 +44,11 @@ func (b *binder) pyRejudge(f *fileFacts, k call, t target, st status, why string
 	if f.c.spec.Lang != "python" || st != nameOnly {
 		return st, why
 	}
+	if why == "" && k.Member && k.RecvPlain && (k.Recv == "self" || k.Recv == "cls") {
+		if st, why, ok := b.pyMissingMember(f, k, t); ok {
+			return st, why
+		}
+	}
 	viaClass := k.RecvPlain && b.isTypeBinding(b.lookup(f, k.Recv, k.Start, 0))
 	if why == ReasonDispatch && viaClass {
 		return miss, ""
@@ -54,6 +59,74 @@ func (b *binder) pyRejudge(f *fileFacts, k call, t target, st status, why string
 		return miss, ""
 	}
 	return st, why
+}
+
+// pyMissingMember judges self.m() or cls.m() in a method of a class
+// that has no member m, itself or through its bases, all of them the
+// workspace's or the standard library's (str, dict): pyright reports the
+// attribute missing and ties the call to nothing, so it is not a caller,
+// except of a subclass's m, where it may dispatch at run time (a template
+// method: cls.parse(value) in BaseHeader.__new__). ok is false when that
+// cannot be told: a base out of reach, or a class (or base) that sets
+// attributes itself (self.m = ..., setattr, __getattr__).
+func (b *binder) pyMissingMember(f *fileFacts, k call, t target) (st status, why string, ok bool) {
+	cls := b.enclosingClass(f, k.Start)
+	if len(cls.defs) != 1 {
+		return nameOnly, "", false
+	}
+	c := cls.defs[0]
+	if !b.pyLacks(c, k.Name, 0) {
+		return nameOnly, "", false
+	}
+	for _, td := range b.targetDefs(t) {
+		if d := td.f.defs[td.i]; d.Parent >= 0 && b.inherits(defRef{td.f, d.Parent}, c, 0) {
+			return nameOnly, ReasonDispatch, true
+		}
+	}
+	return miss, "", true
+}
+
+// pyLacks reports whether the Python class c surely has no member name:
+// none of its own, none set on its instances or through setattr or
+// __getattr__, and none in its bases, each the workspace's or a type of
+// the standard library's table.
+func (b *binder) pyLacks(c defRef, name string, depth int) bool {
+	if depth > 4 || len(b.membersOf(c, name, 0)) > 0 {
+		return false
+	}
+	d := c.f.defs[c.i]
+	body := string(c.f.src[d.Start:d.End])
+	for _, dyn := range []string{"." + name + " =", "." + name + "=", "." + name + ":", "setattr(", "__getattr", "__dict__", "__slots__"} {
+		if strings.Contains(body, dyn) {
+			return false
+		}
+	}
+	for _, sf := range c.f.supers {
+		if sf.Def != c.i {
+			continue
+		}
+		sup := b.superType(c.f, sf, d.Start)
+		if lib := pyLibrary(); !sup.found() && sf.Recv == "" && lib.types[sf.Name] != nil {
+			sup = binding{external: true, typeName: sf.Name, lib: lib} // class H(str): a builtin
+		}
+		switch {
+		case sup.external:
+			if sup.lib == nil || sup.typeName == "" {
+				return false // a package's base
+			}
+			if _, has := libMember(sup, name); has {
+				return false
+			}
+		case len(sup.defs) == 0:
+			return false // a base out of reach
+		}
+		for _, p := range sup.defs {
+			if !p.f.defs[p.i].container || !b.pyLacks(p, name, depth+1) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // pyClassLike reports whether a receiver's name is written as Python

@@ -50,6 +50,8 @@ def a(data: bytes, buf: bytearray): data.decode(); buf.decode()
 def b(): b"".join([]).decode(); "x".encode().decode()
 def c(text: str): text.encode("ascii").decode()
 def d(): raw = b"abc"; raw.decode()
+def e(k): ("%s: %s" % (k, 1)).encode("latin-1").decode(1)
+def g(k): ("%s" % k).decode(1)
 `, nil},
 		{"variables typed by annotation or value", `from store import Store, Cache
 def a():
@@ -85,6 +87,21 @@ def a(p):
         s.decode(1)
 def b(s: Store = None): s.decode(1)
 `, []string{"a resolved", "b resolved"}},
+		{"a module imported by __import__ is a ModuleType, whose members are the library's", `from store import Store
+def a(name):
+    generator = __import__(name, globals(), locals(), "generator")
+    generator.decode(1)
+def b():
+    Store().decode(1)
+`, []string{"b resolved"}},
+		{"a standard library class instantiated through its module", `import io
+from store import Store
+def a(): io.BytesIO().decode(1)
+def b():
+    f = io.BytesIO()
+    f.decode(1)
+def c(): io.NotInTheTable().decode(1)
+`, []string{"c name-only"}},
 		{"an imported package's function", `import codecs
 import store
 def a(): codecs.decode(b"x")
@@ -142,7 +159,19 @@ class T:
 class U(T):
     def n(self, x): x.decode(1)
     def o(self, x): x.decode(1)
-`, []string{"a name-only", "d resolved", "m name-only", "m name-only", "n name-only"}},
+`, []string{"a name-only", "d resolved", "m name-only", "n name-only"}}, // K.m: self.decode names nothing K has
+		{"names unpacked from an untyped parameter are Unknown, left out", `from store import Store
+def a(pair):
+    name, address = pair
+    address.decode(1)
+def b(pair: tuple[Store, Store]):
+    x, y = pair
+    y.decode(1)
+def c(pair):
+    pair = load()
+    x, y = pair
+    y.decode(1)
+`, []string{"b name-only", "c name-only"}},
 		{"a name assigned an untyped parameter and something else", `from store import Store
 def a(value, flag):
     if flag:
@@ -203,6 +232,9 @@ def c(x):
     if isinstance(x, Cache):
         x.decode(1)
 `, []string{"a resolved", "b resolved"}},
+		// Returns of different types are their union (mixed gives Store |
+		// Cache, opened a file or bytes: library values), as pyright
+		// infers them.
 		{"returns of unannotated functions", `from store import Store, Cache
 def make():
     return Store()
@@ -217,6 +249,11 @@ def mixed(flag):
     return Cache()
 def gen():
     yield Store()
+def opened(path, flag):
+    if flag:
+        f = open(path, "rb")
+        return f
+    return b""
 def outer():
     def inner():
         return Cache()
@@ -297,7 +334,8 @@ def b():
 def c(): mixed(1).decode(1)
 def d(): gen().decode(1)
 def e(): outer().decode(1)
-`, []string{"a resolved", "b resolved", "c name-only", "d name-only", "e resolved", "f name-only"}},
+def g(): opened("p", True).decode(1)
+`, []string{"a resolved", "b resolved", "c resolved", "d name-only", "e resolved", "f name-only"}},
 		{"super() calls the base class's member", `import store
 from store import Store, Cache
 class Sub(Store):
@@ -527,6 +565,84 @@ func TestPyParams(t *testing.T) {
 			if got := p.accepts(a); got != c.fits {
 				t.Errorf("fits: got %v, want %v (params %+v, args %+v)", got, c.fits, p, a)
 			}
+		})
+	}
+}
+
+// TestPyLiteralType checks which return values are typed as one literal.
+func TestPyLiteralType(t *testing.T) {
+	cases := []struct{ v, want string }{
+		{`b""`, "bytes"},
+		{`rb'\d'`, "bytes"},
+		{`f"{x}"`, "str"},
+		{`'abc'`, "str"},
+		{`"x".encode()`, ""},
+		{`"a" + b`, ""},
+		{"12", "int"},
+		{"1.5e3", "float"},
+		{"1 + x", ""},
+		{"True", "bool"},
+		{"[1, 2]", "list"},
+		{"[a, b][0]", ""},
+		{"{}", "dict"},
+		{`{"k": v}`, "dict"},
+		{"{a, b}", "set"},
+		{"Store()", ""},
+	}
+	for _, c := range cases {
+		if got := pyLiteralType(c.v); got != c.want {
+			t.Errorf("pyLiteralType(%q) = %q, want %q", c.v, got, c.want)
+		}
+	}
+}
+
+// TestPythonMissingMember checks self.m() and cls.m() in a class with no
+// member m: not a caller of an unrelated class's m (pyright ties it to
+// nothing), a dispatch to a subclass's, and left name-only where the class
+// may have m after all (a base out of reach, an attribute it sets).
+func TestPythonMissingMember(t *testing.T) {
+	dir := project(t, map[string]string{"h.py": `import somewhere
+class BaseHeader(str):
+    def __new__(cls, name, value):
+        kwds = {}
+        cls.parse(value, kwds)
+        return str.__new__(cls, value)
+class Plain:
+    def run(self):
+        self.parse(1, 2)
+class Dynamic:
+    def __init__(self, f):
+        self.parse = f
+    def run(self):
+        self.parse(1, 2)
+class Far(somewhere.Base):
+    def run(self):
+        self.parse(1, 2)
+class Unstructured:
+    @classmethod
+    def parse(cls, value, kwds):
+        pass
+class Sub(BaseHeader):
+    @classmethod
+    def parse(cls, value, kwds):
+        pass
+`})
+	cases := []struct {
+		symbol string
+		want   []string // "caller confidence reason"
+	}{
+		{"Unstructured.parse", []string{"run name-only untyped receiver", "run name-only untyped receiver"}},
+		{"Sub.parse", []string{"__new__ name-only dispatch", "run name-only untyped receiver", "run name-only untyped receiver"}},
+	}
+	for _, c := range cases {
+		t.Run(c.symbol, func(t *testing.T) {
+			r := run(t, dir, Params{Mode: ModeCallers, Language: "python", Symbol: c.symbol})
+			var got []string
+			for _, n := range r.Callers {
+				got = append(got, n.Name+" "+n.Confidence+" "+n.Reason)
+			}
+			sort.Strings(got)
+			sameList(t, "callers of "+c.symbol, got, c.want)
 		})
 	}
 }

@@ -59,6 +59,41 @@ func (f *fileFacts) addPyParams(n tree.Node, stack []int) {
 	}
 }
 
+// addPyUnpack records the names a tuple assignment unpacks from an
+// untyped parameter (name, address = pair with pair untyped): pyright
+// types each of them Unknown, so calls on them are left out and counted.
+// n is an assignment whose left side is a pattern.
+func (f *fileFacts) addPyUnpack(n tree.Node, stack []int) {
+	left, right := n.ChildByField("left"), n.ChildByField("right")
+	if len(stack) == 0 || right.Kind() != "identifier" {
+		return
+	}
+	switch left.Kind() {
+	case "pattern_list", "tuple_pattern", "list_pattern":
+	default:
+		return
+	}
+	scope := stack[len(stack)-1]
+	untyped := false
+	for _, t := range f.typed {
+		if t.Name == right.Text() && t.Scope == scope && !t.Return {
+			untyped = t.Expr == tstype.Any && t.ValStart < 0 // a parameter, not another assignment
+			if !untyped {
+				return
+			}
+		}
+	}
+	if !untyped {
+		return
+	}
+	for _, c := range namedNonExtra(left) {
+		if c.Kind() == "identifier" {
+			f.typed = append(f.typed, typedName{Name: c.Text(), Expr: tstype.Any, Scope: scope, Start: n.StartByte(),
+				ValStart: -1, ValEnd: -1})
+		}
+	}
+}
+
 // pyNarrows returns the narrowings node n makes: an if statement's
 // condition over its consequence, and a and b's left side over its right;
 // an if not isinstance(...) that always leaves narrows after itself too

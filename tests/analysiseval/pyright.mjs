@@ -154,13 +154,15 @@ function structural(f, pos, name) {
 const key = (f, line) => `${rel(f)}:${line + 1}`;
 
 // callersOf asks pyright's call hierarchy for the callers of the
-// declaration at pos: "file:line" of each, or "file:module".
-async function callersOf(pos) {
+// declaration at pos: "file:line" of each, or "file:module". sites, when
+// given, gets the "file:line" of each call.
+async function callersOf(pos, sites) {
   const out = [];
   for (const item of (await request('textDocument/prepareCallHierarchy', pos)) || []) {
     for (const c of (await request('callHierarchy/incomingCalls', { item })) || []) {
       const f = fileURLToPath(c.from.uri);
       if (!inRoot(f)) continue;
+      for (const r of (sites && c.fromRanges) || []) sites.push(key(f, r.start.line));
       // A module's top level: pyright names the module (kind 2, or 1 file).
       out.push(c.from.kind === 2 || c.from.kind === 1 ? `${rel(f)}:module` : key(f, c.from.selectionRange.start.line));
     }
@@ -227,7 +229,19 @@ for (const d of sample) {
     q.refsAll.push(k);
     if (structural(f, r.range.start, d.name)) q.refsStructural.push(k);
   }
-  if (d.callable) q.callers = await callersOf(pos);
+  if (d.callable) {
+    // A call pyright's call hierarchy ties to the declaration is one of
+    // its references, even where textDocument/references leaves it out:
+    // a module named as one of the standard library's (json, email) is
+    // typed by typeshed's stub, and references matches the stub's
+    // declaration, not the source's (self.policy.header_fetch_parse(k, v)
+    // in email/message.py is a caller of email/_policybase.py's
+    // Compat32.header_fetch_parse, and not among its references).
+    const sites = [];
+    q.callers = await callersOf(pos, sites);
+    q.refsAll.push(...sites);
+    q.refsStructural.push(...sites);
+  }
   if (d.callable && d.cls) q.overridden = await overridden(d);
   for (const k of ['defs', 'refsAll', 'refsStructural', 'callers', 'overridden']) q[k] = [...new Set(q[k])].sort();
   queries.push(q);
