@@ -657,6 +657,9 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 		if k.New && !k.Member && k.Name != "" {
 			return b.newArgs(f, k, b.instance(f, k.Name, k.Start))
 		}
+		if ns, ok := b.dynamicImport(f, k); ok {
+			return ns // await import('./index.js'): the module's namespace
+		}
 		b.depth++
 		called := b.callArgs(f, k, b.resolveCall(f, k))
 		b.depth--
@@ -723,6 +726,23 @@ func (b *binder) thisResult(f *fileFacts, k call, ty binding) binding {
 		}
 	}
 	return recv
+}
+
+// dynamicImport finds the module a TypeScript or JavaScript import() call
+// k of f loads, as a namespace; ok is false for any other call or a module
+// outside the workspace.
+func (b *binder) dynamicImport(f *fileFacts, k call) (binding, bool) {
+	if k.Member || k.Name != "import" || !f.c.spec.jsFamily() {
+		return binding{}, false
+	}
+	for _, imp := range f.imports {
+		if imp.Call && imp.Form == "dynamic" && imp.Start == k.Start {
+			if files := b.importFiles(f, imp); len(files) > 0 {
+				return binding{files: files}, true
+			}
+		}
+	}
+	return binding{}, false
 }
 
 // recvCall finds the call whose result is call k's receiver (open() in

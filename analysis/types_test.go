@@ -604,3 +604,17 @@ func TestReferencesExportedUnderAlias(t *testing.T) {
 	})
 	sameList(t, "references of _null", got, []string{"directCalls ex.ts:3 resolved", "reExports ex.ts:2 resolved"})
 }
+
+// TestDynamicImport: const z = await import('./api.js') is the module's
+// namespace: z.url() calls its url.
+func TestDynamicImport(t *testing.T) {
+	dir := project(t, map[string]string{
+		"api.ts":   "export function url(x: string) { return x; }\n",
+		"other.ts": "export function url(x: string) { return x + '/'; }\n",
+		"use.ts":   "export async function f() { const z = await import('./api.js'); return z.url('a'); }\n",
+	})
+	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "api.ts#url"})
+	sameList(t, "callers of api.ts#url", callerSet(r.Callers), []string{"f use.ts resolved"})
+	r = run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "other.ts#url"})
+	sameList(t, "callers of other.ts#url", callerSet(r.Callers), nil)
+}
