@@ -205,8 +205,9 @@ func (b *binder) callArgs(f *fileFacts, k call, called binding) binding {
 
 // overload keeps, of the overloads of one function called bd names (or
 // those declared before the implementation it names), the one call k
-// calls as the compiler picks it: the first declared whose required
-// parameters k passes. bd as it is when it names anything else or no
+// calls as the compiler picks it, by the number of its arguments: the
+// first declared whose required parameters k passes and that takes no
+// fewer than k passes. bd as it is when it names anything else or no
 // overload takes k's arguments.
 func overload(k call, bd binding) binding {
 	if len(bd.defs) == 1 {
@@ -235,16 +236,23 @@ func overload(k call, bd binding) binding {
 	}
 	defs := slices.Clone(bd.defs)
 	slices.SortFunc(defs, func(a, c defRef) int { return a.f.defs[a.i].Start - c.f.defs[c.i].Start })
-	for _, dr := range defs {
-		required := 0
-		for _, t := range f.typed {
-			if t.Scope == dr.i && t.Param > 0 && !t.Opt {
-				required++
+	// The first that takes as many arguments as k passes; else (a rest
+	// parameter is not counted) the first whose required ones k passes.
+	for _, exact := range []bool{true, false} {
+		for _, dr := range defs {
+			required, all := 0, 0
+			for _, t := range f.typed {
+				if t.Scope == dr.i && t.Param > 0 {
+					all++
+					if !t.Opt {
+						required++
+					}
+				}
 			}
-		}
-		if required <= len(k.Args) {
-			bd.defs = []defRef{dr}
-			return bd
+			if required <= len(k.Args) && (!exact || len(k.Args) <= all) {
+				bd.defs = []defRef{dr}
+				return bd
+			}
 		}
 	}
 	return bd

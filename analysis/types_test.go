@@ -248,6 +248,7 @@ const mk: () => Cache = () => new Cache();
 interface Factory { make: () => Store; other: () => Cache }
 export function n(fa: Factory) { mk().get('k'); fa.other().get('k'); }
 function pick(a: string, b: number, c: boolean): Cache
+function pick(a?: string): Cache
 function pick(a: string, b?: number): Store
 function pick(a: any, b?: any, c?: any): any { return null; }
 export function v1() { pick('a', 1).get('k'); }
