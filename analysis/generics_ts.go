@@ -194,7 +194,7 @@ func (b *binder) callArgs(f *fileFacts, k call, called binding) binding {
 		return called
 	}
 	dr := called.defs[0]
-	if !dr.f.defs[dr.i].Callable {
+	if d := dr.f.defs[dr.i]; !d.Callable && d.Label != lSignature {
 		return called
 	}
 	if fr, ok := b.inferFrame(f, k, dr, dr); ok {

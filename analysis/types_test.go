@@ -252,11 +252,14 @@ function pick(a?: string): Cache
 function pick(a: string, b?: number): Store
 function pick(a: any, b?: any, c?: any): any { return null; }
 export function v1() { pick('a', 1).get('k'); }
+function boxed<T>(name: string, x: T): Box<T>
+function boxed(): any { return null; }
+export function v3() { boxed<Store>('n', null!).get().get('k'); }
 export function v2() { pick('a', 1, true).get('k'); }
 function keep<T>(x: T, f: () => void): T { return x; }
 export function r() { const st = keep(new Store(), () => st.get('k')); }
 export function o(fa: Factory) { fa.make().get('k'); }`,
-			[]string{"a resolved", "c resolved", "d resolved", "g resolved", "i resolved", "k resolved", "l resolved", "m resolved", "o resolved", "r resolved", "v1 resolved"}},
+			[]string{"a resolved", "c resolved", "d resolved", "g resolved", "i resolved", "k resolved", "l resolved", "m resolved", "o resolved", "r resolved", "v1 resolved", "v3 resolved"}},
 		{"a receiver a ?? b or a || b is either", `import { Store, Cache } from './store';
 export function t1(a: Store | undefined, b: Store) { (a ?? b).get('k'); }
 export function t2(a: Cache | undefined, b: Cache) { (a || b).get('k'); }
