@@ -810,9 +810,18 @@ func (b *binder) indexed(f *fileFacts, v string, pos int) binding {
 			ty = b.fieldOf(ty, field)
 		}
 	}
-	switch key := strings.TrimSuffix(v[i+1:], "]"); {
-	case len(ty.defs) > 0 && isIdent(key) && strings.Count(v, "[") == 1 && f.c.spec.jsFamily():
-		return b.fieldOf(ty, "["+key+"]") // x[$mobx] with [$mobx]: T declared
+	key := strings.TrimSuffix(v[i+1:], "]")
+	if (len(ty.defs) > 0 || ty.shape != nil) && strings.Count(v, "[") == 1 && f.c.spec.jsFamily() {
+		if isIdent(key) {
+			if ft := b.fieldOf(ty, "["+key+"]"); ft.found() {
+				return ft // x[$mobx] with [$mobx]: T declared
+			}
+		}
+		if ft := b.fieldOf(ty, "[]"); ft.found() {
+			return ft // byPage[id] with { [id: string]: TLShape[] }
+		}
+	}
+	switch {
 	case ty.isAny():
 		return anyType
 	case strings.Count(v, "[") > 1 || !ty.external || ty.member != "":

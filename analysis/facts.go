@@ -271,6 +271,14 @@ func extract(c *compiled, rel string, t *tree.Tree) *fileFacts {
 		if c.spec.Lang == "python" && n.Kind() == "assignment" {
 			f.addPyUnpack(n, stack) // a, b = untyped_param
 		}
+		if n.Kind() == "index_signature" && c.spec.jsFamily() {
+			// { [key: string]: T[] }, { [K in S]: V }: what x[k] gives,
+			// named [] among the type's fields.
+			if ty := n.ChildByField("type"); !ty.IsZero() {
+				f.typed = append(f.typed, typedName{Name: "[]", Expr: tstype.Expr(ty), Scope: f.scopeOf(n, stack),
+					Start: n.StartByte(), ValStart: -1, ValEnd: -1})
+			}
+		}
 		if n.Kind() == "type_parameter" && c.spec.jsFamily() {
 			// Visible within the declaration of its list (f<T>(x: T), class K<T>).
 			owner := n.Parent().Parent()

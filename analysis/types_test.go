@@ -274,8 +274,11 @@ class Admin { [$k]: Cache }
 export function u1(x: Holds) { x[$k].get('k'); }
 export function u2(x: any) { (x as any as Holds)[$k].get('k'); }
 export function u3(x: Holds, y: string) { x[y].get('k'); }
-export function u4(x: Admin) { x[$k].get('k'); }`,
-			[]string{"u1 resolved", "u2 resolved", "u3 name-only"}},
+export function u4(x: Admin) { x[$k].get('k'); }
+interface ByKey { [key: string]: Store }
+export function u5(x: ByKey, k: string, y: { [id: string]: Store[] }) { x[k].get('k'); }
+export function u6(y: { readonly [K in Missing]: Store }, k: string) { y[k].get('k'); }`,
+			[]string{"u1 resolved", "u2 resolved", "u3 name-only", "u5 resolved", "u6 resolved"}},
 		{"a field of a function type written elsewhere is no method", `import { Store, Cache } from './store';
 type Getter = (k: string) => void;
 interface Reg { get?: Getter }
