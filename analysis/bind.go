@@ -1160,11 +1160,15 @@ func (b *binder) fieldOf(ty binding, name string) binding {
 	if sh := ty.shape; sh != nil && b.depth <= maxTypeDepth {
 		// An object type literal's field ({ subs: Subscription }): its
 		// property signature's type.
-		for _, t := range sh.f.typed {
-			if t.Name == name && !t.Return && t.Start >= sh.start && t.Start < sh.end {
-				b.depth++
-				defer func() { b.depth-- }()
-				return b.inFrames(ty.targs, func() binding { return b.declType(sh.f, t, t.Start) })
+		for _, key := range []string{name, "[]"} {
+			// A field, else what an index signature or a mapped type
+			// gives every key ({ readonly [K in Scope]: Set<T> }.document).
+			for _, t := range sh.f.typed {
+				if t.Name == key && !t.Return && t.Start >= sh.start && t.Start < sh.end {
+					b.depth++
+					defer func() { b.depth-- }()
+					return b.inFrames(ty.targs, func() binding { return b.declType(sh.f, t, t.Start) })
+				}
 			}
 		}
 		return binding{}

@@ -277,8 +277,9 @@ export function u3(x: Holds, y: string) { x[y].get('k'); }
 export function u4(x: Admin) { x[$k].get('k'); }
 interface ByKey { [key: string]: Store }
 export function u5(x: ByKey, k: string, y: { [id: string]: Store[] }) { x[k].get('k'); }
-export function u6(y: { readonly [K in Missing]: Store }, k: string) { y[k].get('k'); }`,
-			[]string{"u1 resolved", "u2 resolved", "u3 name-only", "u5 resolved", "u6 resolved"}},
+export function u6(y: { readonly [K in Missing]: Store }, k: string) { y[k].get('k'); }
+export function u7(y: { readonly [K in Missing]: Store }) { y.document.get('k'); }`,
+			[]string{"u1 resolved", "u2 resolved", "u3 name-only", "u5 resolved", "u6 resolved", "u7 resolved"}},
 		{"a field of a function type written elsewhere is no method", `import { Store, Cache } from './store';
 type Getter = (k: string) => void;
 interface Reg { get?: Getter }
