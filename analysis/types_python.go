@@ -192,7 +192,7 @@ func pyNominal(f *fileFacts) bool { return f.c.spec.Lang == "python" }
 // value or more than pyMaxReturns returns.
 func (b *binder) pyInferredReturn(dr defRef) binding {
 	f, d := dr.f, dr.f.defs[dr.i]
-	if f.c.spec.Lang != "python" || !d.Callable || b.depth > 6 {
+	if f.c.spec.Lang != "python" || !d.Callable || b.depth > maxTypeDepth {
 		return binding{}
 	}
 	for _, t := range f.typed {

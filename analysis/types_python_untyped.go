@@ -250,7 +250,7 @@ func pyTests(test tree.Node, start, end, depth int, out *[]narrowFact) {
 // method of a base class that annotates its parameters, or has a base
 // class out of reach: pyright may type its untyped parameters from it.
 func (b *binder) pyBaseTyped(f *fileFacts, scope int) bool {
-	if scope < 0 || b.depth > 6 {
+	if scope < 0 || b.depth > maxTypeDepth {
 		return false
 	}
 	d := f.defs[scope]
