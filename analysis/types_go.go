@@ -419,14 +419,14 @@ func goArityOf(f *fileFacts, d def) goArity {
 		return unknown
 	}
 	params := src[i+1 : end]
-	a := goArity{params: countList(params), results: 0}
+	a := goArity{params: len(entries(params)), results: 0}
 	var results []string
 	j := skipSpace(src, end+1)
 	switch {
 	case j >= len(src) || src[j] == '{' || src[j] == '/' || src[j] == '\n' || src[j] == ';':
 	case src[j] == '(':
 		if e := closing(src, j); e < len(src) {
-			a.results = countList(src[j+1 : e])
+			a.results = len(entries(src[j+1 : e]))
 			results = entries(src[j+1 : e])
 		} else {
 			a.results = -1
@@ -568,33 +568,4 @@ func closing(src []byte, open int) int {
 		}
 	}
 	return len(src)
-}
-
-// countList counts the comma-separated entries of a parameter or result
-// list at its top level (a, b int has two); a trailing comma adds none.
-func countList(list []byte) int {
-	n, depth, entry := 0, 0, false
-	for _, c := range list {
-		switch c {
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			depth--
-		case ',':
-			if depth == 0 {
-				if entry {
-					n++
-				}
-				entry = false
-				continue
-			}
-		}
-		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
-			entry = true
-		}
-	}
-	if entry {
-		n++
-	}
-	return n
 }

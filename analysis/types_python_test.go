@@ -486,13 +486,7 @@ def second(c: Circle):
 	}
 	for _, c := range cases {
 		t.Run(c.symbol, func(t *testing.T) {
-			r := run(t, dir, Params{Mode: ModeCallers, Language: "python", Symbol: c.symbol})
-			var got []string
-			for _, n := range r.Callers {
-				got = append(got, n.Name+" "+n.Confidence+" "+n.Reason)
-			}
-			sort.Strings(got)
-			sameList(t, "callers of "+c.symbol, got, c.want)
+			sameList(t, "callers of "+c.symbol, pyCallerReasons(t, dir, c.symbol), c.want)
 		})
 	}
 }
@@ -636,13 +630,20 @@ class Sub(BaseHeader):
 	}
 	for _, c := range cases {
 		t.Run(c.symbol, func(t *testing.T) {
-			r := run(t, dir, Params{Mode: ModeCallers, Language: "python", Symbol: c.symbol})
-			var got []string
-			for _, n := range r.Callers {
-				got = append(got, n.Name+" "+n.Confidence+" "+n.Reason)
-			}
-			sort.Strings(got)
-			sameList(t, "callers of "+c.symbol, got, c.want)
+			sameList(t, "callers of "+c.symbol, pyCallerReasons(t, dir, c.symbol), c.want)
 		})
 	}
+}
+
+// pyCallerReasons lists the callers of a Python symbol as "caller
+// confidence reason", sorted.
+func pyCallerReasons(t *testing.T, dir, symbol string) []string {
+	t.Helper()
+	r := run(t, dir, Params{Mode: ModeCallers, Language: "python", Symbol: symbol})
+	var got []string
+	for _, n := range r.Callers {
+		got = append(got, n.Name+" "+n.Confidence+" "+n.Reason)
+	}
+	sort.Strings(got)
+	return got
 }
