@@ -212,13 +212,19 @@ func (b *binder) callArgs(f *fileFacts, k call, called binding) binding {
 func overload(k call, bd binding) binding {
 	if len(bd.defs) == 1 {
 		// A function declared with overloads: callers see those alone.
+		// (Its overloads are the signatures declared right before it.)
 		dr := bd.defs[0]
 		d := dr.f.defs[dr.i]
 		var sigs []defRef
-		for i, o := range dr.f.defs {
-			if o.Label == lSignature && o.Name == d.Name && o.Parent == d.Parent && o.Start < d.Start && d.Callable {
-				sigs = append(sigs, defRef{dr.f, i})
+		for i := dr.i - 1; i >= 0 && d.Callable; i-- {
+			o := dr.f.defs[i]
+			if o.Parent != d.Parent {
+				continue // nested in an overload's types ({ fn(): void }) or in a sibling
 			}
+			if o.Label != lSignature || o.Name != d.Name || o.Parent != d.Parent {
+				break
+			}
+			sigs = append([]defRef{{dr.f, i}}, sigs...)
 		}
 		if len(sigs) == 0 {
 			return bd

@@ -252,7 +252,7 @@ function pick(a?: string): Cache
 function pick(a: string, b?: number): Store
 function pick(a: any, b?: any, c?: any): any { return null; }
 export function v1() { pick('a', 1).get('k'); }
-function boxed<T>(name: string, x: T): Box<T>
+function boxed<T>(name: string, x: T, o?: { fn(): void }): Box<T>
 function boxed(): any { return null; }
 export function v3() { boxed<Store>('n', null!).get().get('k'); }
 export function v2() { pick('a', 1, true).get('k'); }
