@@ -204,10 +204,12 @@ type exportFact struct {
 	Local string
 }
 
-// viaCall is the function a JavaScript or TypeScript callee calls through
-// Function's call or apply (f in f.call(x), Owner.prototype.m in
-// Owner.prototype.m.apply(x, args)): the call is one of it, as the
-// compiler's call hierarchy counts it. Any other callee is itself.
+// viaCall is the method a JavaScript or TypeScript callee calls through
+// Function's call or apply (Owner.prototype.m in Owner.prototype.m.apply(x,
+// args), Object.prototype.toString.call(x)): the call is one of it, as the
+// compiler's call hierarchy counts it. Any other callee is itself (f.call(x)
+// of a plain name stays a call of call: a file of thousands of them would
+// each be judged against the name).
 func viaCall(c *compiled, callee tree.Node) tree.Node {
 	if !c.spec.jsFamily() || callee.Kind() != "member_expression" {
 		return callee
@@ -215,7 +217,7 @@ func viaCall(c *compiled, callee tree.Node) tree.Node {
 	if p := callee.ChildByField("property").Text(); p != "call" && p != "apply" {
 		return callee
 	}
-	if o := callee.ChildByField("object"); o.Kind() == "member_expression" || o.Kind() == "identifier" {
+	if o := callee.ChildByField("object"); o.Kind() == "member_expression" {
 		return o
 	}
 	return callee
