@@ -223,6 +223,12 @@ func viaCall(c *compiled, callee tree.Node) tree.Node {
 	return callee
 }
 
+// shapeAt is the compact form of an object type or object literal n,
+// read where it is written: {}@start:end (evalType reads it back).
+func shapeAt(n tree.Node) string {
+	return tstype.Anonymous + "@" + strconv.Itoa(n.StartByte()) + ":" + strconv.Itoa(n.EndByte())
+}
+
 // tsKeywordTypes are TypeScript's type keywords the grammar may read as a
 // type name (bigint): never a reference to a declaration of that name.
 var tsKeywordTypes = map[string]bool{"bigint": true, "any": true, "unknown": true, "never": true, "object": true,
@@ -402,7 +408,7 @@ func (f *fileFacts) addTypedName(n tree.Node, s *typedShape, stack []int, nn, v,
 		if f.c.spec.TypeExpr == nil && expr == tstype.Anonymous {
 			if ot := objectType(s.Expr.first(n)); !ot.IsZero() {
 				// { subs: Subscription }: its fields, read where it is written.
-				expr = tstype.Anonymous + "@" + strconv.Itoa(ot.StartByte()) + ":" + strconv.Itoa(ot.EndByte())
+				expr = shapeAt(ot)
 			}
 		}
 		if f.c.spec.TypeExpr == nil && expr == "" {
@@ -713,7 +719,7 @@ func valueExpr(v tree.Node, depth int) string {
 		}
 		// Its properties, typed by their values, are read where it is
 		// written (typedShape.Prop).
-		return tstype.Anonymous + "@" + strconv.Itoa(v.StartByte()) + ":" + strconv.Itoa(v.EndByte())
+		return shapeAt(v)
 	case "arrow_function", "function_expression", "function", "generator_function", "class":
 		return "Function"
 	case "this":
@@ -1112,7 +1118,7 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 				if ot := objectType(a); !ot.IsZero() && x == tstype.Anonymous {
 					// new Map<K, { subscription: Subscription }>(): its
 					// fields, read where it is written.
-					x = tstype.Anonymous + "@" + strconv.Itoa(ot.StartByte()) + ":" + strconv.Itoa(ot.EndByte())
+					x = shapeAt(ot)
 				}
 				k.TypeArgs = append(k.TypeArgs, x)
 			}
