@@ -585,3 +585,36 @@ func TestGoImportsStayInside(t *testing.T) {
 		t.Fatalf("dependencies: %s", out)
 	}
 }
+
+// TestStopWhileJudging: a call cancelled once its files are parsed stops
+// judging their call sites within judgedPerCheck of the stop, for callers
+// and references alike, and says it was cancelled.
+func TestStopWhileJudging(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("function alpha() {}\n")
+	for i := range 2000 {
+		fmt.Fprintf(&b, "function f%d() { return alpha(%d); }\n", i, i)
+	}
+	write(t, filepath.Join(dir, "many.js"), b.String())
+	for _, mode := range []string{"callers", "references"} {
+		ctx, cancel := context.WithCancel(context.Background())
+		testHookParsed = cancel
+		sharedFacts.clear()
+		r, err := analyze(ctx, Config{Workspace: dir}, Params{Mode: mode, Language: "javascript", Symbol: "alpha", MaxNodes: MaxMaxNodes})
+		testHookParsed = nil
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := len(r.Callers)
+		if r.References != nil {
+			for _, c := range r.References.Categories {
+				n += len(c.Items)
+			}
+		}
+		if !r.Partial || r.Reason != ReasonCancelled || n >= judgedPerCheck {
+			t.Errorf("%s: partial %v, reason %q, %d results after a stop before judging", mode, r.Partial, r.Reason, n)
+		}
+	}
+}

@@ -1430,8 +1430,9 @@ func (b *binder) lookup(f *fileFacts, name string, pos, depth int) binding {
 	// overloads.
 	var best []defRef
 	bestStart := -1
-	for i, d := range f.defs {
-		if d.Name != name || !d.Lexical || f.requires(d) {
+	for _, i := range f.named(name) {
+		d := f.defs[i]
+		if !d.Lexical || f.requires(d) {
 			continue
 		}
 		start := -1
@@ -1840,16 +1841,16 @@ func (b *binder) membersOf(dr defRef, name string, depth int) []defRef {
 	f := dr.f
 	var out []defRef
 	owner := f.defs[dr.i]
-	for i, d := range f.defs {
-		if d.Name == name && (d.Parent == dr.i || d.Container == owner.Name && i != dr.i && !d.Lexical) {
+	for _, i := range f.named(name) {
+		if d := f.defs[i]; d.Parent == dr.i || d.Container == owner.Name && i != dr.i && !d.Lexical {
 			out = append(out, defRef{f, i})
 		}
 	}
 	if len(out) == 0 && f.c.spec.DirScope {
 		// Go's methods may sit in any file of the type's package.
 		for _, g := range b.factsOf(pathpkg.Dir(f.rel)) {
-			for i, d := range g.defs {
-				if g != f && d.Name == name && d.Container == owner.Name && !d.Lexical {
+			for _, i := range g.named(name) {
+				if d := g.defs[i]; g != f && d.Container == owner.Name && !d.Lexical {
 					out = append(out, defRef{g, i})
 				}
 			}

@@ -127,5 +127,6 @@ func factsCost(f *fileFacts) int64 {
 	n += int64(len(f.exports)) * int64(unsafe.Sizeof(exportFact{}))
 	n += int64(len(f.returns)) * int64(unsafe.Sizeof(returnFact{}))
 	n += int64(len(f.typeParams)) * int64(unsafe.Sizeof(typedName{}))
+	n += int64(len(f.defs)) * 64 // byName: an entry and its index per definition
 	return n
 }

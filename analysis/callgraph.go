@@ -329,7 +329,11 @@ func (s *session) callSitesFor(t target, byDef bool) (out []match, untyped int) 
 	}
 	b := s.binder()
 	idx := map[callerKey][]int{}
+	judged := 0
 	for _, st := range s.callSitesOf(t.name) {
+		if s.stopAfter(&judged) {
+			break
+		}
 		k := st.f.calls[st.i]
 		status, why, defs := b.classifyBound(st.f, k, t)
 		if status == miss {

@@ -40,7 +40,14 @@ type fileFacts struct {
 	packages   []string
 
 	lineStarts []int // byte offset of each line
+	// byName indexes defs by name (built once the walk ends; facts are
+	// read-only after), so a lookup costs the definitions of its name,
+	// not all of the file's.
+	byName map[string][]int
 }
+
+// named returns the indexes of f's definitions named name, in order.
+func (f *fileFacts) named(name string) []int { return f.byName[name] }
 
 // def is one definition.
 type def struct {
@@ -323,6 +330,10 @@ func extract(c *compiled, rel string, t *tree.Tree) *fileFacts {
 		return true
 	})
 	f.finishExports()
+	f.byName = make(map[string][]int, len(f.defs))
+	for i, d := range f.defs {
+		f.byName[d.Name] = append(f.byName[d.Name], i)
+	}
 	f.lineStarts = []int{0}
 	for i, b := range f.src {
 		if b == '\n' {

@@ -346,9 +346,16 @@ func (s *session) references(sym, owner string, maxNodes int) *References {
 		return st, why
 	}
 	named := func(st status) (status, string) { return st, why(st) }
+	judged := 0
 	for _, f := range facts {
+		if s.done() {
+			break
+		}
 		aliases := f.aliasesOf(sym)
 		for _, k := range f.calls {
+			if s.stopAfter(&judged) {
+				break
+			}
 			text := func() string { return f.text(k.Start, k.End, 100) }
 			switch {
 			case aliases[k.Name] && !k.Member:
