@@ -1,5 +1,5 @@
-// Package analysis implements loupe's structural_analysis tool: multi-hop,
-// name-based questions about code answered from syntax trees — who calls a
+// Package analysis implements loupe's structural_analysis tool: multi-hop
+// questions about code answered from syntax trees — who calls a
 // function (and who calls those), what a function calls, where a symbol is
 // defined, a type's supertypes and subtypes, every structural reference to
 // a symbol, a file's imports and importers, and a module's exports.
@@ -7,10 +7,11 @@
 // Each language's shapes (definitions, calls, supertypes, imports, exports)
 // are data in a per-language table (lang_*.go); one walk per file turns a
 // tree into facts, and every mode reads facts. A file is parsed at most once
-// per call, whatever the depth. Nothing is type-resolved, but names are
-// followed through scopes, imports and written types to the definition they
-// mean where syntax tells (bind.go), and each result says whether it was
-// (resolved) or matched by name only.
+// per call, whatever the depth. Names are followed through scopes, imports
+// and the types code writes down (no type checker runs) to the definition
+// they mean (bind.go, types*.go), and each result says whether it was
+// (resolved), reaches it through a member it overrides (dispatch), or was
+// matched by name only.
 package analysis
 
 import (

@@ -396,16 +396,16 @@ func TestDescription(t *testing.T) {
 	if got := strings.Join(SupportedLanguages(), ", "); got != descriptionLanguages {
 		t.Errorf("the description lists %s; the tables are %s", descriptionLanguages, got)
 	}
-	for _, w := range []string{"Multi-hop", "name-based", "not type-resolved", "ast_grep", "single structural pattern",
+	for _, w := range []string{"Multi-hop", "ast_grep", "single structural pattern",
 		"callers", "callees", "definitions", "hierarchy", "references", "dependencies", "exports",
-		"heuristic", "no cross-interface dispatch", "no type alias resolution", "no generic inference",
-		"resolved", "name-only", "maxNodes", "truncated", "60 s", "partial", "typescript", "python", "rust"} {
+		"heuristic", "types the code writes down", "exhaustive",
+		"resolved", "dispatch", "name-only", "maxNodes", "truncated", "60 s", "partial", "typescript", "python", "rust"} {
 		if !strings.Contains(d, w) {
 			t.Errorf("the description does not mention %q", w)
 		}
 	}
 	// The details a face shows as the guide keep every limitation.
-	for _, w := range []string{"No cross-interface dispatch", "No type alias resolution", "Method shapes are grammar-specific",
+	for _, w := range []string{"types are read as written, not checked", "No overload resolution", "Method shapes are grammar-specific",
 		"\"Method calls on instances\" is a heuristic", "hierarchy sees only extends/implements", "Import resolution"} {
 		if !strings.Contains(Details, w) {
 			t.Errorf("the details do not mention %q", w)

@@ -16,6 +16,13 @@ const (
 	// definition in the same file, package or class, this/self) or its
 	// imports and re-exports to a definition of the symbol.
 	Resolved = "resolved"
+	// Dispatch: a call bound, through a written or inferred type, to a
+	// member the symbol overrides or implements (an interface's, a base
+	// class's, a library type's its class implements), or to a sibling
+	// implementation's: it reaches the symbol when the receiver is one of
+	// its class at run time, and a type checker's call hierarchy counts it
+	// as the symbol's caller.
+	Dispatch = "dispatch"
 	// NameOnly: the name matches, but syntax alone cannot tell which
 	// definition it means (a method called on a value of unknown type, a
 	// global, an import the workspace cannot resolve).
@@ -240,6 +247,16 @@ func (st status) label() string {
 		return Resolved
 	}
 	return NameOnly
+}
+
+// callLabel is the confidence and reason a call site judged st, for why,
+// shows: a name-only site whose reason is dispatch is labelled Dispatch,
+// with no reason.
+func callLabel(st status, why string) (confidence, reason string) {
+	if st == nameOnly && why == ReasonDispatch {
+		return Dispatch, ""
+	}
+	return st.label(), why
 }
 
 // classify decides whether call k of f calls the target.
@@ -583,6 +600,44 @@ func (b *binder) typeOf(f *fileFacts, name string, pos int, bd binding) binding 
 	return binding{}
 }
 
+// spreadsAtTop reports whether object literal v spreads another value
+// among its own properties ({ ...other, a }), not in a value nested in it
+// (a rest parameter (...args) => 1, an inner literal's spread). Strings,
+// template literals and comments are skipped.
+func spreadsAtTop(v []byte) bool {
+	depth := 0
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; c {
+		case '{', '(', '[':
+			depth++
+		case '}', ')', ']':
+			depth--
+		case '\'', '"', '`':
+			for i++; i < len(v) && v[i] != c; i++ {
+				if v[i] == '\\' {
+					i++
+				}
+			}
+		case '/':
+			switch {
+			case i+1 < len(v) && v[i+1] == '/':
+				for i < len(v) && v[i] != '\n' {
+					i++
+				}
+			case i+1 < len(v) && v[i+1] == '*':
+				for i += 2; i+1 < len(v) && !(v[i] == '*' && v[i+1] == '/'); i++ {
+				}
+				i++
+			}
+		case '.':
+			if depth == 1 && i+2 < len(v) && v[i+1] == '.' && v[i+2] == '.' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // valueType finds the type of the value between start and end from its
 // outermost call: a class instantiated, or a function or method whose
 // return type is written; a value that is another name (x := y) or a
@@ -597,7 +652,7 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 	if v := f.src[start:end]; f.c.spec.jsFamily() && len(v) > 0 && (v[0] == '{' || v[0] == '[') {
 		// An object literal (its properties are typed where it is
 		// written) or an array, not the type of a call it holds.
-		if v[0] == '{' && !strings.Contains(string(v), "...") {
+		if v[0] == '{' && !spreadsAtTop(v) {
 			return binding{external: true, typeName: tstype.Anonymous, shape: &objectShape{f, start, end}}
 		}
 		if lib := f.c.spec.Library; v[0] == '[' && lib != nil {
@@ -647,6 +702,18 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 		}
 		if f.c.spec.jsFamily() && strings.Contains(string(f.src[start:k.Start]), "=>") {
 			return binding{} // a function literal returning the call is a function
+		}
+		if f.c.spec.jsFamily() && index == 0 && k.End < end && b.depth <= maxTypeDepth {
+			if chain := fieldChain("_" + string(f.src[k.End:end])); chain != "" {
+				// open().store.cache: the call's result, field by field.
+				b.depth++
+				defer func() { b.depth-- }()
+				ty := b.valueTypeAt(f, k.Start, k.End, 0)
+				for _, field := range strings.Split(chain, ".")[1:] {
+					ty = b.fieldOf(ty, field)
+				}
+				return ty
+			}
 		}
 		if b.depth > maxTypeDepth || index > 0 && k.New {
 			return binding{}

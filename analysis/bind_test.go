@@ -518,7 +518,7 @@ func embedded(w *wrap) { w.Pool.Get(); w.Conn.Close() }
 	})
 	// A call through an interface the type implements (g.Get() with g a
 	// Getter in a case of two types, f.Close() with f a File embedding
-	// io.Closer) is a dispatch caller, name-only (types_go.go).
+	// io.Closer) is a dispatch caller (types_go.go).
 	for _, tc := range []struct {
 		symbol string
 		want   []string
@@ -526,21 +526,21 @@ func embedded(w *wrap) { w.Pool.Get(); w.Conn.Close() }
 		{"Pool.Get", []string{"pair use.go resolved", "lit use.go resolved", "commaOK use.go resolved",
 			"switched use.go resolved", "variadic use.go resolved", "deep use.go resolved", "indexed use.go resolved",
 			"made use.go resolved", "keyed use.go resolved", "deref use.go resolved", "set use.go resolved",
-			"embedded use.go resolved", "shadow use.go name-only", "indexOK use.go name-only"}},
+			"embedded use.go resolved", "shadow use.go dispatch", "indexOK use.go name-only"}},
 		{"Cache.Get", []string{"other use.go resolved", "switched use.go resolved", "values use.go resolved",
 			"vars use.go resolved", "made use.go resolved", "keyed use.go resolved", "set use.go resolved",
-			"results use.go resolved", "shadow use.go name-only", "indexOK use.go name-only"}},
+			"results use.go resolved", "shadow use.go dispatch", "indexOK use.go name-only"}},
 		// ok in v, ok := m[first()] is not first's second result.
-		{"Fault.Get", []string{"grouped use.go resolved", "shadow use.go name-only", "indexOK use.go name-only"}},
+		{"Fault.Get", []string{"grouped use.go resolved", "shadow use.go dispatch", "indexOK use.go name-only"}},
 		// File's Close is io.Closer's, which Handle implements (so are
 		// x.(io.Closer)'s and Conn's); the parameter io shadows the
 		// package.
-		{"Handle.Close", []string{"own files.go resolved", "inherited files.go name-only", "asserted files.go name-only",
-			"embedded use.go name-only"}},
+		{"Handle.Close", []string{"own files.go resolved", "inherited files.go dispatch", "asserted files.go dispatch",
+			"embedded use.go dispatch"}},
 		// The package's function, not Handle's method of the same name.
 		{"p.Close", []string{"top files.go resolved"}},
 		// err.Error() with err an error: Fault implements error.
-		{"Fault.Error", []string{"results use.go name-only", "written use.go name-only"}},
+		{"Fault.Error", []string{"results use.go dispatch", "written use.go dispatch"}},
 	} {
 		r := run(t, dir, Params{Mode: "callers", Language: "go", Symbol: tc.symbol})
 		sameList(t, "callers of "+tc.symbol, callerSet(r.Callers), tc.want)

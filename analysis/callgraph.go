@@ -126,8 +126,9 @@ func (s *session) callers(sym, owner string, depth, maxNodes int) []CallNode {
 					// name would list it again.
 					continue
 				}
+				conf, why := callLabel(m.st, m.why)
 				n := &callNode{CallNode: CallNode{File: f.rel, Via: f.lineText(k.Line, viaMax), ViaLine: k.Line,
-					Confidence: m.st.label(), Reason: m.why}}
+					Confidence: conf, Reason: why}}
 				key := defKey{f.rel, k.Caller}
 				if k.Caller >= 0 {
 					dd := f.defs[k.Caller]
@@ -144,7 +145,7 @@ func (s *session) callers(sym, owner string, depth, maxNodes int) []CallNode {
 				}
 				if grouped && p.node == nil && m.st == nameOnly && m.why == ReasonDispatch {
 					if dr, ok := s.dispatchesTo(f, k, sym, asked); ok {
-						n.Def = defLabel(dr.f, dr.i) // listed, name-only, under the one it may reach
+						n.Def = defLabel(dr.f, dr.i) // listed, dispatch, under the one it may reach
 						path = withKey(path, defKey{dr.f.rel, dr.i})
 					}
 				}
@@ -221,12 +222,17 @@ func groupCalls(ns []*callNode) []*callNode {
 	return out
 }
 
-// rankCalls puts resolved nodes first, keeping the order otherwise.
+// rankCalls puts resolved nodes first, then dispatch, then name-only,
+// keeping the order otherwise.
 func rankCalls(ns []*callNode) []*callNode {
 	out := make([]*callNode, 0, len(ns))
-	for _, pass := range []bool{true, false} {
+	for _, pass := range []func(string) bool{
+		func(c string) bool { return c == Resolved },
+		func(c string) bool { return c == Dispatch },
+		func(c string) bool { return c != Resolved && c != Dispatch },
+	} {
 		for _, n := range ns {
-			if (n.Confidence == Resolved) == pass {
+			if pass(n.Confidence) {
 				out = append(out, n)
 			}
 		}

@@ -4,7 +4,7 @@ package analysis
 const Name = "structural_analysis"
 
 // Description is the tool description an LLM sees (REQ-SA-004): multi-hop
-// analysis, name-based rather than type-resolved, how it differs from
+// analysis, how its results are labelled, how it differs from
 // ast_grep, and its main limitations, in as few tokens as that takes; the
 // rest is in Details. A test keeps its language list equal to
 // SupportedLanguages.
@@ -12,7 +12,7 @@ const Description = `Multi-hop, AST-based code analysis in one call: call graphs
 
 Modes: callers, callees (symbol, depth 1-5), definitions (symbol), hierarchy (symbol, depth), references (symbol; one category is heuristic), dependencies (target; reverse adds importers), exports (target). Qualify symbol (Class.method, pkg.Func, file.ts#outer.inner) to pick one definition.
 
-Results are labelled resolved (followed through imports, scope or a written type) or name-only. It is name-based, not type-resolved: no cross-interface dispatch, no type alias resolution, no generic inference. maxNodes (default 50) bounds the answer (truncated: true when hit); a call stops after 60 s with partial: true. Languages: ` + descriptionLanguages + `.`
+Results are labelled resolved (followed through imports, scope or the types the code writes down or implies), dispatch (a call of a member the symbol overrides or implements) or name-only (the name matches; nothing tells which definition); callers and references say whether they are exhaustive. maxNodes (default 50) bounds the answer (truncated: true when hit); a call stops after 60 s with partial: true. Languages: ` + descriptionLanguages + `.`
 
 // Details is what the description leaves out: each mode's parameters and
 // findings, how results are labelled, and every limitation. Faces show it
@@ -26,18 +26,17 @@ Bare names: when several classes or files define the name, callers are grouped b
 - hierarchy (symbol, depth): what a class/interface extends or implements, and what extends or implements it.
 - references (symbol, maxNodes): every structural use, grouped with counts: method calls on instances (heuristic), direct calls, instantiations, type annotations, extends/implements, imports, re-exports. Comments and strings are never matched.
 
-Confidence: every caller, callee, supertype, subtype and reference is labelled resolved — its name was followed through the file's imports and re-exports, same-file or same-package scope, this/self, Owner.member or pkg.Func, or a declared type (x: Foo, Foo x, x = new Foo()) to a definition of the symbol — or name-only: the name matches but syntax cannot tell which definition it means (a method on a value of unknown type, an unresolvable import). Resolved callers, supertypes, subtypes and references come first (callees keep their source order) and the text says how many are name-only; uses that resolve to a different same-named definition are left out.
+Confidence: every caller, callee, supertype, subtype and reference is labelled resolved — its name or receiver was followed through the file's imports and re-exports, same-file or same-package scope, this/self, Owner.member or pkg.Func, or the types the code writes down (parameters, fields, variables, returns, type arguments, Go's and Python's annotations, the standard libraries' types) and what they imply at a glance (new C(), literals, a ?? b, narrowing by instanceof/typeof/in) to a definition of the symbol — dispatch — bound that way to a member the symbol overrides or implements (an interface's, a base class's, a library type's its class implements), which reaches the symbol when the object is of its class, as a type checker's call hierarchy counts it — or name-only: the name matches but nothing tells which definition it means (a receiver of unknown type, an unresolvable import). Calls on values typed any are left out and counted. Resolved callers, supertypes, subtypes and references come first, then dispatch (callees keep their source order); a callers or references answer ends saying whether it is exhaustive or how many sites are name-only and why; uses that resolve to a different same-named definition are left out.
 - dependencies (target, reverse): a file's or directory's imports (named, default, namespace, side-effect, dynamic, re-exports, require()), resolved to workspace files where possible; reverse: true also lists the files importing the target.
 - exports (target): what a file or directory exports: classes, functions, constants, interfaces, types, default exports, re-exports.
 
-Limitations — this is syntax, not semantics: names are followed through imports and scopes, but calls are not type-resolved and no type is inferred:
-- callers of get() finds every call to any method named get whose receiver's type is not written down (name-only); qualify the symbol or narrow with path. maxNodes (default 50) caps the traversal, and truncated: true says when it was hit.
-- No cross-interface dispatch: a call x.bar() through an interface is found, but not which implementation runs.
-- No type alias resolution and no generic inference.
+Limitations — types are read as written, not checked:
+- A receiver whose type is neither written nor plain from its value (an unannotated parameter, a package without declarations) leaves its calls name-only: callers of get() then lists every such get call; qualify the symbol or narrow with path.
+- No overload resolution beyond the number of arguments, no inference of a generic call's type arguments from callbacks or context, no structural assignability between unrelated types.
 - Method shapes are grammar-specific: common forms (methods, functions, arrow functions assigned to variables or fields, object-literal methods) are handled; unusual declaration patterns may be missed.
 - "Method calls on instances" is a heuristic, labelled so and kept out of the resolved count: receivers whose variable name contains the symbol's words (toolRegistry.register() for ToolRegistry, not registry.x(); subscriber.x() is not a use of _subscribe); it can miss differently named variables and include unrelated ones.
 - hierarchy sees only extends/implements-style clauses (and the language's equivalents), not mixins, decorators or runtime composition.
-- Import resolution follows relative paths, packages and modules inside the workspace; path aliases and external packages stay unresolved.
+- Import resolution follows relative paths, tsconfig paths, workspace packages (package.json names and exports, go.mod/go.work modules, Python package roots) and modules inside the workspace; other packages are external.
 - Per language: typescript also covers .tsx files; c has no hierarchy mode; Go's hierarchy is struct and interface embedding (implicit interface satisfaction is not syntax); a C# base list does not tell a base class from an interface (relation "base"); Ruby calls written without parentheses or arguments look like variables and are not seen.
 
 Results: file paths relative to the workspace root, 1-based lines; a long answer comes in pages of items (trees in pre-order), the text ending with "N more of M: call again with offset=K". A call stops after 60 s or when cancelled and returns what it found, with partial: true and the reason. Languages: ` + descriptionLanguages + `.`

@@ -1107,9 +1107,9 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 			} else {
 				k.RecvBase = base
 			}
-		} else if len(c.spec.Element) > 0 || c.spec.jsFamily() && fieldChain(recv.Text()) != "" {
-			// r.xs[i].f.m() in Go; this.user.prefs.get() or a.b?.c!.m() in
-			// TypeScript: typed field by field.
+		} else if len(c.spec.Element) > 0 || c.spec.jsFamily() && (fieldChain(recv.Text()) != "" || !inner.IsZero() && len(c.at(inner.KindID()).calls) > 0) {
+			// r.xs[i].f.m() in Go; this.user.prefs.get(), a.b?.c!.m() or
+			// open().store.get() in TypeScript: typed field by field.
 			k.RecvChainStart, k.RecvChainEnd = recv.StartByte(), recv.EndByte()
 		}
 	}

@@ -373,9 +373,9 @@ export function viaSet(s: Set<string>) { return s.has('x'); }
 		return out
 	}
 	r := run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: "get"})
-	sameList(t, "callers of get", show(r.Callers), []string{`viaMap name-only dispatch def="ObsMap.get store.ts:1"`})
+	sameList(t, "callers of get", show(r.Callers), []string{`viaMap dispatch  def="ObsMap.get store.ts:1"`})
 	r = run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: "run"})
 	sameList(t, "callers of run", show(r.Callers), []string{`viaBase resolved  def="Base.run store.ts:2"`})
 	r = run(t, dir, Params{Mode: "callers", Language: "typescript", Symbol: "has"})
-	sameList(t, "callers of has", show(r.Callers), []string{`viaSet name-only dispatch def=""`})
+	sameList(t, "callers of has", show(r.Callers), []string{`viaSet dispatch  def=""`})
 }

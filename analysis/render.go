@@ -85,10 +85,13 @@ func defMark(def string) string {
 	return "  → " + def
 }
 
-// confMark marks a result matched by name only.
+// confMark marks a result matched by name only, or reached by dispatch.
 func confMark(c string) string {
-	if c == NameOnly {
+	switch c {
+	case NameOnly:
 		return "  [name-only]"
+	case Dispatch:
+		return "  [dispatch]"
 	}
 	return ""
 }
@@ -118,13 +121,9 @@ func (r *Result) textCompleteness(b *strings.Builder, total int, one, many strin
 		fmt.Fprintf(b, "  (exhaustive: no site left unresolved%s)\n", leftOutNote(c))
 	default:
 		var why []string
-		for _, k := range []string{ReasonUntypedReceiver, ReasonDispatch, ReasonUnboundName} {
+		for _, k := range []string{ReasonUntypedReceiver, ReasonUnboundName} {
 			if n := c.Reasons[k]; n > 0 {
-				many := k + "s"
-				if k == ReasonDispatch {
-					many = "dispatches"
-				}
-				why = append(why, plural(n, k, many))
+				why = append(why, plural(n, k, k+"s"))
 			}
 		}
 		b.WriteString("  (not exhaustive: ")

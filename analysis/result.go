@@ -105,8 +105,9 @@ type CallNode struct {
 	Via     string `json:"via,omitempty"`
 	ViaLine int    `json:"viaLine,omitempty"`
 	// Confidence says how the call was tied to its callee: Resolved
-	// (through an import or scope) or NameOnly (the name matches). Empty
-	// for the top nodes of callees, which are definitions.
+	// (through an import, scope or a type), Dispatch (through a member
+	// the callee overrides or implements) or NameOnly (the name matches).
+	// Empty for the top nodes of callees, which are definitions.
 	Confidence string `json:"confidence,omitempty"`
 	// Reason, for a name-only caller, says why it was not resolved (a
 	// Reason* constant).
@@ -115,8 +116,8 @@ type CallNode struct {
 	Text string `json:"text,omitempty"`
 	// Def, on a top node of the callers of a bare name that several
 	// owners define (_parse), is the definition the call binds to, as
-	// Owner.name file:line; empty on a name-only caller, which could not
-	// be attributed to one. Such answers list each definition's callers
+	// Owner.name file:line; empty on a name-only caller (or a dispatch
+	// one that may reach several), which could not be attributed to one. Such answers list each definition's callers
 	// together, name-only ones last.
 	Def string `json:"def,omitempty"`
 	// Cycle: the node is already on the path above it; Repeated: it was

@@ -146,32 +146,32 @@ func TestGoDispatch(t *testing.T) {
 		want   []string
 	}{
 		// A project interface; the concrete call is the method's own.
-		{"Mux.ServeHTTP", []string{"direct resolved", "serve name-only dispatch"}},
+		{"Mux.ServeHTTP", []string{"direct resolved", "serve dispatch"}},
 		// The interface's method: a call on a type implementing it.
-		{"Handler.ServeHTTP", []string{"direct name-only dispatch", "serve resolved"}},
+		{"Handler.ServeHTTP", []string{"direct dispatch", "serve resolved"}},
 		// ServeHTTP(w) does not fit ServeHTTP(w, r).
 		{"Half.ServeHTTP", nil},
 		// A standard library interface, pointer receivers.
-		{"Buf.Write", []string{"write name-only dispatch"}},
+		{"Buf.Write", []string{"write dispatch"}},
 		// A value receiver's method, through fmt.Stringer.
-		{"Buf.String", []string{"show name-only dispatch"}},
+		{"Buf.String", []string{"show dispatch"}},
 		// Read of the embedded Reader, Close of ReadCloser, and Pair's
 		// Read.
-		{"Buf.Read", []string{"pair name-only dispatch", "read name-only dispatch"}},
-		{"Buf.Close", []string{"closeIt name-only dispatch"}},
+		{"Buf.Read", []string{"pair dispatch", "read dispatch"}},
+		{"Buf.Close", []string{"closeIt dispatch"}},
 		// OnlyClose has no Read: not a ReadCloser; File is a Pair with
 		// its promoted Close.
 		{"OnlyClose.Close", nil},
-		{"File.Read", []string{"pair name-only dispatch", "read name-only dispatch"}},
+		{"File.Read", []string{"pair dispatch", "read dispatch"}},
 		// Other's Write is no io.Writer's; o.Write is its own.
 		{"Other.Write", []string{"other resolved"}},
 		// A result of another written type; the same type qualified.
 		{"Err.Unwrap", nil},
-		{"Wrap.Unwrap", []string{"unwrap name-only dispatch"}},
+		{"Wrap.Unwrap", []string{"unwrap dispatch"}},
 		// The predeclared error, written and embedded.
-		{"Fault.Error", []string{"fail name-only dispatch"}},
-		{"Fault.Temporary", []string{"fail name-only dispatch"}},
-		{"Box.Get", []string{"generic name-only dispatch"}},
+		{"Fault.Error", []string{"fail dispatch"}},
+		{"Fault.Temporary", []string{"fail dispatch"}},
+		{"Box.Get", []string{"generic dispatch"}},
 	} {
 		r := run(t, dir, Params{Mode: ModeCallers, Language: "go", Symbol: tc.symbol})
 		var got []string

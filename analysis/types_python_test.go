@@ -481,7 +481,7 @@ def second(c: Circle):
 		symbol string
 		want   []string // "caller confidence reason"
 	}{
-		{"Square.name", []string{"describe name-only dispatch", "first name-only dispatch", "show resolved "}},
+		{"Square.name", []string{"describe dispatch ", "first dispatch ", "show resolved "}},
 		{"Shape.name", []string{"describe resolved ", "first resolved ", "plain resolved "}},
 	}
 	for _, c := range cases {
@@ -626,7 +626,7 @@ class Sub(BaseHeader):
 		want   []string // "caller confidence reason"
 	}{
 		{"Unstructured.parse", []string{"run name-only untyped receiver", "run name-only untyped receiver"}},
-		{"Sub.parse", []string{"__new__ name-only dispatch", "run name-only untyped receiver", "run name-only untyped receiver"}},
+		{"Sub.parse", []string{"__new__ dispatch ", "run name-only untyped receiver", "run name-only untyped receiver"}},
 	}
 	for _, c := range cases {
 		t.Run(c.symbol, func(t *testing.T) {

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -307,8 +308,15 @@ export function x8() { G.get('k'); }
 interface Many<T> extends Map<string, T> { extra(): void }
 export function x9(m: Many<Store>) { m.get('k'); }
 function keysOf(o: object) { if (!o) { return Object.keys(o); } return [...Object.keys(o)]; }
-export function x10(o: object) { keysOf(o).get('k'); }`,
-			[]string{"x1 resolved", "x3 resolved", "x4 resolved", "x5 name-only", "x7 resolved"}},
+export function x10(o: object) { keysOf(o).get('k'); }
+function ctx() { return { log: (m: string, ...rest: any[]) => 1, get: () => '...', s: new Store() }; }
+export function x11() { ctx().get(); ctx().s.get('k'); }
+function spread(o: object) { return { ...o, s: new Store() }; }
+export function x12() { spread({}).get('k'); }
+function pair() { return { s: new Store(), c: new Cache() }; }
+export function x13() { pair().s.get('k'); }
+export function x14() { pair()?.c.get('k'); const c = pair().c; c.get('k'); }`,
+			[]string{"x1 resolved", "x11 resolved", "x12 name-only", "x13 resolved", "x3 resolved", "x4 resolved", "x5 name-only", "x7 resolved"}},
 		{"for...of gives the elements", `import { Store, Cache } from './store';
 interface Reg { on?: (k: string) => void; store: Store }
 export function q1(xs: Store[]) { for (const x of xs) x.get('k'); }
@@ -363,8 +371,8 @@ export function f(x: Observer) { x.next(1); x.done(); }
 		symbol string
 		want   []string
 	}{
-		{"Consumer.next", []string{"a name-only dispatch", "b resolved", "c name-only dispatch", "e resolved", "f name-only dispatch"}},
-		{"Consumer.done", []string{"c name-only dispatch", "f name-only dispatch"}},
+		{"Consumer.next", []string{"a dispatch", "b resolved", "c dispatch", "e resolved", "f dispatch"}},
+		{"Consumer.done", []string{"c dispatch", "f dispatch"}},
 	} {
 		r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: c.symbol})
 		var got []string
@@ -430,7 +438,7 @@ export function viaC(c: C) { c.next(1); }
 export function viaA(a: A) { a.next(1); }
 `})
 	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "A.next"})
-	sameList(t, "callers of A.next", callerSet(r.Callers), []string{"viaA obs.ts resolved", "viaB obs.ts name-only"})
+	sameList(t, "callers of A.next", callerSet(r.Callers), []string{"viaA obs.ts resolved", "viaB obs.ts dispatch"})
 }
 
 // TestMethodOfValue checks that a method called on a value (a variable, a
@@ -583,7 +591,7 @@ export function e(n: number) { return n.toString(); }
 		symbol string
 		want   []string
 	}{
-		{"Set2.toString", []string{"a a.ts name-only", "c a.ts name-only", "d a.ts resolved"}},
+		{"Set2.toString", []string{"a a.ts dispatch", "c a.ts dispatch", "d a.ts resolved"}},
 		{"Set2.has", []string{"b a.ts resolved"}},
 		{"helper", []string{"b a.ts resolved"}},
 	} {
@@ -624,4 +632,32 @@ func TestDynamicImport(t *testing.T) {
 	sameList(t, "callers of api.ts#url", callerSet(r.Callers), []string{"f use.ts resolved"})
 	r = run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "other.ts#url"})
 	sameList(t, "callers of other.ts#url", callerSet(r.Callers), nil)
+}
+
+// TestDispatchLabel: a call bound to the member an override overrides is
+// labelled dispatch, listed after the resolved callers, marked so in the
+// text, and leaves the answer exhaustive: no site stayed name-only.
+func TestDispatchLabel(t *testing.T) {
+	dir := project(t, map[string]string{"store.ts": storeTS, "sub.ts": `import { Store, Item } from './store';
+export class Special extends Store { get(key: string): Item { return new Item(); } }
+export function g(s: Store) { s.get('k'); }
+export function h(s: Special) { s.get('k'); }
+`})
+	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "Special.get", Path: "sub.ts"})
+	var got []string
+	for _, n := range r.Callers {
+		got = append(got, n.Name+" "+n.Confidence+" "+n.Reason)
+	}
+	if want := []string{"h resolved ", "g dispatch "}; !slices.Equal(got, want) {
+		t.Errorf("callers of Special.get: %q, want %q", got, want)
+	}
+	if c := r.Completeness; c == nil || !c.Exhaustive || c.NameOnly != 0 {
+		t.Errorf("completeness: %+v", c)
+	}
+	text := r.Text()
+	for _, want := range []string{"[dispatch]", "(exhaustive: no site left unresolved)"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text lacks %q:\n%s", want, text)
+		}
+	}
 }

@@ -157,7 +157,7 @@ func itemText(it analysisItem) string {
 var structuralAnalysis = declare(decl[analysisParams, *analysisPage, analysisOutput]{
 	Name:        analysis.Name,
 	Title:       "Structural code analysis",
-	Summary:     "Answers multi-hop questions about code from syntax trees (who calls a function and who calls those, what it calls, where a symbol is defined, what extends a type, where a symbol is used, what a file imports or exports), matching names as written, not resolving types.",
+	Summary:     "Answers multi-hop questions about code from syntax trees (who calls a function and who calls those, what it calls, where a symbol is defined, what extends a type, where a symbol is used, what a file imports or exports), following imports, scope and the types code writes down.",
 	Description: analysis.Description,
 	Guide: "Use structural_analysis for relationship questions before reading files one by one: callers of a function before changing its signature, what a function calls, where a symbol is defined, what a class extends and what extends it, every use of a symbol, a file's imports and importers.\n\n" +
 		analysis.Details,
@@ -238,7 +238,7 @@ type analysisItem struct {
 	Text   string `json:"text,omitempty" desc:"The line that shows it (a call site, a definition, a reference), clipped."`
 	// Confidence is analysis's label of a caller, callee, supertype,
 	// subtype or reference.
-	Confidence string `json:"confidence,omitempty" enum:"resolved,name-only,heuristic" desc:"How a caller, callee, supertype, subtype or reference was tied to the symbol: resolved (through an import, re-export, same-file, same-package or class scope, this/self, a declared type), name-only (the name matches; syntax cannot tell which definition it means), heuristic (a method call on a receiver whose name contains the symbol's words)."`
+	Confidence string `json:"confidence,omitempty" enum:"resolved,dispatch,name-only,heuristic" desc:"How a caller, callee, supertype, subtype or reference was tied to the symbol: resolved (through imports, scope, this/self or the types the code writes or implies), dispatch (a call of a member the symbol overrides or implements), name-only (the name matches; nothing tells which definition it means), heuristic (a method call on a receiver whose name contains the symbol's words)."`
 }
 
 func compactAnalysis(p *analysisPage) analysisOutput {
@@ -490,7 +490,7 @@ func mark(cycle, repeated bool) string {
 // values it leaves out.
 func completenessNote(c *analysis.Completeness) string {
 	var why []string
-	for _, k := range []string{analysis.ReasonUntypedReceiver, analysis.ReasonDispatch, analysis.ReasonUnboundName, analysis.ReasonFileNotRead} {
+	for _, k := range []string{analysis.ReasonUntypedReceiver, analysis.ReasonUnboundName, analysis.ReasonFileNotRead} {
 		if n := c.Reasons[k]; n > 0 {
 			why = append(why, fmt.Sprintf("%d %s", n, k))
 		}

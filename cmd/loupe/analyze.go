@@ -40,7 +40,7 @@ func runAnalyze(ctx context.Context, e *env, args []string) int {
 	}
 	if help.set {
 		var b strings.Builder
-		b.WriteString("Structural analysis over syntax trees: multi-hop, through imports and scope where syntax tells, else by name (not type-checked)\n\n")
+		b.WriteString("Structural analysis over syntax trees: multi-hop, through imports, scope and the types code writes down, else by name (no type checker)\n\n")
 		b.WriteString("Usage: loupe analyze MODE [SYMBOL | TARGET] --lang LANG [OPTIONS]\n\n")
 		b.WriteString("Modes: " + strings.Join(analysis.Modes, ", ") + "\n")
 		b.WriteString("SYMBOL names a function, method or type (callers, callees, definitions, hierarchy, references);\n")

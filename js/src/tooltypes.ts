@@ -84,8 +84,8 @@ export type StructuralAnalysisResult = {
   filesInScope: number;
   /** The page's items, as many as fit the size bound. */
   items: ({
-    /** How a caller, callee, supertype, subtype or reference was tied to the symbol: resolved (through an import, re-export, same-file, same-package or class scope, this/self, a declared type), name-only (the name matches; syntax cannot tell which definition it means), heuristic (a method call on a receiver whose name contains the symbol's words). */
-    confidence?: "resolved" | "name-only" | "heuristic";
+    /** How a caller, callee, supertype, subtype or reference was tied to the symbol: resolved (through imports, scope, this/self or the types the code writes or implies), dispatch (a call of a member the symbol overrides or implements), name-only (the name matches; nothing tells which definition it means), heuristic (a method call on a receiver whose name contains the symbol's words). */
+    confidence?: "resolved" | "dispatch" | "name-only" | "heuristic";
     /** Level in a call tree or hierarchy: 1 for the symbol's direct callers, callees, supertypes or subtypes. */
     depth?: number;
     /** A definition's or export's kind, a type's relation, a reference's category, an import's kind, the definition a caller calls; 'cycle' or 'repeated' for a node not expanded again. */

@@ -447,7 +447,7 @@ func compare(t *testing.T, tr truth, dir, srcDir, lang, project, version string)
 // carries a definite label, not name-only.
 func countLabels(dispatch, labelled *score, callers []analysis.CallNode, right, truth []string) {
 	for _, n := range callers {
-		if n.Reason == analysis.ReasonDispatch {
+		if n.Confidence == analysis.Dispatch {
 			dispatch.found++
 			if slices.Contains(right, callerKey(n)) {
 				dispatch.correct++
@@ -457,7 +457,7 @@ func countLabels(dispatch, labelled *score, callers []analysis.CallNode, right, 
 	truthSet, seen := set(truth), map[string]bool{}
 	for _, n := range callers {
 		k := callerKey(n)
-		if truthSet[k] && !seen[k] && (n.Confidence == analysis.Resolved || n.Reason == analysis.ReasonDispatch) {
+		if truthSet[k] && !seen[k] && (n.Confidence == analysis.Resolved || n.Confidence == analysis.Dispatch) {
 			seen[k] = true
 			labelled.correct++
 		}
@@ -530,7 +530,7 @@ func callersRight(callers []analysis.CallNode, q query) []string {
 	right := slices.Clone(q.Callers)
 	overridden := set(q.Overridden)
 	for _, n := range callers {
-		if k := callerKey(n); n.Reason == analysis.ReasonDispatch && overridden[k] {
+		if k := callerKey(n); n.Confidence == analysis.Dispatch && overridden[k] {
 			right = append(right, k)
 		}
 	}
@@ -627,9 +627,9 @@ func TestDispatchRule(t *testing.T) {
 	}{
 		{"the truth's caller", analysis.CallNode{File: "x.py", Line: 10, Confidence: analysis.Resolved}, true},
 		{"dispatch to an overridden member's caller", analysis.CallNode{File: "x.py", Line: 20,
-			Confidence: analysis.NameOnly, Reason: analysis.ReasonDispatch}, true},
+			Confidence: analysis.Dispatch}, true},
 		{"dispatch the truth does not have as the base's caller", analysis.CallNode{File: "x.py", Line: 40,
-			Confidence: analysis.NameOnly, Reason: analysis.ReasonDispatch}, false},
+			Confidence: analysis.Dispatch}, false},
 		{"an untyped receiver at an overridden member's caller", analysis.CallNode{File: "x.py", Line: 30,
 			Confidence: analysis.NameOnly, Reason: analysis.ReasonUntypedReceiver}, false},
 		{"resolved at an overridden member's caller", analysis.CallNode{File: "x.py", Line: 20,
