@@ -697,7 +697,7 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 		}
 	}
 	for _, k := range f.calls {
-		if k.Start < start || k.End > end || k.Literal && !k.New || index > 0 && (k.Start != start || k.End != end) {
+		if k.Read || k.Start < start || k.End > end || k.Literal && !k.New || index > 0 && (k.Start != start || k.End != end) {
 			continue // v, ok := m[f(x)]: ok is not f's second result
 		}
 		if f.c.spec.jsFamily() && strings.Contains(string(f.src[start:k.Start]), "=>") {
@@ -816,7 +816,7 @@ func (b *binder) dynamicImport(f *fileFacts, k call) (binding, bool) {
 // open().get()).
 func recvCall(f *fileFacts, k call) (call, bool) {
 	for _, inner := range f.calls {
-		if inner.Start == k.RecvCall && inner.End < k.End && !inner.Literal {
+		if inner.Start == k.RecvCall && inner.End < k.End && !inner.Literal && !inner.Read {
 			return inner, true
 		}
 	}
@@ -1553,6 +1553,11 @@ func (b *binder) lookup(f *fileFacts, name string, pos, depth int) binding {
 					// workspace package without its entry): the name is
 					// not known to be another package's.
 					return binding{}
+				}
+				if b.r.packageAbsent(f, imp) {
+					// The compiler cannot find the module either: what it
+					// exports is any to it, so calls on it name nothing.
+					return binding{external: true, typeName: tstype.Any, pkg: imp.Source}
 				}
 				return binding{external: true, pkg: imp.Source}
 			}

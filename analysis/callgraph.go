@@ -342,6 +342,9 @@ func (s *session) callSitesFor(t target, byDef bool) (out []match, untyped int) 
 		}
 		k := st.f.calls[st.i]
 		status, why, defs := b.classifyBound(st.f, k, t)
+		if k.Read && (status == nameOnly && why != ReasonDispatch || status == miss) {
+			continue // a member read: listed only when types tie it, never counted
+		}
 		if status == miss {
 			if why == ReasonUntypedValue {
 				untyped++
@@ -548,7 +551,7 @@ func (s *session) callableDefsOf(name string) []defRef {
 func outermostCalls(f *fileFacts, d def) []int {
 	var in []int
 	for i, k := range f.calls {
-		if !k.Literal && k.Start >= d.Start && k.End <= d.End {
+		if !k.Literal && !k.Read && k.Start >= d.Start && k.End <= d.End {
 			in = append(in, i)
 		}
 	}

@@ -97,6 +97,11 @@ type call struct {
 	New                          bool   // an instantiation (new X, X{...}, X.new)
 	NewOf                        string // instantiated type for X.new / X::new
 	Literal                      bool   // not a call (composite literal)
+	// Read: a member named but not called there (TypeScript's and
+	// JavaScript's x.m passed or assigned, x.m.bind(y)), which the
+	// compiler's call hierarchy counts as a call site of m. Only the call
+	// graph reads it, and lists it only when types tie it to the symbol.
+	Read bool
 	// TypeArgs are the compact forms (tstype) of the type arguments a
 	// TypeScript call writes (atom<Vec>(), new ArraySet<Signal>()), and
 	// Args the [start, end) of each argument it passes: what its
@@ -267,6 +272,9 @@ func extract(c *compiled, rel string, t *tree.Tree) *fileFacts {
 		}
 		for _, cs := range k.calls {
 			f.addCall(n, cs, stack, skip)
+		}
+		if c.spec.jsFamily() && n.Kind() == "member_expression" && memberRead(n) {
+			f.addCall(n, &jsMemberRead, stack, skip)
 		}
 		for _, is := range k.imports {
 			f.addImport(n, is)
@@ -601,10 +609,32 @@ func untypedVariable(n tree.Node) bool {
 	return n.Kind() == "variable_declarator" && n.ChildByField("type").IsZero()
 }
 
+// jsMemberRead is the shape of a member named but not called (Read).
+var jsMemberRead = callShape{Kind: "member_expression", Read: true}
+
+// memberRead reports whether member expression n names its property
+// without calling it: passed, assigned, returned or bound (x.m.bind(y)),
+// not called (x.m(), new x.M(), x.m.call(y)), not the object of another
+// member, an element or an update, not in a type.
+func memberRead(n tree.Node) bool {
+	p := n.Parent()
+	same := func(m tree.Node) bool { return m.StartByte() == n.StartByte() && m.EndByte() == n.EndByte() }
+	switch p.Kind() {
+	case "call_expression":
+		return !same(p.ChildByField("function"))
+	case "member_expression":
+		return same(p.ChildByField("object")) && p.ChildByField("property").Text() == "bind"
+	case "new_expression", "subscript_expression", "parenthesized_expression", "non_null_expression",
+		"update_expression", "augmented_assignment_expression", "type_query", "decorator":
+		return false
+	}
+	return !p.IsZero()
+}
+
 // callAt returns the call spanning [start, end) of f.
 func (f *fileFacts) callAt(start, end int) (call, bool) {
 	for _, k := range f.calls {
-		if k.Start == start && k.End == end {
+		if k.Start == start && k.End == end && !k.Read {
 			return k, true
 		}
 	}
@@ -990,7 +1020,9 @@ func (f *fileFacts) addDefNamed(n, nameNode tree.Node, s *defShape, stack []int,
 func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int]bool) {
 	c := f.c
 	var leaf, recv tree.Node
-	if len(s.Name) > 0 {
+	if s.Read {
+		leaf, recv = c.nameLeaf(n)
+	} else if len(s.Name) > 0 {
 		leaf, _ = c.nameLeaf(s.Name.first(n))
 		recv = s.Receiver.first(n)
 	} else {
@@ -1026,7 +1058,7 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 		recv = inner
 	}
 	k := call{Line: n.StartPoint().Row + 1, Start: n.StartByte(), End: n.EndByte(), Caller: -1,
-		New: s.New, Literal: s.Literal, Recv: c.receiverName(recv), Member: !recv.IsZero(), Element: s.Component,
+		New: s.New, Literal: s.Literal, Read: s.Read, Recv: c.receiverName(recv), Member: !recv.IsZero(), Element: s.Component,
 		RecvElem: elem}
 	lit := ""
 	switch {

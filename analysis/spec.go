@@ -253,6 +253,8 @@ type callShape struct {
 	// literals, Rust struct expressions): references count them, the call
 	// graph does not.
 	Literal bool
+	// Read: the node is a member named, not called (call.Read).
+	Read bool
 }
 
 // nameRule says how to read the name of an expression of one kind: the

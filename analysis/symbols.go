@@ -356,6 +356,9 @@ func (s *session) references(sym, owner string, maxNodes int) *References {
 			if s.stopAfter(&judged) {
 				break
 			}
+			if k.Read {
+				continue // references lists calls; a read member is the call graph's
+			}
 			text := func() string { return f.text(k.Start, k.End, 100) }
 			switch {
 			case aliases[k.Name] && !k.Member:

@@ -661,3 +661,76 @@ export function h(s: Special) { s.get('k'); }
 		}
 	}
 }
+
+// TestAbsentPackage: what a package no node_modules folder holds exports
+// is any to the compiler (it cannot find the module), so calls on its
+// values are left out and counted; once the package (or its @types) is
+// installed, they stay name-only, since its declarations may type them.
+func TestAbsentPackage(t *testing.T) {
+	use := `import throttle from 'lodash.throttle';
+import { useRef } from 'react';
+import { readFileSync } from 'node:fs';
+import { Store } from './store';
+export function a() { const u = throttle(() => 1, 10); u.get(); }
+export function b() { const r = useRef<Store>(); r.current.get('k'); }
+export function c() { readFileSync('x').get(); }
+`
+	for _, tc := range []struct {
+		name      string
+		installed []string
+		want      []string
+		untyped   int
+	}{
+		{"absent", nil, nil, 3},
+		{"installed", []string{"node_modules/lodash.throttle/package.json", "node_modules/@types/react/package.json",
+			"node_modules/@types/node/package.json"}, []string{"a name-only", "b name-only", "c name-only"}, 0},
+	} {
+		files := map[string]string{"store.ts": storeTS, "use.ts": use}
+		for _, p := range tc.installed {
+			files[p] = "{}"
+		}
+		dir := project(t, files)
+		r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "Store.get", Path: "use.ts"})
+		var got []string
+		for _, n := range r.Callers {
+			if n.Confidence != Resolved {
+				got = append(got, n.Name+" "+n.Confidence)
+			}
+		}
+		sort.Strings(got)
+		if !slices.Equal(got, tc.want) || r.Completeness == nil || r.Completeness.Untyped != tc.untyped {
+			t.Errorf("%s: callers %q (untyped %+v), want %q and %d untyped", tc.name, got, r.Completeness, tc.want, tc.untyped)
+		}
+	}
+}
+
+// TestMemberReads: a method named without a call (passed, assigned,
+// bound) is a call site, as the compiler's call hierarchy counts it, when
+// types tie it to the method; by name alone it is left out, and it is no
+// callee and no reference.
+func TestMemberReads(t *testing.T) {
+	dir := project(t, map[string]string{"store.ts": storeTS, "use.ts": `import { Store } from './store';
+export function r1(s: Store) { const f = s.get; return [1].map(s.get); }
+export function r2(s: Store) { return s.get.bind(s); }
+export function r3(s: Store) { s.get.call(s, 'k'); }
+export function r4(x: any, y) { return [x.get, y.get]; }
+export class K { get = 1; m() { return this.get; } }
+export function r5(s: Store) { const k = s.get; k('x'); }
+`})
+	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "Store.get", Path: "use.ts"})
+	sameList(t, "callers of Store.get", callerSet(r.Callers), []string{"r1 use.ts resolved", "r2 use.ts resolved",
+		"r3 use.ts resolved", "r5 use.ts resolved"})
+	if c := r.Completeness; c == nil || !c.Exhaustive || c.Untyped != 0 {
+		t.Errorf("completeness: %+v", c)
+	}
+	r = run(t, dir, Params{Mode: ModeCallees, Language: "typescript", Symbol: "r1", Path: "use.ts"})
+	if len(r.Callers) != 0 || len(r.Callees) != 1 || len(r.Callees[0].Children) != 1 {
+		t.Errorf("callees of r1 (map alone): %+v", r.Callees)
+	}
+	r = run(t, dir, Params{Mode: ModeReferences, Language: "typescript", Symbol: "Store.get", Path: "use.ts"})
+	for _, c := range r.References.Categories {
+		if c.ID == RefDirectCalls && c.Count != 1 {
+			t.Errorf("direct calls of Store.get: %+v", c.Items)
+		}
+	}
+}

@@ -1035,6 +1035,39 @@ func (w *wsIndex) pythonRoots(top string) []string {
 	return w.pyRoots[top]
 }
 
+// packageAbsent reports whether a TypeScript or JavaScript import of a
+// package names one no node_modules folder of the workspace above the
+// importing file holds, with or without its @types package (node:fs
+// looks for @types/node): the compiler resolves no module there, and
+// types what it exports any.
+func (r *resolver) packageAbsent(f *fileFacts, imp importFact) bool {
+	if imp.Resolve != resolveJS || localSource(imp.Source) {
+		return false
+	}
+	name, _ := splitSpecifier(strings.TrimPrefix(imp.Source, "node:"))
+	if name == "" {
+		return false
+	}
+	typesName := "@types/" + strings.Replace(strings.TrimPrefix(name, "@"), "/", "__", 1)
+	if strings.HasPrefix(imp.Source, "node:") || nodeBuiltins[name] {
+		name, typesName = typesName, "@types/node"
+	}
+	for _, d := range ancestors(pathpkg.Dir(f.rel)) {
+		for _, n := range []string{name, typesName} {
+			if r.isFile(pathpkg.Join(d, "node_modules", n, "package.json")) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// nodeBuiltins are Node's modules importable without the node: prefix,
+// whose types come from @types/node.
+var nodeBuiltins = map[string]bool{"assert": true, "buffer": true, "child_process": true, "crypto": true,
+	"events": true, "fs": true, "http": true, "https": true, "net": true, "os": true, "path": true,
+	"process": true, "stream": true, "url": true, "util": true, "worker_threads": true, "zlib": true}
+
 // ownModule reports whether an import that resolved to no file names a
 // module of the workspace all the same (a workspace package whose entry
 // is missing, a tsconfig paths key): its names are not another package's.
