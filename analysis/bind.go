@@ -852,7 +852,15 @@ func (b *binder) chainBase(f *fileFacts, name string, pos int) binding {
 		}
 		return b.enclosingClass(f, pos)
 	}
-	return b.typeOf(f, name, pos, b.lookup(f, name, pos, 0))
+	bd := b.lookup(f, name, pos, 0)
+	if !bd.found() {
+		if _, declared := b.declAt(f, name, pos); !declared {
+			if g := b.global(f, name); g.found() {
+				return g // Object.prototype, JSON: a library global
+			}
+		}
+	}
+	return b.typeOf(f, name, pos, bd)
 }
 
 // indexed types an element v of a TypeScript or Python value (xs[i],

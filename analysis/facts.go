@@ -185,6 +185,9 @@ type typedName struct {
 	// (Return), or of a variable's function type, proves of its argument
 	// (x is Map<K, V>).
 	Predicate string
+	// Constructs, for a parameter written as a constructor type (theClass:
+	// new (...args: any[]) => T), is what it makes: T.
+	Constructs string
 }
 
 // importFact is one imported module specifier.
@@ -485,6 +488,9 @@ func (f *fileFacts) addTypedName(n tree.Node, s *typedShape, stack []int, nn, v,
 		Key: s.Key, KeyType: keyType, KeyRecv: keyRecv, Under: s.Under, Prop: s.Prop}
 	if f.c.spec.TypeExpr == nil && len(s.Expr) > 0 {
 		t.Predicate = tstype.Predicate(s.Expr.first(n))
+		if s.Param {
+			t.Constructs = tstype.Constructs(s.Expr.first(n))
+		}
 		if v := s.ValueExpr.first(n); t.Predicate == "" && v.Kind() == "as_expression" {
 			t.Predicate = tstype.Predicate(namedNonExtra(v)[len(namedNonExtra(v))-1])
 		}

@@ -313,6 +313,12 @@ func (b *binder) inferFrame(f *fileFacts, k call, owner, fn defRef) (typeFrame, 
 			fr.args[i] = b.evalType(f, parseTyx(k.TypeArgs[i]), k.Start, 1)
 		} else if a := paramWritten(fn, tp.Name); a >= 0 && a < len(k.Args) && len(k.TypeArgs) == 0 {
 			fr.args[i] = b.valueType(f, k.Args[a][0], k.Args[a][1])
+		} else if a := paramConstructs(fn, tp.Name); a >= 0 && a < len(k.Args) && len(k.TypeArgs) == 0 {
+			// theClass: new (...args: any[]) => T given a class: T is
+			// its instances.
+			if cls := b.lookup(f, string(f.src[k.Args[a][0]:k.Args[a][1]]), k.Start, 0); b.isTypeBinding(cls) {
+				fr.args[i] = b.types(cls)
+			}
 		}
 		known = known || fr.args[i].found()
 	}
@@ -324,6 +330,18 @@ func (b *binder) inferFrame(f *fileFacts, k call, owner, fn defRef) (typeFrame, 
 func paramWritten(dr defRef, name string) int {
 	for _, t := range dr.f.typed {
 		if t.Scope == dr.i && t.Param > 0 && t.Expr == name && !t.Return {
+			return t.Param - 1
+		}
+	}
+	return -1
+}
+
+// paramConstructs finds the 0-based position of the parameter of function
+// dr written as a constructor type making name alone (new (...) => T);
+// -1 when none is.
+func paramConstructs(dr defRef, name string) int {
+	for _, t := range dr.f.typed {
+		if t.Scope == dr.i && t.Param > 0 && t.Constructs == name && !t.Return {
 			return t.Param - 1
 		}
 	}

@@ -200,9 +200,46 @@ func (b *binder) predicate(bd binding) binding {
 		d := dr.f.defs[dr.i]
 		for _, t := range dr.f.typed {
 			if t.Predicate != "" && t.Name == d.Name && t.Start >= d.Start && t.Start < d.End && t.Scope == d.Parent {
+				if t.Return && len(bd.targs) > 0 {
+					return b.inFrames(b.framesFor(bd.targs, dr), func() binding {
+						return b.evalType(dr.f, parseTyx(t.Predicate), d.Start, 0)
+					})
+				}
 				return b.evalType(dr.f, parseTyx(t.Predicate), d.Start, 0)
 			}
 		}
+		if ty := b.madePredicate(dr); ty.found() {
+			return ty
+		}
+	}
+	return binding{}
+}
+
+// madePredicate finds the type a guard variable proves when its value is
+// a call of a function returning a guard (const isComputedValue =
+// createInstanceofPredicate("ComputedValue", ComputedValue), with
+// createInstanceofPredicate<T>(name, theClass: new (...args: any[]) => T):
+// (x: any) => x is T): the guard's type in the call's type arguments.
+func (b *binder) madePredicate(dr defRef) binding {
+	d := dr.f.defs[dr.i]
+	if d.Callable || d.container || b.depth > maxTypeDepth || !dr.f.c.spec.jsFamily() {
+		return binding{}
+	}
+	for _, t := range dr.f.typed {
+		if t.Name != d.Name || t.Start != d.Start || t.ValStart < 0 || t.Expr != "" {
+			continue
+		}
+		k, ok := dr.f.callAt(t.ValStart, t.ValEnd)
+		if !ok || k.New {
+			return binding{}
+		}
+		b.depth++
+		defer func() { b.depth-- }()
+		called := b.callArgs(dr.f, k, b.resolveCall(dr.f, k))
+		if len(called.defs) != 1 || !dr.f.defs[dr.i].Lexical {
+			return binding{}
+		}
+		return b.predicate(called)
 	}
 	return binding{}
 }

@@ -734,3 +734,34 @@ export function r5(s: Store) { const k = s.get; k('x'); }
 		}
 	}
 }
+
+// TestMadeGuard: a guard made by a generic function from a class
+// (createInstanceofPredicate("Store", Store): (x: any) => x is Store)
+// narrows what it tests to the class's instances.
+func TestMadeGuard(t *testing.T) {
+	dir := project(t, map[string]string{"store.ts": storeTS, "use.ts": `import { Store, Cache } from './store';
+export function makeGuard<T>(name: string, theClass: new (...args: any[]) => T): (x: any) => x is T {
+  return ((x: any) => x instanceof theClass) as any;
+}
+export const isStore = makeGuard("Store", Store);
+export const isCache = makeGuard("Cache", Cache);
+export function a(xs: any[]) { const x = xs[0]; if (isStore(x)) { x.get('k'); } }
+export function b(xs: any[]) { const x = xs[0]; if (isCache(x)) { x.get('k'); } }
+`})
+	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "Store.get", Path: "use.ts"})
+	sameList(t, "callers of Store.get", callerSet(r.Callers), []string{"a use.ts resolved"})
+}
+
+// TestLibraryGlobalChain: a variable holding a library global's field
+// (const op = Object.prototype) has that field's type, so calls of
+// Object's members through it (and reads of them) reach every class's
+// override as dispatch.
+func TestLibraryGlobalChain(t *testing.T) {
+	dir := project(t, map[string]string{"a.ts": `const op = Object.prototype
+const toStr = op.toString
+export function f(a: any) { return op.toString() }
+export class A { toString() { return "A" } }
+`})
+	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "A.toString"})
+	sameList(t, "callers of A.toString", callerSet(r.Callers), []string{"<module> a.ts dispatch", "f a.ts dispatch"})
+}

@@ -191,6 +191,23 @@ func Predicate(n tree.Node) string {
 	return ""
 }
 
+// Constructs returns the compact form of what the constructor type n (or
+// its annotation) makes: T for new (...args: any[]) => T; "" for any other
+// type.
+func Constructs(n tree.Node) string {
+	for depth := 0; !n.IsZero() && depth < 8; depth++ {
+		switch n.Kind() {
+		case "type_annotation", "parenthesized_type":
+			n = firstNamed(n)
+			continue
+		case "constructor_type":
+			return Expr(n.ChildByField("type"))
+		}
+		return ""
+	}
+	return ""
+}
+
 // Union names a union of several types: Union<A,B>.
 const Union = "|"
 
