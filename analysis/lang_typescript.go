@@ -160,6 +160,7 @@ var tsSpec = &langSpec{
 	SelfNames: []string{"this"},
 	Library:   tsLibrary,
 	Narrows:   tsNarrows,
+	Repair:    tsRepair,
 	Scope:     []string{"typescript", "tsx"},
 	Defs: append(jsCommonDefs(true),
 		defShape{Kind: "function_signature", Name: path{"name"}, Label: lSignature},

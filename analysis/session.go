@@ -100,6 +100,10 @@ func newSession(ctx context.Context, req *request) (*session, error) {
 	return s, nil
 }
 
+// maxRepairs bounds the repairs and parses a file's syntax errors get
+// (langSpec.Repair).
+const maxRepairs = 4
+
 // testHookParsed, set by tests, runs after each file is parsed and
 // walked.
 var testHookParsed func()
@@ -256,7 +260,23 @@ func (s *session) ensure(fs []*file) {
 			}
 			return
 		}
+		// Each repair may uncover the next body an error hid: a few
+		// rounds, each a parse.
+		for round := 0; round < maxRepairs && f.c.spec.Repair != nil && t.Root().HasError(); round++ {
+			fixed := f.c.spec.Repair(t)
+			if fixed == nil {
+				break
+			}
+			t2, err := search.Parse(s.ctx, f.c.lang, fixed)
+			if err != nil {
+				break
+			}
+			t = t2 // its offsets and lines are the source's
+		}
 		facts, err := safeExtract(f.c, f.rel, t)
+		if facts != nil {
+			facts.src = f.src
+		}
 		mu.Lock()
 		defer mu.Unlock()
 		if err != nil {

@@ -420,6 +420,10 @@ type langSpec struct {
 	// Narrows, when set, reads the narrowings a node makes (a test and
 	// the branch it guards).
 	Narrows func(tree.Node) []narrowFact
+	// Repair, when set, returns a tree with errors' source repaired where
+	// the grammar misreads it (same length and lines), to be parsed again
+	// and walked instead; nil when it has nothing to repair.
+	Repair func(*tree.Tree) []byte
 	// DirScope: the files of one directory share a scope (Go's and Java's
 	// packages), so an unqualified name may be defined in a sibling file.
 	DirScope bool
