@@ -172,6 +172,9 @@ type binding struct {
 	// functions it is used with (Atom<Vec>, atom<Vec>()): what their type
 	// parameters are in the types of its members and results.
 	targs []typeFrame
+	// static: the binding is a class itself, named as a value (Owner.m()),
+	// whose members are its static ones, not its instances'.
+	static bool
 }
 
 // objectShape locates an object type literal: [start, end) of f.
@@ -477,6 +480,7 @@ func (b *binder) resolveCall(f *fileFacts, k call) binding {
 		}
 		bd := b.lookup(f, k.Recv, k.Start, 0)
 		if len(bd.files) > 0 || bd.external || b.isTypeBinding(bd) {
+			bd.static = b.isTypeBinding(bd)
 			return b.member(bd, k.Name)
 		}
 		if m, ok := b.objectMember(bd, k.Name); ok {
@@ -1387,9 +1391,11 @@ func (b *binder) dispatches(bound []defRef, t target) bool {
 		return true // Go: an interface and a type implementing it (types_go.go)
 	}
 	var owners []defRef
+	static := false
 	for _, dr := range bound {
 		if d := dr.f.defs[dr.i]; d.Parent >= 0 && dr.f.defs[d.Parent].container {
 			owners = append(owners, defRef{dr.f, d.Parent})
+			static = static || d.Static
 		}
 	}
 	if len(owners) == 0 {
@@ -1397,8 +1403,8 @@ func (b *binder) dispatches(bound []defRef, t target) bool {
 	}
 	for _, td := range b.targetDefs(t) {
 		d := td.f.defs[td.i]
-		if d.Parent < 0 || !td.f.defs[d.Parent].container {
-			continue
+		if d.Parent < 0 || !td.f.defs[d.Parent].container || d.Static != static {
+			continue // a static member overrides static ones alone
 		}
 		cls := defRef{td.f, d.Parent}
 		var mine map[rootKey]bool
@@ -1749,6 +1755,9 @@ func (b *binder) exported(files []*fileFacts, name string, depth int) binding {
 				if bn.Alias == name || (bn.Alias == "" && bn.Name == name) {
 					files := b.importFiles(g, imp)
 					if len(files) == 0 {
+						if b.r.packageAbsent(g, imp) {
+							return binding{external: true, typeName: tstype.Any, pkg: imp.Source}
+						}
 						return binding{external: true}
 					}
 					if nsReexport(g, imp) {
@@ -1824,7 +1833,7 @@ func (b *binder) member(bd binding, name string) binding {
 		if !d.container {
 			return binding{} // a variable: its type is unknown
 		}
-		ms := b.membersOf(dr, name, 0)
+		ms := sideOf(b.membersOf(dr, name, 0), bd.static)
 		out = append(out, ms...)
 		library = library || len(ms) == 0 && b.externalSuper(dr, 0)
 	}
@@ -1955,12 +1964,29 @@ func (b *binder) membersOf(dr defRef, name string, depth int) []defRef {
 // selfMember finds name as a member of the class enclosing definition
 // caller (this.name(), self.name()).
 func (b *binder) selfMember(f *fileFacts, caller int, name string) binding {
+	static := caller >= 0 && f.defs[caller].Static // this in a static method is the class
 	for i := caller; i >= 0; i = f.defs[i].Parent {
 		if d := f.defs[i]; d.container && isType(d) {
-			return binding{defs: b.membersOf(defRef{f, i}, name, 0)}
+			return binding{defs: sideOf(b.membersOf(defRef{f, i}, name, 0), static)}
 		}
 	}
 	return binding{}
+}
+
+// sideOf keeps, of the members ms of one name, the static ones when
+// static, else the instances' (a class may have both: static children
+// and children), when there are any of that side.
+func sideOf(ms []defRef, static bool) []defRef {
+	keep := ms[:0:0]
+	for _, m := range ms {
+		if m.f.defs[m.i].Static == static {
+			keep = append(keep, m)
+		}
+	}
+	if len(keep) == 0 {
+		return ms
+	}
+	return keep
 }
 
 // isField reports whether s is a plain identifier or a private field's

@@ -62,6 +62,9 @@ type def struct {
 	// function, class or variable), unlike a member (a method, a field, an
 	// object-literal key), which is reached through its owner.
 	Lexical bool
+	// Static: a class's static member (TypeScript, JavaScript), reached
+	// through the class, not its instances.
+	Static bool
 	kind    uint16
 }
 
@@ -963,6 +966,7 @@ func (f *fileFacts) addDefNamed(n, nameNode tree.Node, s *defShape, stack []int,
 		d.Callable = false // its calls are the enclosing function's, or the file's
 	}
 	d.Lexical = !isMemberLabel(s.Label)
+	d.Static = c.spec.jsFamily() && hasToken(n, "static")
 	if len(stack) > 0 {
 		d.Parent = stack[len(stack)-1]
 		p := f.defs[d.Parent]

@@ -670,10 +670,12 @@ func TestAbsentPackage(t *testing.T) {
 	use := `import throttle from 'lodash.throttle';
 import { useRef } from 'react';
 import { readFileSync } from 'node:fs';
+import { debounce } from './utils';
 import { Store } from './store';
 export function a() { const u = throttle(() => 1, 10); u.get(); }
 export function b() { const r = useRef<Store>(); r.current.get('k'); }
 export function c() { readFileSync('x').get(); }
+export function d() { debounce(() => 1).get(); }
 `
 	for _, tc := range []struct {
 		name      string
@@ -681,11 +683,13 @@ export function c() { readFileSync('x').get(); }
 		want      []string
 		untyped   int
 	}{
-		{"absent", nil, nil, 3},
+		{"absent", nil, nil, 4},
 		{"installed", []string{"node_modules/lodash.throttle/package.json", "node_modules/@types/react/package.json",
-			"node_modules/@types/node/package.json"}, []string{"a name-only", "b name-only", "c name-only"}, 0},
+			"node_modules/@types/node/package.json", "node_modules/lodash.debounce/package.json"},
+			[]string{"a name-only", "b name-only", "c name-only", "d name-only"}, 0},
 	} {
-		files := map[string]string{"store.ts": storeTS, "use.ts": use}
+		files := map[string]string{"store.ts": storeTS, "use.ts": use,
+			"utils.ts": "export { default as debounce } from 'lodash.debounce'\n"}
 		for _, p := range tc.installed {
 			files[p] = "{}"
 		}
@@ -764,4 +768,24 @@ export class A { toString() { return "A" } }
 `})
 	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "A.toString"})
 	sameList(t, "callers of A.toString", callerSet(r.Callers), []string{"<module> a.ts dispatch", "f a.ts dispatch"})
+}
+
+// TestStaticMembers: a class with a static and an instance member of one
+// name: this.x in an instance method and x.m on an instance reach the
+// instance's, Owner.x and this.x in a static method the static one.
+func TestStaticMembers(t *testing.T) {
+	dir := project(t, map[string]string{"a.ts": `export class Node {
+    static children?: () => Node[]
+    children?: Record<string, Node>
+    run() { if (this.children) { return 1 } }
+    static make() { return this.children?.() }
+}
+export class Select extends Node {
+    static override children = () => [new Node()]
+}
+export function f() { return Node.children?.() }
+export function g(n: Node) { return n.children }
+`})
+	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "Select.children"})
+	sameList(t, "callers of Select.children", callerSet(r.Callers), []string{"make a.ts dispatch", "f a.ts dispatch"})
 }
