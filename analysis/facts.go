@@ -65,7 +65,7 @@ type def struct {
 	// Static: a class's static member (TypeScript, JavaScript), reached
 	// through the class, not its instances.
 	Static bool
-	kind    uint16
+	kind   uint16
 }
 
 // call is one call or instantiation.
