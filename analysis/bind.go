@@ -545,6 +545,11 @@ func (b *binder) resolveCall(f *fileFacts, k call) binding {
 		if k.Recv == "prototype" && b.isTypeBinding(base) && f.c.spec.jsFamily() {
 			return b.member(b.types(base), k.Name) // Owner.prototype.m.call(x)
 		}
+		if b.isTypeBinding(base) && f.c.spec.jsFamily() {
+			// Owner.connected.add(this): the static field's type.
+			base.static = true
+			return b.member(b.fieldOf(base, k.Recv), k.Name)
+		}
 		if len(base.files) > 0 || b.isTypeBinding(base) {
 			return binding{} // pkg.Var.m() or Owner.field.m(): not followed
 		}

@@ -789,3 +789,18 @@ export function g(n: Node) { return n.children }
 	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "Select.children"})
 	sameList(t, "callers of Select.children", callerSet(r.Callers), []string{"make a.ts dispatch", "f a.ts dispatch"})
 }
+
+// TestStaticFields: a static field reached through its class
+// (Db.connected.add(this)) has its written or initial value's type.
+func TestStaticFields(t *testing.T) {
+	dir := project(t, map[string]string{"a.ts": `export class Db {
+    static connected = new Set<Db>()
+    static inst: Db = new Db()
+    add(x: Db) {}
+    open() { Db.connected.add(this) }
+    close() { Db.inst.add(this) }
+}
+`})
+	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "Db.add"})
+	sameList(t, "callers of Db.add", callerSet(r.Callers), []string{"close a.ts resolved"})
+}
