@@ -531,6 +531,9 @@ func (b *binder) resolveCall(f *fileFacts, k call) binding {
 		return b.member(eitherOf(alts), k.Name)
 	case k.RecvBase != "":
 		base := b.lookup(f, k.RecvBase, k.Start, 0)
+		if base.isAny() {
+			return anyType // pkg.a.m() of a package that is not installed
+		}
 		if mod, ok := b.pyDottedModule(f, k, base); ok {
 			return b.member(mod, k.Name) // import pkg.mod; pkg.mod.f()
 		}
@@ -1171,6 +1174,9 @@ func (b *binder) fieldType(f *fileFacts, caller int, name string, pos int) bindi
 // fieldOf finds the type of field name of the types ty names: its written
 // type, else the type of its initial value.
 func (b *binder) fieldOf(ty binding, name string) binding {
+	if ty.isAny() {
+		return anyType // a field of any is any
+	}
 	for _, dr := range ty.defs {
 		f, d := dr.f, dr.f.defs[dr.i]
 		if d.Label == lType && !d.container && len(ty.defs) == 1 && b.depth <= maxTypeDepth && f.c.spec.jsFamily() {

@@ -184,6 +184,9 @@ type typedName struct {
 	// Prop: an object literal's property (typedShape.Prop), read as a
 	// field of the literal's type alone.
 	Prop bool
+	// Entry: an Elem name at position Index of a destructured entry
+	// (typedShape.Entry).
+	Entry bool
 	// Predicate is the type the type predicate of a function's return
 	// (Return), or of a variable's function type, proves of its argument
 	// (x is Map<K, V>).
@@ -378,6 +381,10 @@ func (f *fileFacts) addTyped(n tree.Node, s *typedShape, stack []int) {
 		return // case *A, *B: the name keeps the switch value's type
 	}
 	names, values := s.Name.eval(n), s.Value.eval(n)
+	if s.Entry && len(names) > 0 && strings.Contains(strings.ReplaceAll(names[0].Parent().Text(), " ", ""), ",,") ||
+		s.Entry && len(names) > 0 && strings.HasPrefix(strings.TrimLeft(names[0].Parent().Text(), "[ "), ",") {
+		return // [, v]: a hole moves the positions
+	}
 	for i, nn := range names {
 		var v tree.Node
 		index := 0
@@ -487,7 +494,7 @@ func (f *fileFacts) addTypedName(n tree.Node, s *typedShape, stack []int, nn, v,
 		}
 	}
 	t := typedName{Name: name, Type: typ, TypeRecv: typeRecv, Scope: scope, Start: n.StartByte(),
-		ValStart: valStart, ValEnd: valEnd, Expr: expr, ValExpr: valExpr, Return: s.Return, Elem: s.Elem, Index: index,
+		ValStart: valStart, ValEnd: valEnd, Expr: expr, ValExpr: valExpr, Return: s.Return, Elem: s.Elem, Entry: s.Entry, Index: index,
 		Key: s.Key, KeyType: keyType, KeyRecv: keyRecv, Under: s.Under, Prop: s.Prop}
 	if f.c.spec.TypeExpr == nil && len(s.Expr) > 0 {
 		t.Predicate = tstype.Predicate(s.Expr.first(n))

@@ -129,6 +129,8 @@ var tsSpec = &langSpec{
 		// for (const x of xs): x is an element of xs (Array<T>, Set<T>, an
 		// iterator's T).
 		{Kind: "for_in_statement", Name: path{"left"}, Value: path{"right"}, Elem: true, Token: "of"},
+		{Kind: "for_in_statement", Name: path{"left", "=array_pattern", "*"}, Value: path{"right"}, Elem: true, Entry: true,
+			AllNames: true, Token: "of"},
 		// { measure: createFlag() }: a property typed by its value.
 		{Kind: "pair", Name: path{"key"}, Expr: path{"type"}, ValueExpr: path{"value"}, Prop: true},
 		// { store }: the property has the variable's type.

@@ -492,7 +492,10 @@ type typedShape struct {
 	// _, x := range xs): typed by the value's first type argument
 	// (list[Store] gives Store) or, in Go, by the element type a written
 	// []T reads as; never as a named container type (type list []T).
-	Elem   bool
+	Elem bool
+	// Entry: with Elem, the names are the positions of an entry
+	// destructured (for (const [k, v] of map)): a Map's key and value.
+	Entry  bool
 	Return bool
 	// Under: the declaration defines a type (Name) over an underlying
 	// type (Type), whose fields and elements it has (Go's type T u).

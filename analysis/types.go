@@ -95,6 +95,29 @@ func typeParamAt(f *fileFacts, name string, pos int) (typedName, bool) {
 	return f.typeParams[best], true
 }
 
+// entryType types name t at position t.Index of an entry destructured by
+// a TypeScript for...of (for (const [id, record] of map), or of
+// map.entries()): a Map's key (0) or value (1); anything else unknown.
+func (b *binder) entryType(f *fileFacts, t typedName, pos int) binding {
+	if t.ValStart < 0 || t.Index > 1 || b.depth > maxTypeDepth {
+		return binding{}
+	}
+	end := t.ValEnd
+	if v := string(f.src[t.ValStart:t.ValEnd]); strings.HasSuffix(v, ".entries()") {
+		end -= len(".entries()")
+	}
+	b.depth++
+	defer func() { b.depth-- }()
+	ty := b.valueType(f, t.ValStart, end)
+	if ty.isAny() {
+		return anyType
+	}
+	if (ty.typeName == "Map" || ty.typeName == "ReadonlyMap") && len(ty.typeArgs) == 2 {
+		return ty.typeArgs[t.Index]
+	}
+	return binding{}
+}
+
 // declType finds the type a declaration gives its name: its written type,
 // else its initial value's.
 func (b *binder) declType(f *fileFacts, t typedName, pos int) binding {
@@ -109,6 +132,9 @@ func (b *binder) declType(f *fileFacts, t typedName, pos int) binding {
 		// for x in xs: the element type of xs's library container; in Go,
 		// the element type a written []T reads as (elements).
 		t.Elem = false
+		if t.Entry {
+			return b.entryType(f, t, pos)
+		}
 		ty := b.declType(f, t, pos)
 		if ty.isAny() {
 			return anyType // for x in an Unknown: x is Unknown
@@ -287,6 +313,9 @@ func (b *binder) evalType(f *fileFacts, x tyx, pos, depth int) binding {
 		if ty := b.types(bd); len(ty.defs) > 0 {
 			return ty
 		}
+		if bd.isAny() {
+			return anyType // a type of a package that is not installed
+		}
 		if bd.external {
 			return binding{external: true}
 		}
@@ -304,6 +333,9 @@ func (b *binder) evalType(f *fileFacts, x tyx, pos, depth int) binding {
 	bd := b.lookup(f, x.name, pos, 0)
 	if ty := b.types(bd); len(ty.defs) > 0 {
 		return b.writtenArgs(f, ty, x.args, pos, depth)
+	}
+	if bd.isAny() {
+		return anyType // a type of a package that is not installed
 	}
 	if bd.external {
 		return binding{external: true, typeName: x.name}

@@ -671,11 +671,13 @@ func TestAbsentPackage(t *testing.T) {
 import { useRef } from 'react';
 import { readFileSync } from 'node:fs';
 import { debounce } from './utils';
+import { Editor, extensions } from '@tiptap/core';
 import { Store } from './store';
 export function a() { const u = throttle(() => 1, 10); u.get(); }
 export function b() { const r = useRef<Store>(); r.current.get('k'); }
 export function c() { readFileSync('x').get(); }
 export function d() { debounce(() => 1).get(); }
+export function e(ed: Editor) { ed.get(); extensions.Text.get(); }
 `
 	for _, tc := range []struct {
 		name      string
@@ -683,10 +685,11 @@ export function d() { debounce(() => 1).get(); }
 		want      []string
 		untyped   int
 	}{
-		{"absent", nil, nil, 4},
+		{"absent", nil, nil, 6},
 		{"installed", []string{"node_modules/lodash.throttle/package.json", "node_modules/@types/react/package.json",
-			"node_modules/@types/node/package.json", "node_modules/lodash.debounce/package.json"},
-			[]string{"a name-only", "b name-only", "c name-only", "d name-only"}, 0},
+			"node_modules/@types/node/package.json", "node_modules/lodash.debounce/package.json",
+			"node_modules/@tiptap/core/package.json"},
+			[]string{"a name-only", "b name-only", "c name-only", "d name-only", "e name-only"}, 0},
 	} {
 		files := map[string]string{"store.ts": storeTS, "use.ts": use,
 			"utils.ts": "export { default as debounce } from 'lodash.debounce'\n"}
@@ -803,4 +806,16 @@ func TestStaticFields(t *testing.T) {
 `})
 	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "Db.add"})
 	sameList(t, "callers of Db.add", callerSet(r.Callers), []string{"close a.ts resolved"})
+}
+
+// TestMapEntries: for (const [k, v] of map) and of map.entries() give k
+// the Map's key type and v its value type.
+func TestMapEntries(t *testing.T) {
+	dir := project(t, map[string]string{"store.ts": storeTS, "use.ts": `import { Store, Cache } from './store';
+export function a(m: Map<Cache, Store>) { for (const [c, s] of m) { s.get('k'); } }
+export function b(m: ReadonlyMap<Store, Cache>) { for (const [s, c] of m.entries()) { c.get('k'); } }
+export function c(m: Map<Cache, Store>) { for (const [c, s] of m.entries()) { c.get('k'); } }
+`})
+	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "Store.get", Path: "use.ts"})
+	sameList(t, "callers of Store.get", callerSet(r.Callers), []string{"a use.ts resolved"})
 }
