@@ -1195,7 +1195,14 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 		}
 	}
 	for i := len(stack) - 1; i >= 0; i-- {
-		if f.defs[stack[i]].Callable {
+		d := f.defs[stack[i]]
+		if d.Callable {
+			k.Caller = stack[i]
+			break
+		}
+		if c.spec.jsFamily() && d.container && isType(d) && d.Label == lClass {
+			// A field's initializer (min = this.gte) runs for the class:
+			// the compiler's call hierarchy names the class its caller.
 			k.Caller = stack[i]
 			break
 		}

@@ -819,3 +819,18 @@ export function c(m: Map<Cache, Store>) { for (const [c, s] of m.entries()) { c.
 	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "Store.get", Path: "use.ts"})
 	sameList(t, "callers of Store.get", callerSet(r.Callers), []string{"a use.ts resolved"})
 }
+
+// TestFieldInitializerCaller: a call or read in a class field's
+// initializer (min = this.gte) has the class as its caller, as the
+// compiler's call hierarchy names it, and this there is the instance.
+func TestFieldInitializerCaller(t *testing.T) {
+	dir := project(t, map[string]string{"a.ts": `export class N {
+    gte(x: number) { return this }
+    min = this.gte
+    other = this.gte(1)
+}
+export class M { gte(x: number) { return this } }
+`})
+	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "N.gte"})
+	sameList(t, "callers of N.gte", callerSet(r.Callers), []string{"N a.ts resolved"})
+}
