@@ -187,6 +187,10 @@ type typedName struct {
 	// Entry: an Elem name at position Index of a destructured entry
 	// (typedShape.Entry).
 	Entry bool
+	// FieldOf and Field: a name destructured from a parameter of a
+	// written type (({ a: { b } }: Props)) is field chain Field (a.b) of
+	// that type (compact form).
+	FieldOf, Field string
 	// Predicate is the type the type predicate of a function's return
 	// (Return), or of a variable's function type, proves of its argument
 	// (x is Map<K, V>).
@@ -672,8 +676,16 @@ func (f *fileFacts) scopeOf(n tree.Node, stack []int) int {
 // value that is a name or a chain of fields (const { kind, name: key } =
 // context): each has the type of that field of the value.
 func (f *fileFacts) addDestructured(n tree.Node, s *typedShape, stack []int, pattern tree.Node) {
+	if ty := s.Expr.first(n); len(s.Expr) > 0 && !ty.IsZero() {
+		// ({ textEditor }: Props): each name is a field of the written
+		// type.
+		if x := tstype.Expr(ty); x != "" && x != tstype.Anonymous {
+			f.addPattern(n, f.scopeOf(n, stack), pattern, "", 0, x)
+		}
+		return
+	}
 	v := s.ValueExpr.first(n)
-	if v.IsZero() || len(s.Expr) > 0 && !s.Expr.first(n).IsZero() {
+	if v.IsZero() {
 		return
 	}
 	from := strings.Join(strings.Fields(v.Text()), "")
@@ -682,13 +694,14 @@ func (f *fileFacts) addDestructured(n tree.Node, s *typedShape, stack []int, pat
 			return
 		}
 	}
-	f.addPattern(n, f.scopeOf(n, stack), pattern, from, 0)
+	f.addPattern(n, f.scopeOf(n, stack), pattern, from, 0, "")
 }
 
 // addPattern declares the names object pattern binds from the value at
 // chain from (another name's fields): { a, b: c } gives a from.a and c
-// from.b; { e: { i: { k } } } gives k from.e.i.k.
-func (f *fileFacts) addPattern(n tree.Node, scope int, pattern tree.Node, from string, depth int) {
+// from.b; { e: { i: { k } } } gives k from.e.i.k. With typ, the value is
+// of that written type (a parameter's), and from the chain of its fields.
+func (f *fileFacts) addPattern(n tree.Node, scope int, pattern tree.Node, from string, depth int, typ string) {
 	for _, p := range namedNonExtra(pattern) {
 		var name, field string
 		switch p.Kind() {
@@ -701,10 +714,15 @@ func (f *fileFacts) addPattern(n tree.Node, scope int, pattern tree.Node, from s
 			case val.Kind() == "identifier":
 				name, field = val.Text(), k.Text()
 			case val.Kind() == "object_pattern" && depth < 4:
-				f.addPattern(n, scope, val, from+"."+k.Text(), depth+1)
+				f.addPattern(n, scope, val, strings.TrimPrefix(from+"."+k.Text(), "."), depth+1, typ)
 			}
 		}
-		if name != "" {
+		switch {
+		case name == "":
+		case typ != "":
+			f.typed = append(f.typed, typedName{Name: name, FieldOf: typ, Field: strings.TrimPrefix(from+"."+field, "."),
+				Scope: scope, Start: n.StartByte(), ValStart: -1, ValEnd: -1})
+		default:
 			f.typed = append(f.typed, typedName{Name: name, ValExpr: "=" + from + "." + field, Scope: scope,
 				Start: n.StartByte(), ValStart: -1, ValEnd: -1})
 		}

@@ -150,6 +150,15 @@ func (b *binder) declType(f *fileFacts, t typedName, pos int) binding {
 		}
 		return binding{}
 	}
+	if t.FieldOf != "" && b.depth <= maxTypeDepth {
+		b.depth++
+		defer func() { b.depth-- }()
+		ty := b.evalType(f, parseTyx(t.FieldOf), pos, 0)
+		for _, field := range strings.Split(t.Field, ".") {
+			ty = b.fieldOf(ty, field)
+		}
+		return ty
+	}
 	switch {
 	case t.Expr == tstype.Any && f.c.spec.Lang == "python" && b.pyBaseTyped(f, t.Scope):
 		return binding{} // pyright may type it from the overridden method

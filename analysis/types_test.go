@@ -834,3 +834,17 @@ export class M { gte(x: number) { return this } }
 	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "N.gte"})
 	sameList(t, "callers of N.gte", callerSet(r.Callers), []string{"N a.ts resolved"})
 }
+
+// TestDestructuredParameters: names destructured from a parameter of a
+// written type (({ s, n: { c } }: Props)) have its fields' types.
+func TestDestructuredParameters(t *testing.T) {
+	dir := project(t, map[string]string{"store.ts": storeTS, "use.ts": `import { Store, Cache } from './store';
+interface Props { s: Store; n: { c: Cache; t: Store } }
+export function a({ s }: Props) { s.get('k'); }
+export function b({ n: { c } }: Props) { c.get('k'); }
+export function c({ n: { t: renamed } }: Props) { renamed.get('k'); }
+export const d = ({ s }: Props) => [1].map(() => s.get('k'));
+`})
+	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "Store.get", Path: "use.ts"})
+	sameList(t, "callers of Store.get", callerSet(r.Callers), []string{"a use.ts resolved", "c use.ts resolved", "d use.ts resolved"})
+}
