@@ -629,6 +629,18 @@ func untypedVariable(n tree.Node) bool {
 	return n.Kind() == "variable_declarator" && n.ChildByField("type").IsZero()
 }
 
+// calledInner reports whether the object of a member receiver is a call,
+// bare or asserted non-null (open().store, m.get(k)!.moving).
+func calledInner(c *compiled, inner tree.Node) bool {
+	for range 2 {
+		if inner.IsZero() || inner.Kind() != "non_null_expression" {
+			break
+		}
+		inner = firstNamedNonExtra(inner)
+	}
+	return !inner.IsZero() && len(c.at(inner.KindID()).calls) > 0
+}
+
 // jsMemberRead is the shape of a member named but not called (Read).
 var jsMemberRead = callShape{Kind: "member_expression", Read: true}
 
@@ -1174,7 +1186,7 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 			} else {
 				k.RecvBase = base
 			}
-		} else if len(c.spec.Element) > 0 || c.spec.jsFamily() && (fieldChain(recv.Text()) != "" || !inner.IsZero() && len(c.at(inner.KindID()).calls) > 0) {
+		} else if len(c.spec.Element) > 0 || c.spec.jsFamily() && (fieldChain(recv.Text()) != "" || calledInner(c, inner)) {
 			// r.xs[i].f.m() in Go; this.user.prefs.get(), a.b?.c!.m() or
 			// open().store.get() in TypeScript: typed field by field.
 			k.RecvChainStart, k.RecvChainEnd = recv.StartByte(), recv.EndByte()

@@ -291,7 +291,7 @@ export function w3(s: Store) { s.get('k'); }
 class Ed { inputs: { keys: Store; more: { cache: Cache } } }
 export function w4(e: Ed) { const { inputs: { keys, more: { cache } } } = e; keys.get('k'); cache.get('k'); }`,
 			[]string{"w3 resolved", "w4 resolved"}},
-		{"an object literal's properties are typed by their values", `import { Store, Cache } from './store';
+		{"an object literal's properties are typed by their values", `import { Store, Cache, Opts } from './store';
 function mk(): Store { return new Store(); }
 function mkc(): Cache { return new Cache(); }
 const flags = { a: mk(), b: mkc(), n: { deep: mk() }, f: () => mkc() };
@@ -315,8 +315,9 @@ function spread(o: object) { return { ...o, s: new Store() }; }
 export function x12() { spread({}).get('k'); }
 function pair() { return { s: new Store(), c: new Cache() }; }
 export function x13() { pair().s.get('k'); }
-export function x14() { pair()?.c.get('k'); const c = pair().c; c.get('k'); }`,
-			[]string{"x1 resolved", "x11 resolved", "x12 name-only", "x13 resolved", "x3 resolved", "x4 resolved", "x5 name-only", "x7 resolved"}},
+export function x14() { pair()?.c.get('k'); const c = pair().c; c.get('k'); }
+export function x15(m: Map<string, Opts>) { m.get('k')!.store.get('k'); m.get('k')!.cache.get('k'); }`,
+			[]string{"x1 resolved", "x11 resolved", "x12 name-only", "x13 resolved", "x15 resolved", "x3 resolved", "x4 resolved", "x5 name-only", "x7 resolved"}},
 		{"for...of gives the elements", `import { Store, Cache } from './store';
 interface Reg { on?: (k: string) => void; store: Store }
 export function q1(xs: Store[]) { for (const x of xs) x.get('k'); }
