@@ -131,6 +131,9 @@ var tsSpec = &langSpec{
 		{Kind: "for_in_statement", Name: path{"left"}, Value: path{"right"}, Elem: true, Token: "of"},
 		{Kind: "for_in_statement", Name: path{"left", "=array_pattern", "*"}, Value: path{"right"}, Elem: true, Entry: true,
 			AllNames: true, Token: "of"},
+		// const [a, setA] = useState(x): of a value typed any, each is any.
+		{Kind: "variable_declarator", Name: path{"name", "=array_pattern", "*"}, Value: path{"value"}, Entry: true,
+			AllNames: true},
 		// { measure: createFlag() }: a property typed by its value.
 		{Kind: "pair", Name: path{"key"}, Expr: path{"type"}, ValueExpr: path{"value"}, Prop: true},
 		// { store }: the property has the variable's type.

@@ -150,6 +150,15 @@ func (b *binder) declType(f *fileFacts, t typedName, pos int) binding {
 		}
 		return binding{}
 	}
+	if t.Entry && t.ValStart >= 0 && b.depth <= maxTypeDepth {
+		// const [a, b] = v: any when v is; tuples are not told apart.
+		b.depth++
+		defer func() { b.depth-- }()
+		if b.valueType(f, t.ValStart, t.ValEnd).isAny() {
+			return anyType
+		}
+		return binding{}
+	}
 	if t.FieldOf != "" && b.depth <= maxTypeDepth {
 		b.depth++
 		defer func() { b.depth-- }()

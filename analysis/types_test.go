@@ -679,6 +679,7 @@ export function b() { const r = useRef<Store>(); r.current.get('k'); }
 export function c() { readFileSync('x').get(); }
 export function d() { debounce(() => 1).get(); }
 export function e(ed: Editor) { ed.get(); extensions.Text.get(); }
+export function g() { const [v, setV] = useRef<Store>(); v.get('k'); }
 `
 	for _, tc := range []struct {
 		name      string
@@ -686,11 +687,11 @@ export function e(ed: Editor) { ed.get(); extensions.Text.get(); }
 		want      []string
 		untyped   int
 	}{
-		{"absent", nil, nil, 6},
+		{"absent", nil, nil, 7},
 		{"installed", []string{"node_modules/lodash.throttle/package.json", "node_modules/@types/react/package.json",
 			"node_modules/@types/node/package.json", "node_modules/lodash.debounce/package.json",
 			"node_modules/@tiptap/core/package.json"},
-			[]string{"a name-only", "b name-only", "c name-only", "d name-only", "e name-only"}, 0},
+			[]string{"a name-only", "b name-only", "c name-only", "d name-only", "e name-only", "g name-only"}, 0},
 	} {
 		files := map[string]string{"store.ts": storeTS, "use.ts": use,
 			"utils.ts": "export { default as debounce } from 'lodash.debounce'\n"}
