@@ -322,6 +322,16 @@ func (b *binder) evalType(f *fileFacts, x tyx, pos, depth int) binding {
 	case x.name == tstype.Union:
 		return union(x.args, func(a tyx) binding { return b.evalType(f, a, pos, depth+1) })
 	}
+	if name, ok := strings.CutPrefix(x.name, tstype.TypeOf); ok {
+		// typeof Foo: the class itself (its static members), or the
+		// type of the value Foo.
+		bd := b.lookup(f, name, pos, 0)
+		if b.isTypeBinding(bd) {
+			bd.static = true
+			return bd
+		}
+		return b.typeOf(f, name, pos, bd)
+	}
 	if i := strings.IndexByte(x.name, '.'); i > 0 {
 		ns, rest := x.name[:i], x.name[i+1:]
 		bd := b.lookup(f, ns, pos, 0)

@@ -796,7 +796,8 @@ export function g(n: Node) { return n.children }
 }
 
 // TestStaticFields: a static field reached through its class
-// (Db.connected.add(this)) has its written or initial value's type.
+// (Db.connected.add(this)) has its written or initial value's type, and
+// typeof Db is the class itself, its static side.
 func TestStaticFields(t *testing.T) {
 	dir := project(t, map[string]string{"a.ts": `export class Db {
     static connected = new Set<Db>()
@@ -804,10 +805,16 @@ func TestStaticFields(t *testing.T) {
     add(x: Db) {}
     open() { Db.connected.add(this) }
     close() { Db.inst.add(this) }
+    static make() { return new Db() }
 }
+export class Kv { static make() { return new Kv() } }
+export function f(u: unknown) { return (u as typeof Db).make() }
+export function g(C: typeof Kv) { return C.make() }
 `})
 	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "Db.add"})
 	sameList(t, "callers of Db.add", callerSet(r.Callers), []string{"close a.ts resolved"})
+	r = run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "Db.make"})
+	sameList(t, "callers of Db.make (typeof Db)", callerSet(r.Callers), []string{"f a.ts resolved"})
 }
 
 // TestMapEntries: for (const [k, v] of map) and of map.entries() give k

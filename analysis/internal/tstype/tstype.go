@@ -77,6 +77,12 @@ func expr(n tree.Node, depth int) string {
 		return "Array<" + expr(firstNamed(n), depth+1) + ">"
 	case "tuple_type":
 		return "Array"
+	case "type_query":
+		// typeof Foo: a class's static side, or a value's type.
+		if c := firstNamed(n); !c.IsZero() && c.Kind() == "identifier" {
+			return TypeOf + c.Text()
+		}
+		return ""
 	case "function_type", "constructor_type":
 		return "Function"
 	case "object_type":
@@ -207,6 +213,10 @@ func Constructs(n tree.Node) string {
 	}
 	return ""
 }
+
+// TypeOf prefixes the name of a value whose type a type query names
+// (typeof Foo: "typeof:Foo").
+const TypeOf = "typeof:"
 
 // Union names a union of several types: Union<A,B>.
 const Union = "|"
