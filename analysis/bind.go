@@ -619,28 +619,15 @@ func (b *binder) typeOf(f *fileFacts, name string, pos int, bd binding) binding 
 func spreadsAtTop(v []byte) bool {
 	depth := 0
 	for i := 0; i < len(v); i++ {
-		switch c := v[i]; c {
+		if j, ok := skipLiteral(v, i); ok {
+			i = j
+			continue
+		}
+		switch v[i] {
 		case '{', '(', '[':
 			depth++
 		case '}', ')', ']':
 			depth--
-		case '\'', '"', '`':
-			for i++; i < len(v) && v[i] != c; i++ {
-				if v[i] == '\\' {
-					i++
-				}
-			}
-		case '/':
-			switch {
-			case i+1 < len(v) && v[i+1] == '/':
-				for i < len(v) && v[i] != '\n' {
-					i++
-				}
-			case i+1 < len(v) && v[i+1] == '*':
-				for i += 2; i+1 < len(v) && !(v[i] == '*' && v[i+1] == '/'); i++ {
-				}
-				i++
-			}
 		case '.':
 			if depth == 1 && i+2 < len(v) && v[i+1] == '.' && v[i+2] == '.' {
 				return true

@@ -54,6 +54,10 @@ func separateSignatures(src []byte, open int) (wrote bool) {
 	depth := 0
 	last := byte('{') // the last character that is not space or comment
 	for i := open; i < len(src); i++ {
+		if j, ok := skipLiteral(src, i); ok {
+			i = j
+			continue
+		}
 		c := src[i]
 		switch c {
 		case '{', '(', '[', '<':
@@ -71,31 +75,37 @@ func separateSignatures(src []byte, open int) (wrote bool) {
 			if depth == 0 {
 				return wrote
 			}
-		case '\'', '"', '`':
-			for i++; i < len(src) && src[i] != c; i++ {
-				if src[i] == '\\' {
-					i++
-				}
-			}
-		case '/':
-			if i+1 < len(src) && src[i+1] == '/' {
-				for i < len(src) && src[i] != '\n' {
-					i++
-				}
-				continue
-			}
-			if i+1 < len(src) && src[i+1] == '*' {
-				for i += 2; i+1 < len(src) && !(src[i] == '*' && src[i+1] == '/'); i++ {
-				}
-				i++
-				continue
-			}
 		}
 		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
 			last = src[i]
 		}
 	}
 	return wrote
+}
+
+// skipLiteral reports whether src[i] starts a string, a template literal
+// or a comment of TypeScript or JavaScript, and the index of its last
+// byte (or of the line's end for a line comment).
+func skipLiteral(src []byte, i int) (int, bool) {
+	switch c := src[i]; {
+	case c == '\'' || c == '"' || c == '`':
+		for i++; i < len(src) && src[i] != c; i++ {
+			if src[i] == '\\' {
+				i++
+			}
+		}
+		return i, true
+	case c == '/' && i+1 < len(src) && src[i+1] == '/':
+		for i < len(src) && src[i] != '\n' {
+			i++
+		}
+		return i - 1, true
+	case c == '/' && i+1 < len(src) && src[i+1] == '*':
+		for i += 2; i+1 < len(src) && !(src[i] == '*' && src[i+1] == '/'); i++ {
+		}
+		return i + 1, true
+	}
+	return i, false
 }
 
 // lineStart reports whether only spaces and tabs precede src[i] on its
