@@ -225,18 +225,17 @@ func groupCalls(ns []*callNode) []*callNode {
 // rankCalls puts resolved nodes first, then dispatch, then name-only,
 // keeping the order otherwise.
 func rankCalls(ns []*callNode) []*callNode {
-	out := make([]*callNode, 0, len(ns))
-	for _, pass := range []func(string) bool{
-		func(c string) bool { return c == Resolved },
-		func(c string) bool { return c == Dispatch },
-		func(c string) bool { return c != Resolved && c != Dispatch },
-	} {
-		for _, n := range ns {
-			if pass(n.Confidence) {
-				out = append(out, n)
-			}
+	rank := func(n *callNode) int {
+		switch n.Confidence {
+		case Resolved:
+			return 0
+		case Dispatch:
+			return 1
 		}
+		return 2
 	}
+	out := slices.Clone(ns)
+	slices.SortStableFunc(out, func(a, b *callNode) int { return rank(a) - rank(b) })
 	return out
 }
 
