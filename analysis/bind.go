@@ -486,14 +486,7 @@ func (b *binder) resolveCall(f *fileFacts, k call) binding {
 		if m, ok := b.objectMember(bd, k.Name); ok {
 			return m // const z = { ..._schemas, iso: _iso }; z.string()
 		}
-		if len(bd.defs) == 0 {
-			if _, declared := b.declAt(f, k.Recv, k.Start); !declared {
-				if g := b.global(f, k.Recv); g.found() {
-					return b.member(g, k.Name)
-				}
-			}
-		}
-		ty := b.typeOf(f, k.Recv, k.Start, bd)
+		ty := b.nameValue(f, k.Recv, k.Start, bd)
 		if k.RecvElem && len(f.c.spec.Element) > 0 {
 			ty = b.elements(ty) // xs[i].m() with xs of a defined type list []*T
 		}
@@ -556,14 +549,7 @@ func (b *binder) resolveCall(f *fileFacts, k call) binding {
 		if len(base.files) > 0 || b.isTypeBinding(base) {
 			return binding{} // pkg.Var.m() or Owner.field.m(): not followed
 		}
-		if !base.found() {
-			if _, declared := b.declAt(f, k.RecvBase, k.Start); !declared {
-				if g := b.global(f, k.RecvBase); g.found() {
-					return b.member(b.fieldOf(g, k.Recv), k.Name) // Object.prototype.toString
-				}
-			}
-		}
-		return b.member(b.fieldOf(b.typeOf(f, k.RecvBase, k.Start, base), k.Recv), k.Name)
+		return b.member(b.fieldOf(b.nameValue(f, k.RecvBase, k.Start, base), k.Recv), k.Name) // Object.prototype.toString
 	}
 	return binding{}
 }
@@ -851,11 +837,17 @@ func (b *binder) chainBase(f *fileFacts, name string, pos int) binding {
 		}
 		return b.enclosingClass(f, pos)
 	}
-	bd := b.lookup(f, name, pos, 0)
+	return b.nameValue(f, name, pos, b.lookup(f, name, pos, 0))
+}
+
+// nameValue types the value name holds at pos of f, bd being what the
+// name binds to: a library global when nothing binds or declares it
+// (Object, JSON, document), else its declared or inferred type.
+func (b *binder) nameValue(f *fileFacts, name string, pos int, bd binding) binding {
 	if !bd.found() {
 		if _, declared := b.declAt(f, name, pos); !declared {
 			if g := b.global(f, name); g.found() {
-				return g // Object.prototype, JSON: a library global
+				return g
 			}
 		}
 	}
