@@ -175,6 +175,10 @@ type binding struct {
 	// static: the binding is a class itself, named as a value (Owner.m()),
 	// whose members are its static ones, not its instances'.
 	static bool
+	// rest, for an object type of an intersection, is its library part,
+	// whose members are those the object type does not write
+	// (Map<K, V> & { size: number }: get is Map's).
+	rest *binding
 }
 
 // objectShape locates an object type literal: [start, end) of f.
@@ -1240,6 +1244,9 @@ func (b *binder) fieldOf(ty binding, name string) binding {
 				}
 			}
 		}
+		if ty.rest != nil {
+			return b.fieldOf(*ty.rest, name)
+		}
 		return binding{}
 	}
 	if ty.external && ty.typeName != tstype.Anonymous {
@@ -1804,6 +1811,11 @@ func (b *binder) member(bd binding, name string) binding {
 		}
 		if len(out) > 0 {
 			return binding{defs: out}
+		}
+		if rest := bd.rest; rest != nil {
+			if bd.rest = nil; !b.fieldOf(bd, name).found() {
+				return b.member(*rest, name) // not written in the object type
+			}
 		}
 	}
 	if bd.external {

@@ -448,6 +448,9 @@ func (f *fileFacts) addTypedName(n tree.Node, s *typedShape, stack []int, nn, v,
 			}
 		}
 		if f.c.spec.TypeExpr == nil && expr == "" {
+			expr = intersectionExpr(s.Expr.first(n))
+		}
+		if f.c.spec.TypeExpr == nil && expr == "" {
 			if tn := s.Expr.first(n); tstype.IsAny(tn) || tn.IsZero() && s.Param && valStart < 0 && valExpr == "" && f.c.implicitAny(n) {
 				expr = tstype.Any
 			} else if tn.IsZero() && valStart < 0 && n.Kind() == "variable_declarator" && n.Parent().Parent().Kind() == "ambient_declaration" {
@@ -627,6 +630,33 @@ func constAssertion(n tree.Node) bool {
 // with no type (its value is typed by nothing but itself).
 func untypedVariable(n tree.Node) bool {
 	return n.Kind() == "variable_declarator" && n.ChildByField("type").IsZero()
+}
+
+// intersectionExpr is the compact form of a TypeScript intersection type
+// (Promise<T> & { resolve(v: T): void }): Intersection<A,B>, an object
+// type among its parts read where it is written; "" for any other type or
+// a part that names nothing.
+func intersectionExpr(n tree.Node) string {
+	for n.Kind() == "type_annotation" || n.Kind() == "parenthesized_type" {
+		n = firstNamedNonExtra(n)
+	}
+	if n.Kind() != "intersection_type" {
+		return ""
+	}
+	var parts []string
+	for _, p := range namedNonExtra(n) {
+		x := tstype.Expr(p)
+		if ot := objectType(p); !ot.IsZero() && x == tstype.Anonymous {
+			x = shapeAt(ot)
+		} else if p.Kind() == "intersection_type" {
+			x = intersectionExpr(p)
+		}
+		if x == "" || strings.HasPrefix(x, tstype.Intersection) {
+			return "" // an unknown part, or an intersection nested unparenthesized
+		}
+		parts = append(parts, x)
+	}
+	return tstype.Intersection + "<" + strings.Join(parts, ",") + ">"
 }
 
 // calledInner reports whether the object of a member receiver is a call,

@@ -321,6 +321,8 @@ func (b *binder) evalType(f *fileFacts, x tyx, pos, depth int) binding {
 		return b.evalType(f, x.args[0], pos, depth+1)
 	case x.name == tstype.Union:
 		return union(x.args, func(a tyx) binding { return b.evalType(f, a, pos, depth+1) })
+	case x.name == tstype.Intersection:
+		return b.intersection(f, x.args, pos, depth)
 	}
 	if name, ok := strings.CutPrefix(x.name, tstype.TypeOf); ok {
 		// typeof Foo: the class itself (its static members), or the
@@ -482,6 +484,38 @@ func (b *binder) thisUntyped(f *fileFacts, pos int) bool {
 		return len(b.enclosingClass(f, pos).defs) == 0
 	}
 	return false
+}
+
+// intersection finds what an intersection of types names when one part
+// alone holds the members the workspace may define: an object type among
+// library types (Promise<T> & { resolve(v: T): void }: its resolve is
+// written there, then is Promise's), or one workspace type among library
+// types; nothing otherwise (two workspace types, or a part unknown).
+func (b *binder) intersection(f *fileFacts, args []tyx, pos, depth int) binding {
+	var own, lib binding
+	n, libs := 0, 0
+	for _, a := range args {
+		ty := b.evalType(f, a, pos, depth+1)
+		switch {
+		case !ty.found() || len(ty.files) > 0:
+			return binding{}
+		case ty.shape != nil || len(ty.defs) > 0:
+			own = ty
+			n++
+		case ty.lib == nil:
+			return binding{} // a package's type: its members are not known
+		default:
+			lib = ty
+			libs++
+		}
+	}
+	if n != 1 {
+		return binding{}
+	}
+	if own.shape != nil && libs == 1 {
+		own.rest = &lib // what the object type does not write is the library type's
+	}
+	return own
 }
 
 // anyType is what a value typed any holds: a checker ties its members,

@@ -857,3 +857,17 @@ export const d = ({ s }: Props) => [1].map(() => s.get('k'));
 	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "Store.get", Path: "use.ts"})
 	sameList(t, "callers of Store.get", callerSet(r.Callers), []string{"a use.ts resolved", "c use.ts resolved", "d use.ts resolved"})
 }
+
+// TestIntersections: an intersection of library types and one object
+// type (Promise<T> & { resolve(v: T): void }) has the object type's
+// members and the library's; with two workspace types nothing is told.
+func TestIntersections(t *testing.T) {
+	dir := project(t, map[string]string{"store.ts": storeTS, "use.ts": `import { Store, Cache } from './store';
+function deferred<T>(): Promise<T> & { get(k: string): T; s: Store } { return null as any; }
+export function a() { const p = deferred<string>(); p.get('k'); p.s.get('k'); }
+export function b(x: Store & Cache) { x.get('k'); }
+export function c(x: Map<string, Store> & { size: number }) { x.get('k').get('k'); }
+`})
+	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "Store.get", Path: "use.ts"})
+	sameList(t, "callers of Store.get", callerSet(r.Callers), []string{"a use.ts resolved", "c use.ts resolved", "b use.ts name-only"})
+}

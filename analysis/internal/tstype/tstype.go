@@ -214,6 +214,9 @@ func Constructs(n tree.Node) string {
 	return ""
 }
 
+// Intersection names an intersection of types: Intersection<A,B>.
+const Intersection = "&"
+
 // TypeOf prefixes the name of a value whose type a type query names
 // (typeof Foo: "typeof:Foo").
 const TypeOf = "typeof:"
