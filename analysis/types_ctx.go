@@ -117,7 +117,11 @@ func (b *binder) ctxArg(f *fileFacts, v string) binding {
 			callees = append(callees, b.membersOf(c, "constructor", 0)...)
 		}
 	} else {
-		callees = b.resolveCall(f, k).defs
+		called := b.resolveCall(f, k)
+		if arg == 0 && param == 0 && k.Name == "then" && called.typeName == "Promise" && len(called.typeArgs) == 1 {
+			return called.typeArgs[0] // p.then((value) => ...): what the promise gives
+		}
+		callees = called.defs
 	}
 	for _, dr := range callees {
 		d := dr.f.defs[dr.i]

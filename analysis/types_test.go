@@ -871,3 +871,14 @@ export function c(x: Map<string, Store> & { size: number }) { x.get('k').get('k'
 	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "Store.get", Path: "use.ts"})
 	sameList(t, "callers of Store.get", callerSet(r.Callers), []string{"a use.ts resolved", "c use.ts resolved", "b use.ts name-only"})
 }
+
+// TestPromiseThen: p.then((value) => ...) gives value what the promise
+// holds.
+func TestPromiseThen(t *testing.T) {
+	dir := project(t, map[string]string{"store.ts": storeTS, "use.ts": `import { Store, Cache } from './store';
+export function a(p: Promise<Store>) { p.then((s) => s.get('k')); }
+export function b(p: Promise<Cache[]>) { p.then((cs) => cs.map((c) => c.get('k'))); }
+`})
+	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "Store.get", Path: "use.ts"})
+	sameList(t, "callers of Store.get", callerSet(r.Callers), []string{"a use.ts resolved"})
+}
