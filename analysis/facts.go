@@ -495,6 +495,13 @@ func (f *fileFacts) addTypedName(n tree.Node, s *typedShape, stack []int, nn, v,
 	}
 	if (len(s.Field) > 0 && !s.Field.first(n).IsZero() || s.FieldToken != "" && hasToken(n, s.FieldToken) ||
 		len(s.SelfField) > 0) && scope >= 0 {
+		if s.Param {
+			// constructor(public editor: Editor): a parameter of the
+			// constructor as well as a field of its class.
+			param := *s
+			param.Field, param.FieldToken = nil, ""
+			f.addTypedName(n, &param, stack, nn, v, tn, index)
+		}
 		scope = f.defs[scope].Parent // the constructor's class
 		if scope < 0 {
 			return

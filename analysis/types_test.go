@@ -882,3 +882,14 @@ export function b(p: Promise<Cache[]>) { p.then((cs) => cs.map((c) => c.get('k')
 	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "Store.get", Path: "use.ts"})
 	sameList(t, "callers of Store.get", callerSet(r.Callers), []string{"a use.ts resolved"})
 }
+
+// TestParameterProperties: constructor(public s: Store) declares a field
+// of the class and a parameter the constructor's body reads by name.
+func TestParameterProperties(t *testing.T) {
+	dir := project(t, map[string]string{"store.ts": storeTS, "use.ts": `import { Store, Cache } from './store';
+export class A { constructor(public s: Store, readonly c: Cache) { s.get('k'); } run() { this.s.get('k'); } }
+export class B { constructor(private c: Cache) { c.get('k'); } }
+`})
+	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "Store.get", Path: "use.ts"})
+	sameList(t, "callers of Store.get", callerSet(r.Callers), []string{"constructor use.ts resolved", "run use.ts resolved"})
+}
