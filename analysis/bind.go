@@ -627,6 +627,63 @@ func spreadsAtTop(v []byte) bool {
 	return false
 }
 
+// parenthesizedChain types a TypeScript value written (v).a.b: v's type,
+// either side's when v is x ?? y or x || y, then field by field; ok is
+// false for any other value.
+func (b *binder) parenthesizedChain(f *fileFacts, start, end int) (binding, bool) {
+	src := f.src[start:end]
+	if !f.c.spec.jsFamily() || len(src) == 0 || src[0] != '(' {
+		return binding{}, false
+	}
+	depth, closing, op := 0, -1, -1
+	for i := 0; i < len(src) && closing < 0; i++ {
+		if j, ok := skipLiteral(src, i); ok {
+			i = j
+			continue
+		}
+		switch src[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			if depth--; depth == 0 {
+				closing = i
+			}
+		case '?', '|':
+			if depth == 1 && op < 0 && i+1 < len(src) && src[i+1] == src[i] {
+				op = i
+			}
+		}
+	}
+	chain := ""
+	if closing > 0 {
+		chain = fieldChain("_" + string(src[closing+1:]))
+	}
+	if chain == "" || chain == "_" {
+		return binding{}, false
+	}
+	b.depth++
+	defer func() { b.depth-- }()
+	side := func(from, to int) binding { // its range without the spaces around it
+		for from < to && isSpace(f.src[from]) {
+			from++
+		}
+		for to > from && isSpace(f.src[to-1]) {
+			to--
+		}
+		return b.valueType(f, from, to)
+	}
+	var ty binding
+	if op > 0 {
+		ty = eitherOf([]binding{side(start+1, start+op), side(start+op+2, start+closing)})
+	} else {
+		ty = side(start+1, start+closing)
+	}
+	for _, field := range strings.Split(chain, ".")[1:] {
+		ty = b.fieldOf(ty, field)
+	}
+	return ty, true
+}
+
 // valueType finds the type of the value between start and end from its
 // outermost call: a class instantiated, or a function or method whose
 // return type is written; a value that is another name (x := y) or a
@@ -651,6 +708,9 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 	}
 	if v := string(f.src[start:end]); b.depth <= maxTypeDepth && index == 0 {
 		if ty, ok := b.assertedType(f, v, start); ok {
+			return ty
+		}
+		if ty, ok := b.parenthesizedChain(f, start, end); ok {
 			return ty
 		}
 		if len(f.c.spec.Element) > 0 {
@@ -2029,3 +2089,6 @@ func (b *binder) classifyImport(f *fileFacts, imp importFact, t target) status {
 	}
 	return nameOnly
 }
+
+// isSpace reports whether c is an ASCII space, tab or line break.
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

@@ -667,7 +667,8 @@ func intersectionExpr(n tree.Node) string {
 }
 
 // calledInner reports whether the object of a member receiver is a call,
-// bare or asserted non-null (open().store, m.get(k)!.moving).
+// bare or asserted non-null (open().store, m.get(k)!.moving), or a value
+// in parentheses ((doc ?? getDocument()).fonts).
 func calledInner(c *compiled, inner tree.Node) bool {
 	for range 2 {
 		if inner.IsZero() || inner.Kind() != "non_null_expression" {
@@ -675,7 +676,7 @@ func calledInner(c *compiled, inner tree.Node) bool {
 		}
 		inner = firstNamedNonExtra(inner)
 	}
-	return !inner.IsZero() && len(c.at(inner.KindID()).calls) > 0
+	return !inner.IsZero() && (len(c.at(inner.KindID()).calls) > 0 || inner.Kind() == "parenthesized_expression")
 }
 
 // jsMemberRead is the shape of a member named but not called (Read).

@@ -893,3 +893,16 @@ export class B { constructor(private c: Cache) { c.get('k'); } }
 	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "Store.get", Path: "use.ts"})
 	sameList(t, "callers of Store.get", callerSet(r.Callers), []string{"constructor use.ts resolved", "run use.ts resolved"})
 }
+
+// TestParenthesizedChain: (d ?? getDoc()).fonts.add() types the value in
+// parentheses, either side of ?? or ||, then its fields.
+func TestParenthesizedChain(t *testing.T) {
+	dir := project(t, map[string]string{"store.ts": storeTS, "use.ts": `import { Store, Opts } from './store';
+function opts(): Opts { return null as any; }
+export function a(o?: Opts) { (o ?? opts()).store.get('k'); }
+export function b(o?: Opts) { (o || opts()).cache.get('k'); }
+export function c(o?: Opts) { const s = (o ?? opts()).store; s.get('k'); }
+`})
+	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "Store.get", Path: "use.ts"})
+	sameList(t, "callers of Store.get", callerSet(r.Callers), []string{"a use.ts resolved", "c use.ts resolved"})
+}
