@@ -221,6 +221,27 @@ def c(s: Store):
     d = {"a": s}
     d["a"].decode(1)
 `, []string{"c name-only"}},
+		// pyright types a field assigned from an element of itself
+		// (self._properties = child._properties, child one of
+		// self._properties' elements) Unknown by the cycle.
+		{"a field reassigned from its own element is Unknown", `from store import Store
+class X:
+    def __init__(self):
+        self._properties = {}
+class G(X):
+    def collapse(self):
+        child = self._properties["children"][0]
+        self._properties = child._properties
+    def a(self):
+        for c in self._properties["children"]:
+            c.decode(1)
+        self._properties["x"].decode(1)
+class H(X):
+    def reset(self, s: Store):
+        self._properties = s
+    def b(self):
+        self._properties.decode(1)
+`, []string{"b resolved"}},
 		{"isinstance narrows", `from store import Store, Cache
 def a(x):
     if isinstance(x, Store):

@@ -316,3 +316,82 @@ func pyNarrowedNear(f *fileFacts, name string, pos int) bool {
 	}
 	return false
 }
+
+// pyFieldCycle reports whether every assignment of the Python field name
+// in class scope (self.name = v in its methods) takes its value from the
+// field itself: v names self.name, or a local the method assigned from
+// self.name (child = self._properties["children"][0];
+// self._properties = child._properties). pyright types such a field
+// Unknown by the cycle, so calls on it are left out and counted.
+func pyFieldCycle(f *fileFacts, scope int, name string) bool {
+	if f.c.spec.Lang != "python" {
+		return false
+	}
+	self := "self." + name
+	seen := false
+	for _, t := range f.typed {
+		if t.Name == name {
+		}
+	}
+	for _, t := range f.typed {
+		if t.Name != name || t.Scope != scope || t.Return || t.Prop || t.Under {
+			continue
+		}
+		if t.Expr != "" || t.ValStart < 0 {
+			return false // annotated, or typed by no value
+		}
+		v := string(f.src[t.ValStart:t.ValEnd])
+		if !pyNames(v, self) && !pyNames(pyLocalValue(f, pyRoot(v), t.Start), self) {
+			return false
+		}
+		seen = true
+	}
+	return seen
+}
+
+// pyRoot returns the name a Python value expression starts with (child
+// in child._properties), or "".
+func pyRoot(v string) string {
+	i := 0
+	for i < len(v) && v[i] != '.' && pyWordByte(v[i]) {
+		i++
+	}
+	return v[:i]
+}
+
+// pyLocalValue returns the text of the value the function around pos last
+// assigned to the local name before pos, or "".
+func pyLocalValue(f *fileFacts, name string, pos int) string {
+	if name == "" || name == "self" {
+		return ""
+	}
+	fn := -1
+	for i, d := range f.defs {
+		if d.Callable && d.Start <= pos && pos < d.End && (fn < 0 || d.Start >= f.defs[fn].Start) {
+			fn = i
+		}
+	}
+	v := ""
+	for _, t := range f.typed {
+		if t.Name == name && t.Scope == fn && fn >= 0 && t.Start < pos && t.ValStart >= 0 && !t.Return {
+			v = string(f.src[t.ValStart:t.ValEnd])
+		}
+	}
+	return v
+}
+
+// pyNames reports whether Python text v holds the dotted name ref
+// (self._properties) as a whole name, not a prefix of a longer one.
+func pyNames(v, ref string) bool {
+	for i := 0; ; {
+		j := strings.Index(v[i:], ref)
+		if j < 0 {
+			return false
+		}
+		at, end := i+j, i+j+len(ref)
+		if (at == 0 || !pyWordByte(v[at-1])) && (end == len(v) || v[end] == '.' || !pyWordByte(v[end])) {
+			return true
+		}
+		i = end
+	}
+}
