@@ -1173,6 +1173,9 @@ func (b *binder) fieldOf(ty binding, name string) binding {
 		if !d.container {
 			continue
 		}
+		if pyFieldCycle(f, dr.i, name) {
+			return anyType // self.x = child.x, child an element of self.x
+		}
 		frames := ownFrames(ty.targs, dr)
 		for _, t := range f.typed {
 			if t.Name == name && t.Scope == dr.i && !t.Return && !t.Prop && !t.Under {
