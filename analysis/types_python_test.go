@@ -183,7 +183,7 @@ def b(value):
     h = value
     h.decode(1)
 `, []string{"a name-only"}},
-		{"isinstance anywhere in the function keeps an Unknown name-only; not isinstance then leave narrows after", `from store import Store
+		{"isinstance before a call types it by the join; not isinstance then leave narrows after", `from store import Store
 def a(x):
     if isinstance(x, Store):
         pass
@@ -204,7 +204,7 @@ def d(x):
     if not isinstance(x, Store):
         log(x)
     x.decode(1)
-`, []string{"a name-only", "b resolved", "c name-only", "d name-only"}},
+`, []string{"a resolved", "b resolved", "c name-only", "d name-only"}},
 		{"elements of empty literals are Unknown", `from store import Store
 class X:
     def __init__(self):
@@ -242,6 +242,29 @@ class H(X):
     def b(self):
         self._properties.decode(1)
 `, []string{"b resolved"}},
+		// After the branches meet, x is Store | Unknown: pyright ties
+		// x.decode() to Store's (and Cache's, when tested too).
+		{"isinstance joins", `from store import Store, Cache
+def a(x, path=None):
+    if path is not None:
+        if isinstance(x, Store):
+            log(path)
+    elif isinstance(x, Store):
+        log(x)
+    x.decode(1)
+def b(x):
+    if isinstance(x, Cache):
+        log(x)
+    x.decode(1)
+def c(x):
+    x.decode(1)
+    if isinstance(x, Store):
+        log(x)
+def d(x):
+    if not isinstance(x, Store):
+        log(x)
+    x.decode(1)
+`, []string{"a resolved", "c name-only", "d name-only"}},
 		{"isinstance narrows", `from store import Store, Cache
 def a(x):
     if isinstance(x, Store):

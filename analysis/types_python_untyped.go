@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/loupe-dev/loupe/analysis/internal/tstype"
@@ -394,4 +395,41 @@ func pyNames(v, ref string) bool {
 		}
 		i = end
 	}
+}
+
+// pyJoined returns the type a Python name typed Unknown has at pos after
+// the branches of isinstance tests in its function have met: the union
+// of the classes the tests prove (x is PBXVariantGroup | Unknown after if
+// isinstance(x, PBXVariantGroup): ..., and pyright's call hierarchy ties
+// x.Name() to PBXVariantGroup's Name). ok is false where that cannot be
+// told: a test at or after pos, one whose type is not a class of the
+// workspace (not isinstance(...), a computed type), or none.
+func (b *binder) pyJoined(f *fileFacts, name string, pos int) (ty binding, ok bool) {
+	if f.c.spec.Lang != "python" {
+		return binding{}, false
+	}
+	start, end := 0, len(f.src)
+	for _, d := range f.defs {
+		if d.Callable && d.Start <= pos && pos < d.End && d.Start >= start {
+			start, end = d.Start, d.End
+		}
+	}
+	for _, nf := range f.narrows {
+		if nf.Name != name || nf.Start < start || nf.Start >= end {
+			continue
+		}
+		if nf.End > pos {
+			return binding{}, false
+		}
+		t, applies := b.narrowed(f, name, nf.Start)
+		if !applies || len(t.defs) == 0 || len(t.files) > 0 || t.external {
+			return binding{}, false
+		}
+		for _, dr := range t.defs {
+			if !slices.Contains(ty.defs, dr) {
+				ty.defs = append(ty.defs, dr)
+			}
+		}
+	}
+	return ty, len(ty.defs) > 0
 }
