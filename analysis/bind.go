@@ -579,6 +579,9 @@ func (b *binder) typeOf(f *fileFacts, name string, pos int, bd binding) binding 
 		if !ty.isAny() || !narrows && !pyReassigned(f, t) && !pyNarrowedNear(f, name, pos) {
 			return ty
 		}
+		if jt, ok := b.pyJoined(f, name, pos); ok && !narrows && !pyReassigned(f, t) {
+			return jt // Python's C | Unknown after isinstance branches meet
+		}
 		// any, narrowed by a test whose type cannot be told; or a Python
 		// name assigned elsewhere too (pyright types it by all of them).
 		return binding{}
