@@ -265,6 +265,21 @@ def d(x):
         log(x)
     x.decode(1)
 `, []string{"a resolved", "c name-only", "d name-only"}},
+		// A key= lambda's parameter is an element of what the call
+		// sorts: Unknown over an Unknown list, a Store over a list[Store].
+		{"key lambdas over what they sort", `from store import Store
+class X:
+    def __init__(self):
+        self._properties = {}
+    def a(self):
+        return sorted(self._properties["refs"], key=lambda x: x["Ref"].decode(1))
+    def b(self):
+        self._properties["refs"].sort(key=lambda x: x.decode(1))
+def c(xs: list[Store]):
+    return max(xs, key=lambda s: s.decode(1))
+def d(xs):
+    return sorted(*xs, key=lambda s: s.decode(1))
+`, []string{"c resolved", "d name-only"}},
 		{"isinstance narrows", `from store import Store, Cache
 def a(x):
     if isinstance(x, Store):

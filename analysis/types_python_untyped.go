@@ -433,3 +433,47 @@ func (b *binder) pyJoined(f *fileFacts, name string, pos int) (ty binding, ok bo
 	}
 	return ty, len(ty.defs) > 0
 }
+
+// addPyLambda records the parameter of a lambda passed as key= to sorted,
+// or to min or max over one iterable, or to a sort method: pyright types
+// it as an element of what the call sorts (the first argument, or the
+// object sort is called on), within the lambda alone. Over an Unknown
+// list (sorted(self._properties["refs"], key=lambda x: x["Ref"].Name()))
+// the parameter is Unknown, and calls on it are left out and counted.
+// n is a lambda.
+func (f *fileFacts) addPyLambda(n tree.Node, stack []int) {
+	kw := n.Parent()
+	if kw.Kind() != "keyword_argument" || kw.ChildByField("name").Text() != "key" || len(stack) == 0 {
+		return
+	}
+	args := kw.Parent()
+	call := args.Parent()
+	if args.Kind() != "argument_list" || call.Kind() != "call" {
+		return
+	}
+	var positional []tree.Node
+	for _, a := range namedNonExtra(args) {
+		switch a.Kind() {
+		case "keyword_argument":
+		case "list_splat", "dictionary_splat":
+			return // sorted(*xs, key=...): what it sorts is not told
+		default:
+			positional = append(positional, a)
+		}
+	}
+	var iter tree.Node
+	switch fn := call.ChildByField("function"); {
+	case fn.Kind() == "identifier" && (fn.Text() == "sorted" || fn.Text() == "min" || fn.Text() == "max") && len(positional) == 1:
+		iter = positional[0]
+	case fn.Kind() == "attribute" && fn.ChildByField("attribute").Text() == "sort" && len(positional) == 0:
+		iter = fn.ChildByField("object")
+	default:
+		return
+	}
+	ps := namedNonExtra(n.ChildByField("parameters"))
+	if len(ps) != 1 || ps[0].Kind() != "identifier" {
+		return
+	}
+	f.typed = append(f.typed, typedName{Name: ps[0].Text(), Scope: stack[len(stack)-1], Start: n.StartByte(),
+		Until: n.EndByte(), ValStart: iter.StartByte(), ValEnd: iter.EndByte(), Elem: true})
+}
