@@ -280,6 +280,18 @@ def c(xs: list[Store]):
 def d(xs):
     return sorted(*xs, key=lambda s: s.decode(1))
 `, []string{"c resolved", "d name-only"}},
+		// A builtin class called is an instance of it: str(part) is a str,
+		// bytes(x) a bytes, whose members are the library's.
+		{"builtin classes called", `from store import Store
+def a(part):
+    tstr = str(part)
+    tstr.encode("ascii").decode(1)
+def b(x):
+    bytes(x).decode(1)
+def c(x):
+    s = bytearray(x)
+    s.decode(1)
+`, nil},
 		{"isinstance narrows", `from store import Store, Cache
 def a(x):
     if isinstance(x, Store):
