@@ -172,6 +172,13 @@ func (b *binder) pyLibClass(f *fileFacts, k call, called binding) binding {
 	if f.c.spec.Lang == "python" && !k.Member && !called.found() && pyBuiltinValues[k.Name] {
 		return binding{external: true, typeName: k.Name, lib: pyLibrary()} // str(part), bytes(x)
 	}
+	if f.c.spec.Lang == "python" && called.external && called.lib == nil && called.typeName == "" && !pyClassLike(k.Name) {
+		// A standard library module's function (base64.b64encode(x), from
+		// binascii import b2a_base64): what the table says it returns.
+		if typ, ok := pyLibrary().funcs[k.Name]; ok {
+			return libEval(pyLibrary(), parseTyx(typ), nil, binding{}, 0)
+		}
+	}
 	if f.c.spec.Lang != "python" || !k.Member || !k.RecvPlain || !called.external || called.member != k.Name ||
 		called.lib != nil || called.typeName != "" || !pyClassLike(k.Name) {
 		return binding{}

@@ -292,6 +292,18 @@ def c(x):
     s = bytearray(x)
     s.decode(1)
 `, nil},
+		// base64's and binascii's functions return bytes (the table).
+		{"base64 and binascii results are bytes", `from store import Store
+import base64
+import binascii
+from base64 import b64encode
+def a(x):
+    b64encode(x).decode(1)
+def b(x):
+    base64.b64encode(x).decode(1)
+def c(x):
+    binascii.b2a_base64(x).decode(1)
+`, nil},
 		{"isinstance narrows", `from store import Store, Cache
 def a(x):
     if isinstance(x, Store):
