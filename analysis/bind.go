@@ -583,6 +583,9 @@ func (b *binder) typeOf(f *fileFacts, name string, pos int, bd binding) binding 
 		if !ty.isAny() || !narrows && !pyReassigned(f, t) && !pyNarrowedNear(f, name, pos) {
 			return ty
 		}
+		if jt, ok := b.pyJoined(f, name, pos); ok && !narrows && !pyReassigned(f, t) {
+			return jt // Python's C | Unknown after isinstance branches meet
+		}
 		// any, narrowed by a test whose type cannot be told; or a Python
 		// name assigned elsewhere too (pyright types it by all of them).
 		return binding{}
@@ -1236,6 +1239,9 @@ func (b *binder) fieldOf(ty binding, name string) binding {
 		}
 		if !d.container {
 			continue
+		}
+		if pyFieldCycle(f, dr.i, name) {
+			return anyType // self.x = child.x, child an element of self.x
 		}
 		frames := ownFrames(ty.targs, dr)
 		for _, t := range f.typed {

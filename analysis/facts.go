@@ -307,6 +307,9 @@ func extract(c *compiled, rel string, t *tree.Tree) *fileFacts {
 		if c.spec.Lang == "python" && n.Kind() == "assignment" {
 			f.addPyUnpack(n, stack) // a, b = untyped_param
 		}
+		if c.spec.Lang == "python" && n.Kind() == "lambda" {
+			f.addPyLambda(n, stack) // sorted(xs, key=lambda x: ...)
+		}
 		if n.Kind() == "index_signature" && c.spec.jsFamily() {
 			// { [key: string]: T[] }, { [K in S]: V }: what x[k] gives,
 			// named [] among the type's fields.

@@ -157,12 +157,28 @@ func (b *binder) pyDottedModule(f *fileFacts, k call, base binding) (mod binding
 	return binding{}, false
 }
 
+// pyBuiltinValues are the builtin classes whose call, the name bound to
+// nothing of the workspace, gives an instance pyright types by the class
+// alone (str(part) is a str): no type arguments to infer.
+var pyBuiltinValues = map[string]bool{"str": true, "bytes": true, "bytearray": true, "int": true, "float": true}
+
 // pyLibClass types call k of f that instantiates a class of the standard
-// library through its module (io.BytesIO(), subprocess.Popen(...)):
+// library through its module (io.BytesIO(), subprocess.Popen(...)), or a
+// builtin value class by its bare name (str(part), pyBuiltinValues):
 // called is what k names, a member of a module outside the workspace; the
 // result is an instance of the table's class of that name. Nothing for
 // other calls, lowercase names (functions), or names the table lacks.
 func (b *binder) pyLibClass(f *fileFacts, k call, called binding) binding {
+	if f.c.spec.Lang == "python" && !k.Member && !called.found() && pyBuiltinValues[k.Name] {
+		return binding{external: true, typeName: k.Name, lib: pyLibrary()} // str(part), bytes(x)
+	}
+	if f.c.spec.Lang == "python" && called.external && called.lib == nil && called.typeName == "" && !pyClassLike(k.Name) {
+		// A standard library module's function (base64.b64encode(x), from
+		// binascii import b2a_base64): what the table says it returns.
+		if typ, ok := pyLibrary().funcs[k.Name]; ok {
+			return libEval(pyLibrary(), parseTyx(typ), nil, binding{}, 0)
+		}
+	}
 	if f.c.spec.Lang != "python" || !k.Member || !k.RecvPlain || !called.external || called.member != k.Name ||
 		called.lib != nil || called.typeName != "" || !pyClassLike(k.Name) {
 		return binding{}

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/loupe-dev/loupe/analysis/internal/tstype"
@@ -315,4 +316,164 @@ func pyNarrowedNear(f *fileFacts, name string, pos int) bool {
 		}
 	}
 	return false
+}
+
+// pyFieldCycle reports whether every assignment of the Python field name
+// in class scope (self.name = v in its methods) takes its value from the
+// field itself: v names self.name, or a local the method assigned from
+// self.name (child = self._properties["children"][0];
+// self._properties = child._properties). pyright types such a field
+// Unknown by the cycle, so calls on it are left out and counted.
+func pyFieldCycle(f *fileFacts, scope int, name string) bool {
+	if f.c.spec.Lang != "python" {
+		return false
+	}
+	self := "self." + name
+	seen := false
+	for _, t := range f.typed {
+		if t.Name == name {
+		}
+	}
+	for _, t := range f.typed {
+		if t.Name != name || t.Scope != scope || t.Return || t.Prop || t.Under {
+			continue
+		}
+		if t.Expr != "" || t.ValStart < 0 {
+			return false // annotated, or typed by no value
+		}
+		v := string(f.src[t.ValStart:t.ValEnd])
+		if !pyNames(v, self) && !pyNames(pyLocalValue(f, pyRoot(v), t.Start), self) {
+			return false
+		}
+		seen = true
+	}
+	return seen
+}
+
+// pyRoot returns the name a Python value expression starts with (child
+// in child._properties), or "".
+func pyRoot(v string) string {
+	i := 0
+	for i < len(v) && v[i] != '.' && pyWordByte(v[i]) {
+		i++
+	}
+	return v[:i]
+}
+
+// pyLocalValue returns the text of the value the function around pos last
+// assigned to the local name before pos, or "".
+func pyLocalValue(f *fileFacts, name string, pos int) string {
+	if name == "" || name == "self" {
+		return ""
+	}
+	fn := -1
+	for i, d := range f.defs {
+		if d.Callable && d.Start <= pos && pos < d.End && (fn < 0 || d.Start >= f.defs[fn].Start) {
+			fn = i
+		}
+	}
+	v := ""
+	for _, t := range f.typed {
+		if t.Name == name && t.Scope == fn && fn >= 0 && t.Start < pos && t.ValStart >= 0 && !t.Return {
+			v = string(f.src[t.ValStart:t.ValEnd])
+		}
+	}
+	return v
+}
+
+// pyNames reports whether Python text v holds the dotted name ref
+// (self._properties) as a whole name, not a prefix of a longer one.
+func pyNames(v, ref string) bool {
+	for i := 0; ; {
+		j := strings.Index(v[i:], ref)
+		if j < 0 {
+			return false
+		}
+		at, end := i+j, i+j+len(ref)
+		if (at == 0 || !pyWordByte(v[at-1])) && (end == len(v) || v[end] == '.' || !pyWordByte(v[end])) {
+			return true
+		}
+		i = end
+	}
+}
+
+// pyJoined returns the type a Python name typed Unknown has at pos after
+// the branches of isinstance tests in its function have met: the union
+// of the classes the tests prove (x is PBXVariantGroup | Unknown after if
+// isinstance(x, PBXVariantGroup): ..., and pyright's call hierarchy ties
+// x.Name() to PBXVariantGroup's Name). ok is false where that cannot be
+// told: a test at or after pos, one whose type is not a class of the
+// workspace (not isinstance(...), a computed type), or none.
+func (b *binder) pyJoined(f *fileFacts, name string, pos int) (ty binding, ok bool) {
+	if f.c.spec.Lang != "python" {
+		return binding{}, false
+	}
+	start, end := 0, len(f.src)
+	for _, d := range f.defs {
+		if d.Callable && d.Start <= pos && pos < d.End && d.Start >= start {
+			start, end = d.Start, d.End
+		}
+	}
+	for _, nf := range f.narrows {
+		if nf.Name != name || nf.Start < start || nf.Start >= end {
+			continue
+		}
+		if nf.End > pos {
+			return binding{}, false
+		}
+		t, applies := b.narrowed(f, name, nf.Start)
+		if !applies || len(t.defs) == 0 || len(t.files) > 0 || t.external {
+			return binding{}, false
+		}
+		for _, dr := range t.defs {
+			if !slices.Contains(ty.defs, dr) {
+				ty.defs = append(ty.defs, dr)
+			}
+		}
+	}
+	return ty, len(ty.defs) > 0
+}
+
+// addPyLambda records the parameter of a lambda passed as key= to sorted,
+// or to min or max over one iterable, or to a sort method: pyright types
+// it as an element of what the call sorts (the first argument, or the
+// object sort is called on), within the lambda alone. Over an Unknown
+// list (sorted(self._properties["refs"], key=lambda x: x["Ref"].Name()))
+// the parameter is Unknown, and calls on it are left out and counted.
+// n is a lambda.
+func (f *fileFacts) addPyLambda(n tree.Node, stack []int) {
+	kw := n.Parent()
+	if kw.Kind() != "keyword_argument" || kw.ChildByField("name").Text() != "key" || len(stack) == 0 {
+		return
+	}
+	args := kw.Parent()
+	call := args.Parent()
+	if args.Kind() != "argument_list" || call.Kind() != "call" {
+		return
+	}
+	var positional []tree.Node
+	for _, a := range namedNonExtra(args) {
+		switch a.Kind() {
+		case "keyword_argument":
+		case "list_splat", "dictionary_splat":
+			return // sorted(*xs, key=...): what it sorts is not told
+		default:
+			positional = append(positional, a)
+		}
+	}
+	var iter tree.Node
+	switch fn := call.ChildByField("function"); {
+	case fn.Kind() == "identifier" && (fn.Text() == "sorted" || fn.Text() == "min" || fn.Text() == "max") && len(positional) == 1:
+		iter = positional[0]
+	case fn.Kind() == "attribute" && fn.ChildByField("attribute").Text() == "sort" && len(positional) == 0:
+		iter = fn.ChildByField("object")
+	default:
+		return
+	}
+	ps := namedNonExtra(n.ChildByField("parameters"))
+	if len(ps) != 1 || ps[0].Kind() != "identifier" {
+		return
+	}
+	f.typed = append(f.typed, typedName{Name: ps[0].Text(), Scope: stack[len(stack)-1], Start: n.StartByte(),
+		Until: n.EndByte(), ValStart: iter.StartByte(), ValEnd: iter.EndByte(), Elem: true})
 }

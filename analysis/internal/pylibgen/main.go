@@ -35,7 +35,7 @@ import (
 var modules = []string{
 	"builtins.pyi", "typing.pyi", "re.pyi", "json/decoder.pyi", "json/encoder.pyi", "_io.pyi", "io.pyi",
 	"collections/__init__.pyi", "pathlib/__init__.pyi", "subprocess.pyi", "argparse.pyi", "logging/__init__.pyi",
-	"types.pyi", "importlib/__init__.pyi",
+	"types.pyi", "importlib/__init__.pyi", "base64.pyi", "binascii.pyi",
 }
 
 type libType struct {
