@@ -4,6 +4,7 @@ import (
 	"context"
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // OrderedLimits bound how far Ordered's work runs ahead of its delivery.
@@ -32,7 +33,16 @@ const defaultHeld = 32 << 20
 // held each time its goroutine number worker stops to wait, with how many
 // items were delivered then, and when it leaves, with delivered = -1: the
 // moments a test can tell that work cannot run further ahead.
-var orderedIdle func(worker, delivered int)
+var orderedIdle atomic.Pointer[func(worker, delivered int)]
+
+// idle calls the orderedIdle hook, if a test set one. The hook is read
+// atomically: a goroutine of an earlier Ordered may still be leaving when
+// the next test sets it.
+func idle(worker, delivered int) {
+	if f := orderedIdle.Load(); f != nil {
+		(*f)(worker, delivered)
+	}
+}
 
 // Ordered calls work for the items 0..n-1 on several goroutines, taking
 // them in order, and deliver, from the calling goroutine, with each
@@ -101,18 +111,14 @@ func Ordered[T any](ctx context.Context, n int, lim OrderedLimits, work func(ctx
 			defer func() {
 				mu.Lock()
 				active--
-				if orderedIdle != nil {
-					orderedIdle(worker, -1)
-				}
+				idle(worker, -1)
 				cond.Broadcast()
 				mu.Unlock()
 			}()
 			for {
 				mu.Lock()
 				for !stopped && next < n && (next >= delivered+ahead || held > limit()) {
-					if orderedIdle != nil {
-						orderedIdle(worker, delivered)
-					}
+					idle(worker, delivered)
 					cond.Wait()
 				}
 				// ctx is checked here too: its watcher below runs
@@ -162,6 +168,13 @@ func Ordered[T any](ctx context.Context, n int, lim OrderedLimits, work func(ctx
 		delivered++
 		delivering = false
 		cond.Broadcast()
+	}
+	if delivered == n {
+		// Every item is done: the goroutines are only leaving, and none
+		// outlives the call.
+		for active > 0 {
+			cond.Wait()
+		}
 	}
 	return delivered
 }

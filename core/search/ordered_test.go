@@ -117,7 +117,7 @@ func TestOrderedHeldWhileWorking(t *testing.T) {
 		// at (n once it left).
 		seen = []int{-1, -1}
 	)
-	orderedIdle = func(worker, delivered int) {
+	hook := func(worker, delivered int) {
 		mu.Lock()
 		defer mu.Unlock()
 		if delivered < 0 {
@@ -128,7 +128,8 @@ func TestOrderedHeldWhileWorking(t *testing.T) {
 		seen[worker] = delivered
 		cond.Broadcast()
 	}
-	defer func() { orderedIdle = nil }()
+	orderedIdle.Store(&hook)
+	defer orderedIdle.Store(nil)
 
 	work := func(ctx context.Context, i int) (int, int64) {
 		mu.Lock()
