@@ -34,7 +34,7 @@ const (
 // resolver maps import specifiers to workspace files for one call.
 type resolver struct {
 	s       *session
-	exists  map[string]bool // rel path -> regular file
+	exists  map[string]bool // rel path -> regular file (rel + "/" -> directory)
 	all     []string        // every file of the scope languages in the workspace, lazily
 	allDone bool
 	goMods  map[string][2]string // dir -> (module root, module path)
@@ -43,6 +43,27 @@ type resolver struct {
 
 func newResolver(s *session) *resolver {
 	return &resolver{s: s, exists: map[string]bool{}, goMods: map[string][2]string{}}
+}
+
+// isDir reports whether rel is a directory inside the workspace (cached
+// in exists under rel + "/").
+func (r *resolver) isDir(rel string) bool {
+	if rel == "" || strings.HasPrefix(rel, "../") || rel == ".." {
+		return false
+	}
+	key := rel + "/"
+	if v, ok := r.exists[key]; ok {
+		return v
+	}
+	abs := filepath.Join(r.s.ws.root, filepath.FromSlash(rel))
+	ok := false
+	if real, err := filepath.EvalSymlinks(abs); err == nil && r.s.ws.inside(real) {
+		if st, err := os.Stat(real); err == nil && st.IsDir() {
+			ok = true
+		}
+	}
+	r.exists[key] = ok
+	return ok
 }
 
 // isFile reports whether rel is a regular file inside the workspace.

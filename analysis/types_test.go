@@ -663,10 +663,10 @@ export function h(s: Special) { s.get('k'); }
 	}
 }
 
-// TestAbsentPackage: what a package no node_modules folder holds exports
-// is any to the compiler (it cannot find the module), so calls on its
-// values are left out and counted; once the package (or its @types) is
-// installed, they stay name-only, since its declarations may type them.
+// TestAbsentPackage: what a package the installed node_modules lack
+// exports is any to the compiler (it cannot find the module), so calls on
+// its values are left out and counted; once the package (or its @types)
+// is installed, or when nothing is installed yet, they stay name-only.
 func TestAbsentPackage(t *testing.T) {
 	use := `import throttle from 'lodash.throttle';
 import { useRef } from 'react';
@@ -687,7 +687,8 @@ export function g() { const [v, setV] = useRef<Store>(); v.get('k'); }
 		want      []string
 		untyped   int
 	}{
-		{"absent", nil, nil, 7},
+		{"absent", []string{"node_modules/other/package.json"}, nil, 7},
+		{"not installed yet", nil, []string{"a name-only", "b name-only", "c name-only", "d name-only", "e name-only", "g name-only"}, 0},
 		{"installed", []string{"node_modules/lodash.throttle/package.json", "node_modules/@types/react/package.json",
 			"node_modules/@types/node/package.json", "node_modules/lodash.debounce/package.json",
 			"node_modules/@tiptap/core/package.json"},

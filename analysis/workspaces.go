@@ -1038,8 +1038,11 @@ func (w *wsIndex) pythonRoots(top string) []string {
 // packageAbsent reports whether a TypeScript or JavaScript import of a
 // package names one no node_modules folder of the workspace above the
 // importing file holds, with or without its @types package (node:fs
-// looks for @types/node): the compiler resolves no module there, and
-// types what it exports any.
+// looks for @types/node), while a node_modules folder is there: the
+// project's packages are installed, the compiler resolves no module for
+// this one and types what it exports any. With no node_modules at all
+// (a fresh clone, a folder of a package) nothing tells a missing package
+// from one not installed yet.
 func (r *resolver) packageAbsent(f *fileFacts, imp importFact) bool {
 	if imp.Resolve != resolveJS || localSource(imp.Source) {
 		return false
@@ -1052,14 +1055,16 @@ func (r *resolver) packageAbsent(f *fileFacts, imp importFact) bool {
 	if strings.HasPrefix(imp.Source, "node:") || nodeBuiltins[name] {
 		name, typesName = typesName, "@types/node"
 	}
+	installed := false
 	for _, d := range ancestors(pathpkg.Dir(f.rel)) {
 		for _, n := range []string{name, typesName} {
 			if r.isFile(pathpkg.Join(d, "node_modules", n, "package.json")) {
 				return false
 			}
 		}
+		installed = installed || r.isDir(pathpkg.Join(d, "node_modules"))
 	}
-	return true
+	return installed
 }
 
 // nodeBuiltins are Node's modules importable without the node: prefix,
