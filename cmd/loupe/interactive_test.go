@@ -361,6 +361,13 @@ func TestInteractiveCompat(t *testing.T) {
 				t.Errorf("exit status: ast-grep %d, loupe %d", want.code, got.code)
 			}
 			ws, gs := link.ReplaceAllString(sgr.ReplaceAllString(want.screen, ""), ""), sgr.ReplaceAllString(got.screen, "")
+			if ws != gs && strings.HasPrefix(gs, ws) {
+				// A pty may lose the last line a program writes as it
+				// exits (ast-grep's "Help: …" once, on a loaded machine):
+				// its screen is read once more before they are compared.
+				again := runPTY(t, sg, files, nil, c.keys, c.args...)
+				ws = link.ReplaceAllString(sgr.ReplaceAllString(again.screen, ""), "")
+			}
 			if ws != gs {
 				t.Errorf("the terminal; ast-grep's:\n%q\nloupe's:\n%q", ws, gs)
 			}
