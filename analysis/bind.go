@@ -610,24 +610,35 @@ func (b *binder) typeOf(f *fileFacts, name string, pos int, bd binding) binding 
 // (a rest parameter (...args) => 1, an inner literal's spread). Strings,
 // template literals and comments are skipped.
 func spreadsAtTop(v []byte) bool {
+	spread := false
+	scanDepth(v, func(i, depth int) bool {
+		spread = depth == 1 && v[i] == '.' && i+2 < len(v) && v[i+1] == '.' && v[i+2] == '.'
+		return !spread
+	})
+	return spread
+}
+
+// scanDepth calls visit with each byte of TypeScript source src outside
+// strings, template literals and comments, and the depth of brackets
+// ((, [, {) around it once the byte is read; it stops when visit returns
+// false.
+func scanDepth(src []byte, visit func(i, depth int) bool) {
 	depth := 0
-	for i := 0; i < len(v); i++ {
-		if j, ok := skipLiteral(v, i); ok {
+	for i := 0; i < len(src); i++ {
+		if j, ok := skipLiteral(src, i); ok {
 			i = j
 			continue
 		}
-		switch v[i] {
+		switch src[i] {
 		case '{', '(', '[':
 			depth++
 		case '}', ')', ']':
 			depth--
-		case '.':
-			if depth == 1 && i+2 < len(v) && v[i+1] == '.' && v[i+2] == '.' {
-				return true
-			}
+		}
+		if !visit(i, depth) {
+			return
 		}
 	}
-	return false
 }
 
 // parenthesizedChain types a TypeScript value written (v).a.b: v's type,
@@ -638,25 +649,17 @@ func (b *binder) parenthesizedChain(f *fileFacts, start, end int) (binding, bool
 	if !f.c.spec.jsFamily() || len(src) == 0 || src[0] != '(' {
 		return binding{}, false
 	}
-	depth, closing, op := 0, -1, -1
-	for i := 0; i < len(src) && closing < 0; i++ {
-		if j, ok := skipLiteral(src, i); ok {
-			i = j
-			continue
+	closing, op := -1, -1
+	scanDepth(src, func(i, depth int) bool {
+		switch c := src[i]; {
+		case depth == 0:
+			closing = i
+			return false
+		case (c == '?' || c == '|') && depth == 1 && op < 0 && i+1 < len(src) && src[i+1] == c:
+			op = i
 		}
-		switch src[i] {
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			if depth--; depth == 0 {
-				closing = i
-			}
-		case '?', '|':
-			if depth == 1 && op < 0 && i+1 < len(src) && src[i+1] == src[i] {
-				op = i
-			}
-		}
-	}
+		return true
+	})
 	chain := ""
 	if closing > 0 {
 		chain = fieldChain("_" + string(src[closing+1:]))
