@@ -712,6 +712,9 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 		}
 		return binding{} // { ...other }: members of a value not told
 	}
+	if v := string(f.src[start:end]); f.c.spec.jsFamily() && isFunctionLiteral(v) {
+		return binding{} // a function, not the type of a call in its body
+	}
 	if v := string(f.src[start:end]); b.depth <= maxTypeDepth && index == 0 {
 		if ty, ok := b.assertedType(f, v, start); ok {
 			return ty
@@ -2101,3 +2104,14 @@ func (b *binder) classifyImport(f *fileFacts, imp importFact, t target) status {
 
 // isSpace reports whether c is an ASCII space, tab or line break.
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// isFunctionLiteral reports whether TypeScript or JavaScript expression v
+// is a function expression (function () {…}, async function* g() {…}).
+func isFunctionLiteral(v string) bool {
+	v = strings.TrimPrefix(v, "async ")
+	if !strings.HasPrefix(v, "function") {
+		return false
+	}
+	rest := strings.TrimLeft(v[len("function"):], " \t\n")
+	return len(rest) > 0 && (rest[0] == '(' || rest[0] == '*' || rest[0] == '<' || len(rest) < len(v)-len("function"))
+}

@@ -198,6 +198,9 @@ type typedName struct {
 	// Constructs, for a parameter written as a constructor type (theClass:
 	// new (...args: any[]) => T), is what it makes: T.
 	Constructs string
+	// Yields, for a parameter written as a function type (init: () => T),
+	// is what it returns: T.
+	Yields string
 }
 
 // importFact is one imported module specifier.
@@ -517,6 +520,7 @@ func (f *fileFacts) addTypedName(n tree.Node, s *typedShape, stack []int, nn, v,
 		t.Predicate = tstype.Predicate(s.Expr.first(n))
 		if s.Param {
 			t.Constructs = tstype.Constructs(s.Expr.first(n))
+			t.Yields = tstype.Yields(s.Expr.first(n))
 		}
 		if v := s.ValueExpr.first(n); t.Predicate == "" && v.Kind() == "as_expression" {
 			t.Predicate = tstype.Predicate(namedNonExtra(v)[len(namedNonExtra(v))-1])

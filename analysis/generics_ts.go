@@ -319,10 +319,26 @@ func (b *binder) inferFrame(f *fileFacts, k call, owner, fn defRef) (typeFrame, 
 			if cls := b.lookup(f, string(f.src[k.Args[a][0]:k.Args[a][1]]), k.Start, 0); b.isTypeBinding(cls) {
 				fr.args[i] = b.types(cls)
 			}
+		} else if a := paramYields(fn, tp.Name); a >= 0 && a < len(k.Args) && len(k.TypeArgs) == 0 {
+			// init: () => T given () => ({ stack: … }): T is what the
+			// function literal returns.
+			fr.args[i] = b.literalReturn(f, k.Args[a][0])
 		}
 		known = known || fr.args[i].found()
 	}
 	return fr, known
+}
+
+// paramYields finds the 0-based position of the parameter of function dr
+// written as a function type returning name alone (() => T); -1 when none
+// is.
+func paramYields(dr defRef, name string) int {
+	for _, t := range dr.f.typed {
+		if t.Scope == dr.i && t.Param > 0 && t.Yields == name && !t.Return {
+			return t.Param - 1
+		}
+	}
+	return -1
 }
 
 // paramWritten finds the 0-based position of the parameter of function dr

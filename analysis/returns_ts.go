@@ -14,9 +14,10 @@ import (
 // or a Generator of that, which is not followed.
 
 // returnFact is a return statement's value (or an arrow function's
-// expression body) of definition Def.
+// expression body) of definition Def, or (Def -1) of the function literal
+// passed as an argument that starts at byte Fn.
 type returnFact struct {
-	Def        int
+	Def, Fn    int
 	Start, End int
 	// Wrapped: the function is async or a generator, so what it returns
 	// is a Promise or a Generator of the value.
@@ -57,19 +58,29 @@ func (f *fileFacts) addReturn(n tree.Node, stack []int) {
 	default:
 		return
 	}
-	i := stack[len(stack)-1]
-	d := f.defs[i]
-	if fn.IsZero() || !d.Callable || fn.StartByte() < d.Start || fn.EndByte() > d.End {
+	if fn.IsZero() {
 		return
 	}
-	// The function must be the definition's own: the definition itself
-	// (a function or method) or its value (const f = () => ...).
-	if own := fn.StartByte() == d.Start && fn.EndByte() == d.End || sameRange(fn.Parent(), d); !own {
-		return
+	for range 4 {
+		if v.Kind() != "parenthesized_expression" {
+			break
+		}
+		v = firstNamedNonExtra(v) // () => ({ … }): the object literal
 	}
 	wrapped := hasToken(fn, "async") || hasToken(fn, "*") || fn.Kind() == "generator_function" ||
 		fn.Kind() == "generator_function_declaration"
-	f.returns = append(f.returns, returnFact{Def: i, Start: v.StartByte(), End: v.EndByte(), Wrapped: wrapped})
+	i := stack[len(stack)-1]
+	d := f.defs[i]
+	// The function must be the definition's own: the definition itself
+	// (a function or method) or its value (const f = () => ...); else a
+	// function literal passed as an argument (singleton('k', () => ...)).
+	switch {
+	case d.Callable && fn.StartByte() >= d.Start && fn.EndByte() <= d.End &&
+		(fn.StartByte() == d.Start && fn.EndByte() == d.End || sameRange(fn.Parent(), d)):
+		f.returns = append(f.returns, returnFact{Def: i, Start: v.StartByte(), End: v.EndByte(), Wrapped: wrapped})
+	case fn.Parent().Kind() == "arguments" && (fn.Kind() == "arrow_function" || fn.Kind() == "function_expression"):
+		f.returns = append(f.returns, returnFact{Def: -1, Fn: fn.StartByte(), Start: v.StartByte(), End: v.EndByte(), Wrapped: wrapped})
+	}
 }
 
 // tsInferredReturn types what definition dr returns when no return type is
@@ -81,10 +92,30 @@ func (b *binder) tsInferredReturn(dr defRef) binding {
 	if !f.c.spec.jsFamily() || !d.Callable || b.depth > maxTypeDepth {
 		return binding{}
 	}
+	return b.agreedReturn(f, dr.i, -1)
+}
+
+// literalReturn types what the function literal starting at byte fn of f,
+// passed as an argument, returns, as tsInferredReturn does a definition's.
+func (b *binder) literalReturn(f *fileFacts, fn int) binding {
+	if !f.c.spec.jsFamily() || b.depth > maxTypeDepth {
+		return binding{}
+	}
+	for i, d := range f.defs {
+		if d.Start == fn && d.Callable {
+			return b.agreedReturn(f, i, -1) // a literal the outline names
+		}
+	}
+	return b.agreedReturn(f, -1, fn)
+}
+
+// agreedReturn is the one type the returns of definition def (or, def
+// -1, of the function literal at byte fn) give; see tsInferredReturn.
+func (b *binder) agreedReturn(f *fileFacts, def, fn int) binding {
 	var out binding
 	n := 0
 	for _, r := range f.returns {
-		if r.Def != dr.i {
+		if r.Def != def || def < 0 && r.Fn != fn {
 			continue
 		}
 		if n++; n > maxInferredReturns || r.Wrapped {

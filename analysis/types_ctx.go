@@ -112,22 +112,31 @@ func (b *binder) ctxArg(f *fileFacts, v string) binding {
 	b.depth++
 	defer func() { b.depth-- }()
 	var callees []defRef
+	var targs []typeFrame // what the call gives the type parameters
 	if k.New && !k.Member && k.Name != "" {
-		for _, c := range b.instance(f, k.Name, k.Start).defs {
+		inst := b.newArgs(f, k, b.instance(f, k.Name, k.Start))
+		for _, c := range inst.defs {
 			callees = append(callees, b.membersOf(c, "constructor", 0)...)
 		}
+		targs = inst.targs
 	} else {
 		called := b.resolveCall(f, k)
 		if arg == 0 && param == 0 && k.Name == "then" && called.typeName == "Promise" && len(called.typeArgs) == 1 {
 			return called.typeArgs[0] // p.then((value) => ...): what the promise gives
 		}
-		callees = called.defs
+		called = b.callArgs(f, k, called)
+		callees, targs = called.defs, called.targs
 	}
 	for _, dr := range callees {
 		d := dr.f.defs[dr.i]
 		for _, t := range dr.f.typed {
 			if t.Scope == dr.i && t.Param == arg+1 && param < len(t.Sig) && t.Sig[param] != "" {
-				if ty := b.evalType(dr.f, parseTyx(t.Sig[param]), d.Start, 0); ty.found() {
+				// computed<Set<Id>>('k', (prev) => …) with compute:
+				// (previousValue: Value) => Value: prev is a Set<Id>.
+				ty := b.inFrames(b.framesFor(targs, dr), func() binding {
+					return b.evalType(dr.f, parseTyx(t.Sig[param]), d.Start, 0)
+				})
+				if ty.found() {
 					return ty
 				}
 			}

@@ -118,6 +118,23 @@ export function d() { operate((cache) => { const xs = [cache]; xs.forEach((x, st
 export function g(y: boolean) { operate(y ? (c, s) => s.get('k') : ((c) => c.get('k'))); }
 export function h(y: boolean) { operate((y ? (c, s) => s.get('k') : (c) => c.get('k'))); }`,
 			[]string{"a resolved", "b resolved", "g resolved", "h resolved"}},
+		{"callback parameters typed by the call's type arguments", `import { Store, Cache } from './store';
+const NONE = Symbol.for('none');
+function computed<Value>(name: string, compute: (prev: Value | typeof NONE, epoch: number) => Value): Value { return compute(NONE, 0) as Value; }
+class Box<T> { constructor(fill: (old: T) => void) {} }
+export function a() { computed<Cache>('c', (prev) => { prev.get('k'); return prev as Cache; }); }
+export function b() { computed<Store>('s', function (prev) { prev.get('k'); return new Store(); }); }
+export function c() { new Box<Map<string, Store>>((old) => old.get('k')); new Box<Store>((old) => old.get('k')); }`,
+			[]string{"b resolved", "c resolved"}},
+		{"type parameters given by what a function literal returns", `import { Store, Cache } from './store';
+function singleton<T>(key: string, init: () => T): T { return init(); }
+function lazily<T>(init: () => T): T { return init(); }
+const inst = singleton('k', () => ({ store: null as null | Store, cache: new Cache() }));
+export function a() { inst.store!.get('k'); inst.cache.get('k'); }
+export function b() { lazily(() => new Store()).get('k'); lazily(function () { return new Cache(); }).get('k'); }
+export function c() { lazily(async () => new Store()).get('k'); }
+export function d() { lazily(() => { if (inst) { return new Store(); } return new Cache(); }).get('k'); }`,
+			[]string{"a resolved", "b resolved", "c name-only", "d resolved"}},
 		{"a variable naming a function returns what it returns", `import { Store, Cache } from './store';
 class Factory { static create = (): Store => new Store(); static cache(): Cache { return new Cache(); } }
 const make = Factory.create;
@@ -663,10 +680,11 @@ export function h(s: Special) { s.get('k'); }
 	}
 }
 
-// TestAbsentPackage: what a package the installed node_modules lack
-// exports is any to the compiler (it cannot find the module), so calls on
-// its values are left out and counted; once the package (or its @types)
-// is installed, or when nothing is installed yet, they stay name-only.
+// TestAbsentPackage: what a package the installed node_modules lack, or
+// one a package.json declares that is not installed yet, exports is any
+// to the compiler (it cannot find the module), so calls on its values are
+// left out and counted; once the package (or its @types) is installed, or
+// when nothing is installed or declared, they stay name-only.
 func TestAbsentPackage(t *testing.T) {
 	use := `import throttle from 'lodash.throttle';
 import { useRef } from 'react';
@@ -689,6 +707,7 @@ export function g() { const [v, setV] = useRef<Store>(); v.get('k'); }
 	}{
 		{"absent", []string{"node_modules/other/package.json"}, nil, 7},
 		{"not installed yet", nil, []string{"a name-only", "b name-only", "c name-only", "d name-only", "e name-only", "g name-only"}, 0},
+		{"declared, not installed", []string{"package.json"}, []string{"d name-only"}, 6},
 		{"installed", []string{"node_modules/lodash.throttle/package.json", "node_modules/@types/react/package.json",
 			"node_modules/@types/node/package.json", "node_modules/lodash.debounce/package.json",
 			"node_modules/@tiptap/core/package.json"},
@@ -698,6 +717,10 @@ export function g() { const [v, setV] = useRef<Store>(); v.get('k'); }
 			"utils.ts": "export { default as debounce } from 'lodash.debounce'\n"}
 		for _, p := range tc.installed {
 			files[p] = "{}"
+		}
+		if files["package.json"] != "" {
+			files["package.json"] = `{"dependencies": {"react": "^19", "@tiptap/core": "^2", "lodash.debounce": "workspace:*"},
+  "devDependencies": {"@types/lodash.throttle": "^4", "@types/node": "^22"}}`
 		}
 		dir := project(t, files)
 		r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "Store.get", Path: "use.ts"})

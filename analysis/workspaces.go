@@ -175,6 +175,7 @@ type npmPkg struct {
 	imports    any
 	fields     map[string]string // source, types, typings, module, main
 	workspaces []string
+	deps       map[string]bool // dependencies of every kind, but workspace:, file: and link: ones
 }
 
 // entryFields are the package.json fields naming a package's entry, in
@@ -207,6 +208,19 @@ func decodePackageJSON(data []byte) (any, error) {
 				return nil, fmt.Errorf("invalid JSON in %q: %w", k, err)
 			}
 			*dst = v
+		}
+	}
+	for _, k := range []string{"dependencies", "devDependencies", "peerDependencies", "optionalDependencies"} {
+		var deps map[string]string
+		if m, ok := raw[k]; ok && json.Unmarshal(m, &deps) == nil {
+			for name, version := range deps {
+				if !strings.HasPrefix(version, "workspace:") && !strings.HasPrefix(version, "file:") && !strings.HasPrefix(version, "link:") {
+					if p.deps == nil {
+						p.deps = map[string]bool{}
+					}
+					p.deps[name] = true
+				}
+			}
 		}
 	}
 	if m, ok := raw["workspaces"]; ok {
@@ -1036,13 +1050,15 @@ func (w *wsIndex) pythonRoots(top string) []string {
 }
 
 // packageAbsent reports whether a TypeScript or JavaScript import of a
-// package names one no node_modules folder of the workspace above the
-// importing file holds, with or without its @types package (node:fs
-// looks for @types/node), while a node_modules folder is there: the
-// project's packages are installed, the compiler resolves no module for
-// this one and types what it exports any. With no node_modules at all
-// (a fresh clone, a folder of a package) nothing tells a missing package
-// from one not installed yet.
+// package names another party's package the compiler finds no
+// declarations of: no node_modules folder of the workspace above the
+// importing file holds it or its @types package (node:fs looks for
+// @types/node), and either a node_modules folder is there (the project's
+// packages are installed, but not this one) or a package.json above the
+// file lists it among its dependencies (it is a published package, not
+// installed yet). The compiler types what such a module exports any.
+// With neither (a folder of a package's sources, importing the package by
+// its own name) nothing tells another party's package from the project's.
 func (r *resolver) packageAbsent(f *fileFacts, imp importFact) bool {
 	if imp.Resolve != resolveJS || localSource(imp.Source) {
 		return false
@@ -1055,7 +1071,7 @@ func (r *resolver) packageAbsent(f *fileFacts, imp importFact) bool {
 	if strings.HasPrefix(imp.Source, "node:") || nodeBuiltins[name] {
 		name, typesName = typesName, "@types/node"
 	}
-	installed := false
+	installed, declared := false, false
 	for _, d := range ancestors(pathpkg.Dir(f.rel)) {
 		for _, n := range []string{name, typesName} {
 			if r.isFile(pathpkg.Join(d, "node_modules", n, "package.json")) {
@@ -1063,8 +1079,11 @@ func (r *resolver) packageAbsent(f *fileFacts, imp importFact) bool {
 			}
 		}
 		installed = installed || r.isDir(pathpkg.Join(d, "node_modules"))
+		if p := r.ws().pkg(d); p != nil {
+			declared = declared || p.deps[name] || p.deps[typesName]
+		}
 	}
-	return installed
+	return installed || declared
 }
 
 // nodeBuiltins are Node's modules importable without the node: prefix,

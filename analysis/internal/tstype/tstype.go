@@ -214,6 +214,22 @@ func Constructs(n tree.Node) string {
 	return ""
 }
 
+// Yields returns the compact form of what the function type n (or its
+// annotation) returns: T for () => T; "" for any other type.
+func Yields(n tree.Node) string {
+	for depth := 0; !n.IsZero() && depth < 8; depth++ {
+		switch n.Kind() {
+		case "type_annotation", "parenthesized_type":
+			n = firstNamed(n)
+			continue
+		case "function_type":
+			return Expr(n.ChildByField("return_type"))
+		}
+		return ""
+	}
+	return ""
+}
+
 // Intersection names an intersection of types: Intersection<A,B>.
 const Intersection = "&"
 
