@@ -39,7 +39,8 @@ func TestJSXCalls(t *testing.T) {
 // TestWrappedFunctions: calls inside memo(() => ...), forwardRef(...),
 // track(function X() {...}), a class field's wrapped arrow and
 // object-literal methods passed as arguments belong to the name they are
-// assigned to, not to one <module> entry per file; an object literal's
+// assigned to (a named function expression passed to a call that is no
+// variable's value is a caller of its own), not to one <module> entry per file; an object literal's
 // property holding an arrow (run: () => ...) is no caller of its own, as
 // in the compiler's call hierarchy: its calls are the file's here.
 func TestWrappedFunctions(t *testing.T) {
@@ -50,7 +51,13 @@ func TestWrappedFunctions(t *testing.T) {
 	}
 	// chain's s.first().helper() is a method of a value, not the
 	// module's function helper.
-	sameList(t, "callers of helper", names, []string{"Panel", "Field", "tracked", "onClick", "setup", "<module>"})
+	// A named function expression is a caller of its own when it is
+	// wrapped for a variable of its name (Memoed, on line 31) or passed
+	// anywhere else (printIt, in usePrint).
+	sameList(t, "callers of helper", names, []string{"Panel", "Field", "tracked", "onClick", "setup", "<module>", "printIt", "Memoed"})
+	if n := r.Callers[7]; n.Line != 31 {
+		t.Errorf("Memoed is the function expression on line 31: %+v", n)
+	}
 	if n := r.Callers[3]; n.Container != "C" || n.Line != 13 {
 		t.Errorf("onClick is C's field at line 13: %+v", n)
 	}

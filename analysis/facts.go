@@ -1036,12 +1036,9 @@ func (f *fileFacts) addDefNamed(n, nameNode tree.Node, s *defShape, stack []int,
 			d.Label = label
 		}
 	}
-	if s.ArgOfCaller && n.Parent().Kind() == "arguments" {
-		for i := len(stack) - 1; i >= 0; i-- {
-			if f.defs[stack[i]].Callable {
-				d.Callable = false // its calls are the enclosing function's
-				break
-			}
+	if s.ArgOfCaller && n.Parent().Kind() == "arguments" && len(stack) > 0 {
+		if w := f.defs[stack[len(stack)-1]]; w.Callable && w.Name != d.Name && sameRange(n.Parent().Parent().Parent(), w) {
+			d.Callable = false // its calls are the wrapping variable's
 		}
 	}
 	if s.NoCaller || s.ConstCaller && !(n.Parent().Kind() == "lexical_declaration" && hasToken(n.Parent(), "const")) {

@@ -202,9 +202,13 @@ type defShape struct {
 	// ValueLabels relabels the definition by the kind of the node at
 	// Value (a Go type_spec of a struct_type is a struct).
 	ValueLabels map[string]string
-	// ArgOfCaller: a definition passed as a call's argument inside a
-	// function (arr.map(function each() {...})) is not a caller of its
-	// own: its calls belong to that function.
+	// ArgOfCaller: a definition passed as the argument of a call that is
+	// the value of a variable of another name (const tracked =
+	// track(function Tracked() {...})) is not a caller of its own: its
+	// calls belong to the variable. Of the same name (const X =
+	// memo(function X() {...})), or passed anywhere else
+	// (useCallback(async function print() {...}) in a function), it is
+	// one, as in the compiler's call hierarchy.
 	ArgOfCaller bool
 	// NoCaller: the definition is not a caller of its own: its calls
 	// belong to the enclosing function, or to the file. ConstCaller: so

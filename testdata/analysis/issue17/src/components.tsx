@@ -26,4 +26,7 @@ try { helper(); } catch (err) { console.log(err); }
 const { alpha, beta: gamma } = obj;
 const [delta] = arr;
 const fe = function named() {};
+export function usePrint() { return useCallback(async function printIt() { helper(); }, []); }
+export const Memoed = memo(
+  function Memoed() { helper(); });
 export namespace NS { export const x = 1; }
