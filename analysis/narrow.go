@@ -3,6 +3,7 @@ package analysis
 import (
 	"strings"
 
+	"github.com/loupe-dev/loupe/analysis/internal/tstype"
 	"github.com/loupe-dev/loupe/core/tree"
 )
 
@@ -168,6 +169,16 @@ func (b *binder) narrowed(f *fileFacts, name string, pos int) (ty binding, appli
 	}
 	if len(out.defs) > 0 {
 		out.external, out.typeName, out.lib, out.typeArgs = false, "", nil, nil // a call binds to the workspace's members
+	}
+	if out.typeName == tstype.Anonymous {
+		// hasLift(source): source is { lift: … } with source: Observable<T>:
+		// a written type keeps its members, as the compiler narrows it to
+		// itself (it holds the object type's) or to both (it does not).
+		if t, ok := b.declAt(f, name, pos); ok {
+			if decl := b.declType(f, t, pos); decl.found() && !decl.isAny() {
+				return decl, true
+			}
+		}
 	}
 	return out, true
 }

@@ -239,6 +239,13 @@ export function g(x: Store | Cache) { return x instanceof Store ? x.get('k') : n
 export function h(x: Store | Cache) { if (x instanceof Cache) {} x.get('k'); }
 export function i(x: Cache | Item) { if (isStore2(x)) { x.get('k'); } }`,
 			[]string{"a resolved", "d resolved", "g resolved", "h resolved", "i resolved"}},
+		{"a guard to an object type keeps the declared type", `import { Store, Cache } from './store';
+function hasGet(x: any): x is { get: Store['get'] } { return true; }
+function hasPut(x: any): x is { put(): void } { return true; }
+export function a(x: Store) { if (hasGet(x)) { x.get('k'); } }
+export function b(x: any) { if (hasGet(x)) { x.get('k'); } }
+export function c(x: Store) { if (hasPut(x)) { x.get('k'); } }`,
+			[]string{"a resolved", "c resolved"}},
 		{"type arguments of the workspace's generics", `import { Store, Cache } from './store';
 class Box<T> { value: T; get(): T { return this.value; } peek() { return this.value; } }
 interface Sig<V> { read(): V }
