@@ -910,7 +910,11 @@ func (b *binder) chainBase(f *fileFacts, name string, pos int) binding {
 		}
 		return b.enclosingClass(f, pos)
 	}
-	return b.nameValue(f, name, pos, b.lookup(f, name, pos, 0))
+	bd := b.lookup(f, name, pos, 0)
+	if len(bd.files) > 0 && f.c.spec.jsFamily() {
+		return bd // a namespace: z in z.core.regexes
+	}
+	return b.nameValue(f, name, pos, bd)
 }
 
 // nameValue types the value name holds at pos of f, bd being what the
@@ -1228,6 +1232,27 @@ func (b *binder) fieldType(f *fileFacts, caller int, name string, pos int) bindi
 func (b *binder) fieldOf(ty binding, name string) binding {
 	if ty.isAny() {
 		return anyType // a field of any is any
+	}
+	if len(ty.files) > 0 && b.depth <= maxTypeDepth {
+		// A namespace's export (z.core.regexes, const { regexes } =
+		// z.core): a namespace again, a class named as a value, or the
+		// type of a variable.
+		b.depth++
+		defer func() { b.depth-- }()
+		bd := b.exported(ty.files, name, 1)
+		switch {
+		case len(bd.files) > 0 || !bd.found():
+			return bd
+		case b.isTypeBinding(bd):
+			bd.static = true
+			return bd
+		}
+		for _, dr := range bd.defs {
+			if d := dr.f.defs[dr.i]; !d.Callable && !d.container {
+				return b.typeOf(dr.f, d.Name, -1, binding{defs: []defRef{dr}})
+			}
+		}
+		return binding{}
 	}
 	for _, dr := range ty.defs {
 		f, d := dr.f, dr.f.defs[dr.i]

@@ -260,10 +260,8 @@ func (b *binder) valueExprType(f *fileFacts, t typedName) binding {
 		if chain := strings.Split(name, "."); len(chain) > 1 {
 			// const { name } = context.x: a field of a name's type.
 			var ty binding
-			if contains(f.c.spec.SelfNames, chain[0]) {
-				ty = b.enclosingClass(f, t.Start)
-			} else if chain[0] != t.Name {
-				ty = b.typeOf(f, chain[0], t.Start, b.lookup(f, chain[0], t.Start, 0))
+			if chain[0] != t.Name || contains(f.c.spec.SelfNames, chain[0]) {
+				ty = b.chainBase(f, chain[0], t.Start) // const { regexes } = z.core: a namespace's too
 			}
 			for _, field := range chain[1:] {
 				ty = b.fieldOf(ty, field)

@@ -937,3 +937,24 @@ export function c(o?: Opts) { const s = (o ?? opts()).store; s.get('k'); }
 	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "Store.get", Path: "use.ts"})
 	sameList(t, "callers of Store.get", callerSet(r.Callers), []string{"a use.ts resolved", "c use.ts resolved"})
 }
+
+// TestNamespaceChains: a chain of namespaces (export * as core, then
+// export * as regexes in it) reaches the function, whether the call names
+// the chain (z.core.regexes.datetime()) or a name destructured or
+// assigned from it.
+func TestNamespaceChains(t *testing.T) {
+	dir := project(t, map[string]string{
+		"core/regexes.ts": "export function datetime() {}\nexport const other = 1;\n",
+		"core/index.ts":   "export * as regexes from './regexes';\n",
+		"index.ts":        "export * as core from './core/index';\n",
+		"use.ts": `import * as z from './index';
+const { regexes } = z.core;
+const c = z.core;
+export function a() { z.core.regexes.datetime(); }
+export function b() { regexes.datetime(); }
+export function d() { c.regexes.datetime(); }
+export function e() { z.core.other.datetime(); }`})
+	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "regexes.datetime"})
+	sameList(t, "callers of regexes.datetime", callerSet(r.Callers), []string{
+		"a use.ts resolved", "b use.ts resolved", "d use.ts resolved"})
+}
