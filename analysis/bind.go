@@ -1403,7 +1403,7 @@ func (b *binder) judgeWhy(bd binding, t target) (status, string) {
 				return resolved, ""
 			}
 		}
-		if b.dispatches(bd.defs, t) {
+		if b.dispatches(bd.defs, t) || b.siblingObjectMember(bd.defs, t) {
 			return nameOnly, ReasonDispatch
 		}
 		return miss, ""
@@ -1423,6 +1423,32 @@ func (b *binder) judgeWhy(bd binding, t target) (status, string) {
 		return miss, ""
 	}
 	return nameOnly, ""
+}
+
+// siblingObjectMember reports whether defs, methods of TypeScript or
+// JavaScript classes, and the target, one too, override the same member
+// of Object (valueOf in ComputedValue and in ObservableValue): the
+// compiler relates every override of an Object member, as it relates a
+// call of Object's own (classMember).
+func (b *binder) siblingObjectMember(defs []defRef, t target) bool {
+	if !b.classMember(t) {
+		return false
+	}
+	f := defs[0].f
+	lib := f.c.spec.Library
+	if lib == nil {
+		return false
+	}
+	if _, _, ok := lib().member("Object", t.name, 0); !ok {
+		return false
+	}
+	for _, dr := range defs {
+		d := dr.f.defs[dr.i]
+		if d.Name != t.name || !dr.f.c.spec.jsFamily() || d.Parent < 0 || dr.f.defs[d.Parent].Label != lClass {
+			return false
+		}
+	}
+	return true
 }
 
 // classMember reports whether a target's definitions are all methods of

@@ -602,7 +602,8 @@ func TestReferencesOfOtherNames(t *testing.T) {
 // TestCallApplyAndObject: Owner.prototype.m.apply(x, a) is a call of
 // Owner's m, as the compiler's call hierarchy counts it; a call of Object's member (o.toString() on an object,
 // Object.prototype.toString.call(x)) may reach every class's override:
-// name-only, dispatch.
+// name-only, dispatch; so may a call of another class's override
+// (b.toString() with b: Box, for Set2's), as the compiler relates them.
 func TestCallApplyAndObject(t *testing.T) {
 	dir := project(t, map[string]string{"a.ts": `export class Set2 { toString() { return "s"; } has(x: number) { return true; } }
 export function helper(x: number) { return x; }
@@ -611,12 +612,15 @@ export function b(s: Set2) { return Set2.prototype.has.call(s, 1) && helper(1); 
 export function c(o: object) { return o.toString(); }
 export function d(s: Set2) { return s.toString(); }
 export function e(n: number) { return n.toString(); }
+export class Box { toString() { return "b"; } valueOf() { return 1; } peek() { return this.valueOf(); } }
+export function g(b: Box) { return b.toString(); }
 `})
 	for _, c := range []struct {
 		symbol string
 		want   []string
 	}{
-		{"Set2.toString", []string{"a a.ts dispatch", "c a.ts dispatch", "d a.ts resolved"}},
+		{"Set2.toString", []string{"a a.ts dispatch", "c a.ts dispatch", "d a.ts resolved", "g a.ts dispatch"}},
+		{"Box.valueOf", []string{"peek a.ts resolved"}},
 		{"Set2.has", []string{"b a.ts resolved"}},
 		{"helper", []string{"b a.ts resolved"}},
 	} {
