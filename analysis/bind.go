@@ -788,6 +788,9 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 		b.depth++
 		called := b.callArgs(f, k, b.resolveCall(f, k))
 		b.depth--
+		if called.isAny() {
+			return anyType // _, cs = ew.split('?') with ew untyped: each part is any
+		}
 		if index > 0 {
 			return b.returnsAt(called, index)
 		}

@@ -14,6 +14,9 @@ var pySpec = &langSpec{
 		// with open(p) as f: f is what the value gives.
 		{Kind: "as_pattern", Name: path{"alias", "^"}, Expr: path{"type"}, ValueExpr: path{"^"}},
 		{Kind: "assignment", Name: path{"left"}, Expr: path{"type"}, ValueExpr: path{"right"}},
+		// a, b = xs: each an element of xs (of any, any).
+		{Kind: "assignment", Name: path{"left", "=pattern_list", "#identifier"}, AllNames: true, Expr: path{"type"},
+			ValueExpr: path{"right"}, Elem: true},
 		// for x in xs: an element of xs.
 		{Kind: "for_statement", Name: path{"left"}, Expr: path{"type"}, ValueExpr: path{"right"}, Elem: true},
 		// self.x = Foo() in a method: a field of its class.

@@ -160,7 +160,7 @@ class U(T):
     def n(self, x): x.decode(1)
     def o(self, x): x.decode(1)
 `, []string{"a name-only", "d resolved", "m name-only", "n name-only"}}, // K.m: self.decode names nothing K has
-		{"names unpacked from an untyped parameter are Unknown, left out", `from store import Store
+		{"names unpacked from an untyped parameter are Unknown, left out", `from store import Store, Cache
 def a(pair):
     name, address = pair
     address.decode(1)
@@ -171,7 +171,16 @@ def c(pair):
     pair = load()
     x, y = pair
     y.decode(1)
-`, []string{"b name-only", "c name-only"}},
+def d(ew):
+    _, charset, cte, text, _ = ew.split('?')
+    text.decode(1)
+def e(xs: list[Store]):
+    x, y = xs
+    y.decode(1)
+def f(pair: tuple[Cache, Store]):
+    x, y = pair
+    x.decode(1)
+`, []string{"b resolved", "c name-only", "e resolved"}},
 		{"a name assigned an untyped parameter and something else", `from store import Store
 def a(value, flag):
     if flag:
