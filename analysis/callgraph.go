@@ -255,13 +255,14 @@ func (s *session) callSitesOf(name string) []site {
 			}
 		}
 		for _, e := range f.exports {
-			if e.Local == name && e.Source == "" && !contains(exportedAs, e.Name) {
+			if e.Local == name && e.Name != name && !contains(exportedAs, e.Name) {
 				exportedAs = append(exportedAs, e.Name)
 			}
 		}
 	}
-	// export { stringType as string }: calls of the exported name (through
-	// a namespace, z.string()) may call it too.
+	// export { stringType as string }, export { _regex as regex } from
+	// './api': calls of the exported name (through a namespace,
+	// z.string()) may call it too.
 	if len(exportedAs) > 0 {
 		for _, f := range s.factsWith(s.files, exportedAs) {
 			for i, k := range f.calls {

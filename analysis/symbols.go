@@ -396,7 +396,7 @@ func (s *session) references(sym, owner string, maxNodes int) *References {
 			if sf.Name == sym {
 				d := f.defs[sf.Def]
 				st := b.classifyName(f, sym, d.Start, tgt)
-				add(RefHeritage, f, d.Line, f.lineText(d.Line, viaMax), st, why(st))
+				add(RefHeritage, f, sf.Line, f.lineText(sf.Line, viaMax), st, why(st)) // the line naming it (extends on a line of its own)
 			}
 		}
 		for _, e := range f.exports {

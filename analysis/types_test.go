@@ -637,7 +637,8 @@ export function g(b: Box) { return b.toString(); }
 }
 
 // TestReferencesExportedUnderAlias: export { _null as null } is a
-// reference of _null, as the compiler counts it.
+// reference of _null, as the compiler counts it, and calls of the alias
+// are calls of _null.
 func TestReferencesExportedUnderAlias(t *testing.T) {
 	dir := project(t, map[string]string{
 		"ex.ts": "function _null() { return null; }\nexport { _null as null };\nexport function other() { return _null(); }\n",
@@ -647,6 +648,21 @@ func TestReferencesExportedUnderAlias(t *testing.T) {
 		return fmt.Sprintf("%s %s:%d %s", cat, it.File, it.Line, it.Confidence)
 	})
 	sameList(t, "references of _null", got, []string{"directCalls ex.ts:3 resolved", "reExports ex.ts:2 resolved"})
+
+	// Re-exported under another name from another module: calls of that
+	// name (through a namespace, an object spreading it, an assertion)
+	// are its callers.
+	dir = project(t, map[string]string{"core/api.ts": "export function _regex() {}\n",
+		"core/index.ts": "export * from './api';\n",
+		"checks.ts":     "export {\n  _regex as regex,\n} from './core/index';\n",
+		"use.ts": `import * as _checks from './checks';
+const z = { ..._checks };
+export function a() { z.regex(); }
+export function b() { (_checks.regex as any)(); }
+export function c() { _checks.regex(); }
+export function d(o: { regex(): void }) { o.regex(); }`})
+	r = run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "api._regex"})
+	sameList(t, "callers of api._regex", callerSet(r.Callers), []string{"a use.ts resolved", "b use.ts resolved", "c use.ts resolved"})
 }
 
 // TestDynamicImport: const z = await import('./api.js') is the module's
@@ -961,4 +977,22 @@ export function e() { z.core.other.datetime(); }`})
 	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "regexes.datetime"})
 	sameList(t, "callers of regexes.datetime", callerSet(r.Callers), []string{
 		"a use.ts resolved", "b use.ts resolved", "d use.ts resolved"})
+}
+
+// TestHeritageReferenceLine: a heritage reference is listed at the line
+// naming the type, which may follow the declaration's first line.
+func TestHeritageReferenceLine(t *testing.T) {
+	dir := project(t, map[string]string{"a.ts": `export interface Base { x: number }
+interface Wide<T = number>
+  extends Base {}
+export class Impl implements Base { x = 1 }
+`})
+	r := run(t, dir, Params{Mode: ModeReferences, Language: "typescript", Symbol: "Base"})
+	got := refList(r, func(cat string, it Ref) string {
+		if cat != RefHeritage {
+			return ""
+		}
+		return fmt.Sprintf("%s:%d", it.File, it.Line)
+	})
+	sameList(t, "heritage references of Base", got, []string{"a.ts:3", "a.ts:4"})
 }

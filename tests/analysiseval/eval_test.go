@@ -240,17 +240,26 @@ func compare(t *testing.T, tr truth, dir, srcDir, lang, project, version string)
 	labelled := &score{}
 	// exhaustive counts, per mode, the qualified answers marked
 	// exhaustive and those of them missing a result the truth has.
-	exhaustive, wrongExhaustive := map[string]int{}, map[string]int{}
+	// renamedExhaustive counts those whose only misses are a file's top
+	// level the answer names by the variable a wrapped function literal is
+	// assigned to (docs/analysis.md: a deliberate difference).
+	exhaustive, wrongExhaustive, renamedExhaustive := map[string]int{}, map[string]int{}, map[string]int{}
 	claim := func(mode string, r *analysis.Result, got, wanted []string, symbol string) {
 		if r.Completeness == nil || !r.Completeness.Exhaustive {
 			return
 		}
 		exhaustive[mode]++
-		if _, missing := misses(got, wanted, wanted); len(missing) > 0 {
-			wrongExhaustive[mode]++
-			if verbose {
-				t.Logf("%s %s marked exhaustive misses %v", mode, symbol, missing)
-			}
+		_, missing := misses(got, wanted, wanted)
+		if len(missing) == 0 {
+			return
+		}
+		if mode == "callers" && !slices.ContainsFunc(missing, func(m string) bool { return !wrappedVariable(dir, m, got) }) {
+			renamedExhaustive[mode]++
+			return
+		}
+		wrongExhaustive[mode]++
+		if verbose {
+			t.Logf("%s %s marked exhaustive misses %v", mode, symbol, missing)
 		}
 	}
 	for _, q := range tr.Queries {
@@ -428,7 +437,8 @@ func compare(t *testing.T, tr truth, dir, srcDir, lang, project, version string)
 		t.Logf("callers     qualified, not in the truth: %d %s", wrongBy[l], strings.TrimSpace(l))
 	}
 	for _, mode := range []string{"callers", "references"} {
-		t.Logf("%-11s %d qualified answers marked exhaustive, %d of them missing a result", mode, exhaustive[mode], wrongExhaustive[mode])
+		t.Logf("%-11s %d qualified answers marked exhaustive, %d of them missing a result (%d more naming a file's top level by a variable)",
+			mode, exhaustive[mode], wrongExhaustive[mode], renamedExhaustive[mode])
 	}
 	// Qualifying a shared name never costs precision: what it leaves out
 	// is what resolves to another definition.
@@ -554,6 +564,36 @@ func fileForm(q query) string {
 
 // callerKey is how the compiler names a caller: the line of its name, or
 // the file's top level.
+// wrappedVariable reports whether missing, a caller "file:module" of the
+// truth, is in got as a caller of that file declared by a top-level
+// variable (export const Panel = memo(() => …)), the name the analysis
+// gives the file's calls inside a function literal wrapped for it.
+func wrappedVariable(dir, missing string, got []string) bool {
+	file, ok := strings.CutSuffix(missing, ":module")
+	if !ok {
+		return false
+	}
+	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(file)))
+	if err != nil {
+		return false
+	}
+	lines := strings.Split(string(data), "\n")
+	for _, g := range got {
+		rest, ok := strings.CutPrefix(g, file+":")
+		if !ok {
+			continue
+		}
+		n, err := strconv.Atoi(rest)
+		if err != nil || n < 1 || n > len(lines) {
+			continue
+		}
+		if l := strings.TrimPrefix(lines[n-1], "export "); strings.HasPrefix(l, "const ") || strings.HasPrefix(l, "let ") || strings.HasPrefix(l, "var ") {
+			return true
+		}
+	}
+	return false
+}
+
 func callerKey(n analysis.CallNode) string {
 	if n.Name == "<module>" {
 		return n.File + ":module"
