@@ -246,7 +246,6 @@ func (s *session) callSitesOf(name string) []site {
 		return ss
 	}
 	var out []site
-	var exportedAs []string
 	for _, f := range s.factsWith(s.files, []string{name}) {
 		aliases := f.aliasesOf(name)
 		for i, k := range f.calls {
@@ -254,12 +253,8 @@ func (s *session) callSitesOf(name string) []site {
 				out = append(out, site{f, i})
 			}
 		}
-		for _, e := range f.exports {
-			if e.Local == name && e.Name != name && !contains(exportedAs, e.Name) {
-				exportedAs = append(exportedAs, e.Name)
-			}
-		}
 	}
+	exportedAs := s.exportedAs(name)
 	// export { stringType as string }, export { _regex as regex } from
 	// './api': calls of the exported name (through a namespace,
 	// z.string()) may call it too.
@@ -276,6 +271,21 @@ func (s *session) callSitesOf(name string) []site {
 		})
 	}
 	s.sites[name] = out
+	return out
+}
+
+// exportedAs returns the other names the workspace's modules export name
+// under (export { _null as null }, export { _regex as regex } from
+// './api', export type { TypeOf as infer }).
+func (s *session) exportedAs(name string) []string {
+	var out []string
+	for _, f := range s.factsWith(s.files, []string{name}) {
+		for _, e := range f.exports {
+			if e.Local == name && e.Name != name && !contains(out, e.Name) {
+				out = append(out, e.Name)
+			}
+		}
+	}
 	return out
 }
 

@@ -436,6 +436,26 @@ func (s *session) references(sym, owner string, maxNodes int) *References {
 			add(RefDirectCalls, st.f, k.Line, st.f.text(k.Start, k.End, 100), st2, why)
 		}
 	}
+	// export type { TypeOf as infer }: types named by the exported name
+	// through a namespace (z.infer<typeof s>).
+	if s.main.spec.jsFamily() {
+		if as := s.exportedAs(sym); len(as) > 0 {
+			for _, f := range s.factsWith(s.files, as) {
+				for _, t := range f.types {
+					if t.Recv == "" || !contains(as, t.Name) || s.done() {
+						continue
+					}
+					pos := f.lineStarts[t.Line-1]
+					st := b.judge(b.member(b.lookup(f, t.Recv, pos, 0), t.Name), tgt)
+					text := f.lineText(t.Line, 100)
+					if t.Start >= 0 {
+						text = f.text(t.Start, t.End, 100)
+					}
+					add(RefTypes, f, t.Line, text, st, why(st))
+				}
+			}
+		}
+	}
 	refs := &References{}
 	for _, c := range cats {
 		sort.SliceStable(c.Items, func(a, b int) bool {

@@ -663,6 +663,18 @@ export function c() { _checks.regex(); }
 export function d(o: { regex(): void }) { o.regex(); }`})
 	r = run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "api._regex"})
 	sameList(t, "callers of api._regex", callerSet(r.Callers), []string{"a use.ts resolved", "b use.ts resolved", "c use.ts resolved"})
+
+	// A type exported under another name, named through a namespace.
+	dir = project(t, map[string]string{"types.ts": "export type TypeOf<T> = T;\nexport type { TypeOf as infer };\n",
+		"index.ts": "export * from './types';\n",
+		"other.ts": "export type infer<T> = T;\n",
+		"use.ts": "import * as z from './index';\nimport * as o from './other';\ntype A = z.infer<string>;\ntype B = z.TypeOf<number>;\ntype C = o.infer<number>;\n"})
+	r = run(t, dir, Params{Mode: ModeReferences, Language: "typescript", Symbol: "types.TypeOf"})
+	got = refList(r, func(cat string, it Ref) string {
+		return fmt.Sprintf("%s %s:%d %s", cat, it.File, it.Line, it.Confidence)
+	})
+	sameList(t, "references of TypeOf", got, []string{"typeAnnotations use.ts:3 resolved", "typeAnnotations use.ts:4 resolved",
+		"reExports types.ts:2 resolved"})
 }
 
 // TestDynamicImport: const z = await import('./api.js') is the module's
