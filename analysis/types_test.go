@@ -668,7 +668,7 @@ export function d(o: { regex(): void }) { o.regex(); }`})
 	dir = project(t, map[string]string{"types.ts": "export type TypeOf<T> = T;\nexport type { TypeOf as infer };\n",
 		"index.ts": "export * from './types';\n",
 		"other.ts": "export type infer<T> = T;\n",
-		"use.ts": "import * as z from './index';\nimport * as o from './other';\ntype A = z.infer<string>;\ntype B = z.TypeOf<number>;\ntype C = o.infer<number>;\n"})
+		"use.ts":   "import * as z from './index';\nimport * as o from './other';\ntype A = z.infer<string>;\ntype B = z.TypeOf<number>;\ntype C = o.infer<number>;\n"})
 	r = run(t, dir, Params{Mode: ModeReferences, Language: "typescript", Symbol: "types.TypeOf"})
 	got = refList(r, func(cat string, it Ref) string {
 		return fmt.Sprintf("%s %s:%d %s", cat, it.File, it.Line, it.Confidence)
