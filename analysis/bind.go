@@ -198,8 +198,9 @@ type binder struct {
 	dirs  map[string]map[string][]defRef // a directory's top-level definitions by name, for package scope
 	// imported caches importFiles, by file and import.
 	imported map[importKey][]*fileFacts
-	// targets caches targetDefs.
+	// targets caches targetDefs; merged, mergedDefs.
 	targets map[string][]defRef
+	merged  map[string]map[defRef]bool
 	// rootsMemo caches roots.
 	rootsMemo map[rootsKey]map[rootKey]bool
 	// env are the type arguments in effect while a member's or result's
@@ -213,7 +214,7 @@ type binder struct {
 func (s *session) binder() *binder {
 	if s.bind == nil {
 		s.bind = &binder{s: s, r: newResolver(s), byRel: map[string][]*fileFacts{}, dirs: map[string]map[string][]defRef{},
-			targets: map[string][]defRef{}, imported: map[importKey][]*fileFacts{}, rootsMemo: map[rootsKey]map[rootKey]bool{}}
+			targets: map[string][]defRef{}, merged: map[string]map[defRef]bool{}, imported: map[importKey][]*fileFacts{}, rootsMemo: map[rootsKey]map[rootKey]bool{}}
 	}
 	return s.bind
 }
@@ -1406,6 +1407,13 @@ func (b *binder) judgeWhy(bd binding, t target) (status, string) {
 				return resolved, ""
 			}
 		}
+		if merged := b.mergedDefs(t); len(merged) > 0 {
+			for _, dr := range bd.defs {
+				if merged[dr] {
+					return resolved, "" // the same interface, augmented by a module declaration
+				}
+			}
+		}
 		if b.dispatches(bd.defs, t) || b.siblingObjectMember(bd.defs, t) {
 			return nameOnly, ReasonDispatch
 		}
@@ -1500,6 +1508,52 @@ func (b *binder) targetDefs(t target) []defRef {
 		for i := range f.defs {
 			if t.matches(f, i) {
 				out = append(out, defRef{f, i})
+			}
+		}
+	}
+	return out
+}
+
+// mergedDefs returns the TypeScript declarations merged with a target's
+// by module augmentation, computed once per target: a declaration in
+// declare module "spec" { … } merges with the one of its name the module
+// spec resolves to exports, and that one with every such augmentation.
+func (b *binder) mergedDefs(t target) map[defRef]bool {
+	if !b.s.main.spec.jsFamily() {
+		return nil
+	}
+	key := t.name + "\x00" + t.owner + "\x00" + strings.Join(t.dirs, "/") + "\x00" + t.file + "#" + strings.Join(t.chain, ".")
+	if m, ok := b.merged[key]; ok {
+		return m
+	}
+	var out map[defRef]bool
+	defer func() { b.merged[key] = out }()
+	targets := b.targetDefs(t)
+	if len(targets) == 0 || !isType(targets[0].f.defs[targets[0].i]) {
+		return nil
+	}
+	add := func(dr defRef) {
+		if out == nil {
+			out = map[defRef]bool{}
+		}
+		out[dr] = true
+	}
+	for _, f := range b.s.factsWith(b.s.files, []string{t.name}) {
+		for i, d := range f.defs {
+			if d.Augments == "" || d.Name != t.name {
+				continue
+			}
+			aug := defRef{f, i}
+			orig := b.exported(b.importFiles(f, importFact{Start: -1 - i, Source: d.Augments, Resolve: resolveJS}), d.Name, 1)
+			for _, td := range targets {
+				switch {
+				case td == aug:
+					for _, o := range orig.defs {
+						add(o)
+					}
+				case slices.Contains(orig.defs, td):
+					add(aug)
+				}
 			}
 		}
 	}

@@ -65,7 +65,12 @@ type def struct {
 	// Static: a class's static member (TypeScript, JavaScript), reached
 	// through the class, not its instances.
 	Static bool
-	kind   uint16
+	// Augments, for a TypeScript declaration at the top of an ambient
+	// module (declare module "zod/v4/mini" { interface ZodMiniType {} }),
+	// is the module specifier whose declaration of its name it merges
+	// with.
+	Augments string
+	kind     uint16
 }
 
 // call is one call or instantiation.
@@ -806,6 +811,27 @@ func paramPosition(n tree.Node) int {
 	return 0
 }
 
+// augmented returns the module specifier an ambient module declaration
+// names (declare module "spec" { … }) when n is one of its top-level
+// declarations (exported or not); "" otherwise.
+func augmented(n tree.Node) string {
+	p := n.Parent()
+	if p.Kind() == "export_statement" {
+		p = p.Parent()
+	}
+	if p.Kind() != "statement_block" {
+		return ""
+	}
+	m := p.Parent()
+	if m.Kind() != "module" {
+		return ""
+	}
+	if name := m.ChildByField("name"); name.Kind() == "string" {
+		return strings.Trim(name.Text(), "\"'`")
+	}
+	return ""
+}
+
 // sameRange reports whether node n spans definition d.
 func sameRange(n tree.Node, d def) bool {
 	return !n.IsZero() && n.StartByte() == d.Start && n.EndByte() == d.End
@@ -1004,7 +1030,7 @@ func (f *fileFacts) addDefNamed(n, nameNode tree.Node, s *defShape, stack []int,
 	}
 	d := def{Name: name, Label: s.Label, Line: leaf.StartPoint().Row + 1,
 		Start: n.StartByte(), End: n.EndByte(), Callable: s.Callable, Parent: -1, container: s.Container,
-		kind: n.KindID()}
+		kind: n.KindID(), Augments: augmented(n)}
 	if len(s.Value) > 0 {
 		v := s.Value.first(n)
 		isFunc := !v.IsZero() && contains(s.FuncKinds, v.Kind())

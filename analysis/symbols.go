@@ -1,7 +1,9 @@
 package analysis
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -23,6 +25,24 @@ func (s *session) definitions(sym, owner string, maxNodes int) []Definition {
 			}
 			out = append(out, f.definition(d))
 		}
+	}
+	// Declarations merged with them by module augmentation (declare
+	// module "spec" { interface X {} }) declare the same type.
+	var merged []defRef
+	for dr := range s.binder().mergedDefs(tgt) {
+		if !tgt.matches(dr.f, dr.i) {
+			merged = append(merged, dr)
+		}
+	}
+	slices.SortFunc(merged, func(a, c defRef) int {
+		return cmp.Or(strings.Compare(a.f.rel, c.f.rel), cmp.Compare(a.i, c.i))
+	})
+	for _, dr := range merged {
+		if len(out) >= maxNodes {
+			s.truncated = true
+			return out
+		}
+		out = append(out, dr.f.definition(dr.f.defs[dr.i]))
 	}
 	return out
 }

@@ -1008,3 +1008,27 @@ export class Impl implements Base { x = 1 }
 	})
 	sameList(t, "heritage references of Base", got, []string{"a.ts:3", "a.ts:4"})
 }
+
+// TestModuleAugmentation: an interface declared in declare module "lib"
+// { … } merges with the one the module exports: references and
+// definitions of either are those of both, as the compiler merges them.
+func TestModuleAugmentation(t *testing.T) {
+	dir := project(t, map[string]string{"package.json": `{"name": "lib", "exports": {".": "./src/index.ts"}}`,
+		"src/index.ts":   "export * from './schemas';\n",
+		"src/schemas.ts": "export interface MiniType { parse(): void }\nexport interface Other extends MiniType {}\nexport function f(x: MiniType) { x.parse(); }\n",
+		"src/test.ts":    "import * as z from 'lib';\ndeclare module 'lib' {\n  interface MiniType { _mini(): void }\n}\nexport function g(x: z.MiniType) { x._mini(); }\n",
+		"src/other.ts":   "declare module 'elsewhere' {\n  interface MiniType { y(): void }\n}\nexport interface MiniType2 {}\n"})
+	for _, sym := range []string{"schemas.MiniType", "src/test.ts#MiniType"} {
+		r := run(t, dir, Params{Mode: ModeReferences, Language: "typescript", Symbol: sym})
+		got := refList(r, func(cat string, it Ref) string { return fmt.Sprintf("%s:%d %s", it.File, it.Line, it.Confidence) })
+		sort.Strings(got)
+		sameList(t, "references of "+sym, got, []string{"src/schemas.ts:2 resolved", "src/schemas.ts:3 resolved", "src/test.ts:5 resolved"})
+		r = run(t, dir, Params{Mode: ModeDefinitions, Language: "typescript", Symbol: sym})
+		var defs []string
+		for _, d := range r.Definitions {
+			defs = append(defs, fmt.Sprintf("%s:%d", d.File, d.Line))
+		}
+		sort.Strings(defs)
+		sameList(t, "definitions of "+sym, defs, []string{"src/schemas.ts:1", "src/test.ts:3"})
+	}
+}
