@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -326,6 +327,12 @@ func (b *binder) evalType(f *fileFacts, x tyx, pos, depth int) binding {
 		// typeof Foo: the class itself (its static members), or the
 		// type of the value Foo.
 		bd := b.lookup(f, name, pos, 0)
+		// A value's name, not a type's of the same name (type
+		// UNINITIALIZED = typeof UNINITIALIZED).
+		bd.defs = slices.DeleteFunc(slices.Clone(bd.defs), func(dr defRef) bool {
+			l := dr.f.defs[dr.i].Label
+			return l == lType || l == lInterface
+		})
 		if b.isTypeBinding(bd) {
 			bd.static = true
 			return bd

@@ -120,11 +120,13 @@ export function h(y: boolean) { operate((y ? (c, s) => s.get('k') : (c) => c.get
 			[]string{"a resolved", "b resolved", "g resolved", "h resolved"}},
 		{"callback parameters typed by the call's type arguments", `import { Store, Cache } from './store';
 const NONE = Symbol.for('none');
+type NONE = typeof NONE;
 function computed<Value>(name: string, compute: (prev: Value | typeof NONE, epoch: number) => Value): Value { return compute(NONE, 0) as Value; }
 class Box<T> { constructor(fill: (old: T) => void) {} }
 export function a() { computed<Cache>('c', (prev) => { prev.get('k'); return prev as Cache; }); }
 export function b() { computed<Store>('s', function (prev) { prev.get('k'); return new Store(); }); }
-export function c() { new Box<Map<string, Store>>((old) => old.get('k')); new Box<Store>((old) => old.get('k')); }`,
+export function c() { new Box<Map<string, Store>>((old) => old.get('k')); new Box<Store>((old) => old.get('k')); }
+export function d() { computed<Map<string, string>>('m', (prev) => { prev.get('k'); return new Map(); }); }`,
 			[]string{"b resolved", "c resolved"}},
 		{"type parameters given by what a function literal returns", `import { Store, Cache } from './store';
 function singleton<T>(key: string, init: () => T): T { return init(); }
