@@ -581,10 +581,10 @@ func (b *binder) typeOf(f *fileFacts, name string, pos int, bd binding) binding 
 	}
 	if t, ok := b.declAt(f, name, pos); ok {
 		ty := b.declType(f, t, pos)
-		if !ty.isAny() || !narrows && !pyReassigned(f, t) && !pyNarrowedNear(f, name, pos) {
+		if !ty.isAny() || !narrows && !pyReassigned(f, t, pos) && !pyNarrowedNear(f, name, pos) {
 			return ty
 		}
-		if jt, ok := b.pyJoined(f, name, pos); ok && !narrows && !pyReassigned(f, t) {
+		if jt, ok := b.pyJoined(f, name, pos); ok && !narrows && !pyReassigned(f, t, pos) {
 			return jt // Python's C | Unknown after isinstance branches meet
 		}
 		// any, narrowed by a test whose type cannot be told; or a Python

@@ -31,6 +31,9 @@ type fileFacts struct {
 	// returns are the return values of TypeScript's and JavaScript's
 	// functions (tsInferredReturn).
 	returns []returnFact
+	// loops are the byte ranges of Python's for and while statements
+	// (pyReassigned).
+	loops [][2]int
 	// typeParams are TypeScript's type parameters, each typed by its
 	// constraint (T extends ZodNumber has ZodNumber's members), visible
 	// within [Start, Until): the declaration of its list. The walk records
@@ -311,6 +314,9 @@ func extract(c *compiled, rel string, t *tree.Tree) *fileFacts {
 		}
 		if c.spec.Lang == "python" && n.Kind() == "parameters" {
 			f.addPyParams(n, stack)
+		}
+		if c.spec.Lang == "python" && (n.Kind() == "for_statement" || n.Kind() == "while_statement") {
+			f.loops = append(f.loops, [2]int{n.StartByte(), n.EndByte()})
 		}
 		if c.spec.Lang == "python" && n.Kind() == "assignment" {
 			f.addPyUnpack(n, stack) // a, b = untyped_param

@@ -191,7 +191,20 @@ def a(value, flag):
 def b(value):
     h = value
     h.decode(1)
-`, []string{"a name-only"}},
+def c(value):
+    h = value
+    h.decode(1)
+    h = Store()
+def d(value, xs):
+    h = value
+    for x in xs:
+        h.decode(1)
+        h = Store()
+def e():
+    h = Store()
+    h.decode(1)
+    h = load()
+`, []string{"a name-only", "d name-only", "e resolved"}},
 		{"isinstance before a call types it by the join; not isinstance then leave narrows after", `from store import Store
 def a(x):
     if isinstance(x, Store):

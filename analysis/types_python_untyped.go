@@ -282,15 +282,26 @@ func (b *binder) pyBaseTyped(f *fileFacts, scope int) bool {
 }
 
 // pyReassigned reports whether the Python name t declares by its value
-// (not a parameter) is assigned elsewhere in the same scope: its declared
-// type is then the union of what they all give.
-func pyReassigned(f *fileFacts, t typedName) bool {
+// (not a parameter) is assigned elsewhere in the same scope in a way that
+// may reach a use at pos: its type there is then the union of what they
+// give. An assignment after pos reaches it only through a loop holding
+// both; t, the scope's first assignment of the name, is then the only one
+// that reaches pos (name, address = pair; name.encode(); name = sub(…)).
+func pyReassigned(f *fileFacts, t typedName, pos int) bool {
 	if f.c.spec.Lang != "python" || t.Expr == tstype.Any {
 		return false
 	}
 	for _, o := range f.typed {
-		if o.Name == t.Name && o.Scope == t.Scope && o.Start != t.Start && !o.Return && !o.Under {
+		if o.Name != t.Name || o.Scope != t.Scope || o.Start == t.Start || o.Return || o.Under {
+			continue
+		}
+		if o.Start < t.Start || pos < 0 || o.Start < pos {
 			return true
+		}
+		for _, l := range f.loops {
+			if l[0] <= pos && pos < l[1] && l[0] <= o.Start && o.Start < l[1] {
+				return true
+			}
 		}
 	}
 	return false
