@@ -249,7 +249,8 @@ func pyTests(test tree.Node, start, end, depth int, out *[]narrowFact) {
 
 // pyBaseTyped reports whether the Python method scope of f overrides a
 // method of a base class that annotates its parameters, or has a base
-// class out of reach: pyright may type its untyped parameters from it.
+// class out of reach (one of the library table's that has the method, or
+// one the table lacks): pyright may type its untyped parameters from it.
 func (b *binder) pyBaseTyped(f *fileFacts, scope int) bool {
 	if scope < 0 || b.depth > maxTypeDepth {
 		return false
@@ -266,6 +267,11 @@ func (b *binder) pyBaseTyped(f *fileFacts, scope int) bool {
 		}
 		sup := b.types(b.superType(f, sf, f.defs[d.Parent].Start))
 		if len(sup.defs) == 0 {
+			if lib := pyLibrary(); lib.types[sf.Name] != nil {
+				if _, _, ok := lib.member(sf.Name, d.Name, 0); !ok {
+					continue // a library class (io.BufferedIOBase) without the method: nothing to type them from
+				}
+			}
 			return true // a library's or unresolved base class
 		}
 		for _, c := range sup.defs {
