@@ -1308,6 +1308,12 @@ func (b *binder) fieldOf(ty binding, name string) binding {
 				}
 				b.depth++
 				sup := b.types(b.superType(f, sf, d.Start))
+				if lib := f.c.spec.Library; f.c.spec.Lang == "python" && len(sup.defs) == 0 && sup.lib == nil &&
+					lib().types[sf.Name] != nil && (sup.external || !sup.found()) {
+					// A standard library class's field
+					// (socketserver.StreamRequestHandler's rfile): the table's.
+					sup = binding{external: true, typeName: sf.Name, lib: lib()}
+				}
 				for _, fr := range frames {
 					if next, ok := b.heritageFrame(fr, sf); ok {
 						sup.targs = append(sup.targs, next)

@@ -160,9 +160,12 @@ class U(T):
     def n(self, x): x.decode(1)
     def o(self, x): x.decode(1)
 import io
+import socketserver
 class R(io.BufferedIOBase):
     def __init__(self, sock): sock.decode(1)
     def readline(self, size): size.decode(1)
+class Q(socketserver.StreamRequestHandler):
+    def handle(self): self.rfile.decode(1); self.rfile.read().decode(1)
 `, []string{"a name-only", "d resolved", "m name-only", "n name-only", "readline name-only"}}, // K.m: self.decode names nothing K has
 		{"names unpacked from an untyped parameter are Unknown, left out", `from store import Store, Cache
 def a(pair):
