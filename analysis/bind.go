@@ -1328,8 +1328,13 @@ func (b *binder) fieldOf(ty binding, name string) binding {
 		}
 	}
 	if ty.external && ty.lib != nil {
-		// A standard type's property (a Map's size, a Record's values).
+		// A standard type's property (a Map's size, a Record's values),
+		// else what its __getattr__ gives any name (argparse's Namespace:
+		// Any).
 		if ft, ok := libMember(ty, name); ok {
+			return ft
+		}
+		if ft, ok := libMember(ty, "__getattr__"); ok && ty.lib == pyLibrary() {
 			return ft
 		}
 		if ty.typeName == "Record" && len(ty.typeArgs) == 2 {

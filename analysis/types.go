@@ -399,6 +399,8 @@ func libEval(lib *libTable, x tyx, params []string, recv binding, depth int) bin
 		return recv
 	case x.name == tstype.Anonymous:
 		return binding{external: true, typeName: tstype.Anonymous}
+	case x.name == tstype.Any:
+		return anyType // typeshed's Any: json.loads() gives it
 	case x.name == tstype.Union:
 		return union(x.args, func(a tyx) binding { return libEval(lib, a, params, recv, depth+1) })
 	}

@@ -188,6 +188,15 @@ def f(pair: tuple[Cache, Store]):
     x, y = pair
     x.decode(1)
 `, []string{"b resolved", "c name-only", "e resolved"}},
+		{"Any, written or from the library, is left out", `from typing import Any
+import argparse
+import json
+from store import Store
+def a(s): json.JSONDecoder().decode(s).decode(1)
+def b(): args = argparse.ArgumentParser().parse_args(); args.out.decode(1)
+def c(x: Any): x.decode(1)
+def d(x: Store): x.decode(1)
+`, []string{"d resolved"}},
 		{"a name assigned an untyped parameter and something else", `from store import Store
 def a(value, flag):
     if flag:
@@ -490,7 +499,8 @@ func TestPyLibTable(t *testing.T) {
 		{"str", "join", "str"},
 		{"list", "pop", "_T"},
 		{"dict", "get", "_VT"},
-		{"JSONDecoder", "raw_decode", "tuple"},
+		{"JSONDecoder", "raw_decode", "tuple<any,int>"},
+		{"Namespace", "__getattr__", "any"},
 		{"dict", "keys", "dict_keys<_KT,_VT>"},
 	}
 	for _, c := range cases {

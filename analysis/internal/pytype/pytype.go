@@ -13,10 +13,14 @@ import (
 // Union is the compact form's union (the same as tstype.Union).
 const Union = "|"
 
+// Any is the compact form of Any (and typeshed's Incomplete), the same
+// as tstype.Any: pyright ties a call on it to nothing.
+const Any = "any"
+
 // Expr writes a type annotation in compact form: Foo, list<_T>, this
 // (Self), X for X | None and Optional[X], |<A,B> for a wider union, a
-// string annotation's type ("Foo" gives Foo); "" for None, Any or what it
-// cannot read.
+// string annotation's type ("Foo" gives Foo); any for Any; "" for None,
+// object or what it cannot read.
 func Expr(n tree.Node) string { return expr(n, 0) }
 
 func expr(n tree.Node, depth int) string {
@@ -32,7 +36,9 @@ func expr(n tree.Node, depth int) string {
 		switch s := n.Text(); s {
 		case "Self":
 			return "this"
-		case "Any", "Incomplete", "NoReturn", "Never", "object":
+		case "Any", "Incomplete":
+			return Any
+		case "NoReturn", "Never", "object":
 			return ""
 		case "None":
 			return "None"
