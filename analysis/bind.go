@@ -543,6 +543,12 @@ func (b *binder) resolveCall(f *fileFacts, k call) binding {
 		if inner, ok := b.objectMember(base, k.Recv); ok && len(inner.files) > 0 {
 			return b.member(inner, k.Name) // z.iso.datetime() with const z = { iso: _iso }
 		}
+		if lib := f.c.spec.Library; f.c.spec.Lang == "python" && base.external && len(base.defs) == 0 && lib != nil &&
+			lib().types[k.Recv] != nil {
+			// socketserver.TCPServer.server_bind(self): a standard library
+			// class's member, named through its module.
+			return b.member(binding{external: true, typeName: k.Recv, lib: lib()}, k.Name)
+		}
 		if k.Recv == "prototype" && b.isTypeBinding(base) && f.c.spec.jsFamily() {
 			return b.member(b.types(base), k.Name) // Owner.prototype.m.call(x)
 		}
@@ -1435,7 +1441,7 @@ func (b *binder) judgeWhy(bd binding, t target) (status, string) {
 		// TypeScript import the resolver cannot place in the workspace is
 		// a package's; elsewhere a bare name's may be a module of the
 		// workspace no rule maps, as PHP's use App\Registry\X.)
-		if bd.typeName != "" && b.implementsExternal(bd.typeName, t) || b.goImplementsExternal(bd, t) {
+		if bd.typeName != "" && b.s.main.spec.Lang != "python" && b.implementsExternal(bd.typeName, t) || b.goImplementsExternal(bd, t) {
 			return nameOnly, ReasonDispatch // a Map's get may be a class's implementing Map
 		}
 		if bd.typeName == "Object" && bd.lib != nil && bd.member == t.name && b.classMember(t) {

@@ -769,3 +769,32 @@ func pyCallerReasons(t *testing.T, dir, symbol string) []string {
 	sort.Strings(got)
 	return got
 }
+
+// TestPythonLibraryBase: a call of a standard library class's method, on
+// a value of that class or named through its module, is no call of a
+// workspace class's override of it (pyright ties it to the library's
+// declaration alone).
+func TestPythonLibraryBase(t *testing.T) {
+	dir := project(t, map[string]string{"resp.py": `import io
+import socketserver
+class Resp(io.BufferedIOBase):
+    def readline(self, size=-1):
+        return b""
+class Server(socketserver.TCPServer):
+    def server_bind(self):
+        socketserver.TCPServer.server_bind(self)
+def read(r: Resp, b: io.BufferedIOBase):
+    r.readline()
+    b.readline()
+`})
+	for _, c := range []struct {
+		symbol string
+		want   []string
+	}{
+		{"Resp.readline", []string{"read resp.py resolved"}},
+		{"Server.server_bind", nil},
+	} {
+		r := run(t, dir, Params{Mode: ModeCallers, Language: "python", Symbol: c.symbol})
+		sameList(t, "callers of "+c.symbol, callerSet(r.Callers), c.want)
+	}
+}
