@@ -755,7 +755,13 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 			b.depth++
 			defer func() { b.depth-- }()
 			ty := b.chainBase(f, chain[0], start)
-			for _, field := range chain[1:] {
+			rest := chain[1:]
+			if len(chain) > 1 {
+				if mod, ok := b.pyDottedModule(f, call{RecvBase: chain[0], Recv: chain[1], Start: start}, ty); ok {
+					ty, rest = mod, chain[2:] // import email.base64mime; email.base64mime
+				}
+			}
+			for _, field := range rest {
 				ty = b.fieldOf(ty, field)
 			}
 			return ty
@@ -1993,6 +1999,17 @@ func (b *binder) inPackage(f *fileFacts, name string) binding {
 // member finds name as a member of what bd names: an export of a
 // namespace, or a member of a class (a static call Owner.name()).
 func (b *binder) member(bd binding, name string) binding {
+	if len(bd.files) > 1 && bd.files[0].c.spec.Lang == "python" {
+		// One of several Python modules (what returns email.base64mime
+		// or email.quoprimime): each one's.
+		var out binding
+		for _, g := range bd.files {
+			out.defs = append(out.defs, b.exported([]*fileFacts{g}, name, 1).defs...)
+		}
+		if len(out.defs) > 0 {
+			return out
+		}
+	}
 	if len(bd.files) > 0 {
 		return b.exported(bd.files, name, 1)
 	}

@@ -221,6 +221,7 @@ func (b *binder) pyInferredReturn(dr defRef) binding {
 		return binding{}
 	}
 	var alts []binding // the types the returns give, each once
+	var modules binding // or the modules they give
 	for i, n := 0, 0; i < len(body); n++ {
 		if n == pyMaxReturns {
 			return binding{} // too many returns to type each one
@@ -254,17 +255,28 @@ func (b *binder) pyInferredReturn(dr defRef) binding {
 			ty = b.evalType(f, parseTyx(lit), start, 0) // return b"", return 0
 		}
 		b.depth--
-		if !ty.found() || ty.isAny() || len(ty.files) > 0 {
+		if len(ty.files) > 0 && len(alts) == 0 {
+			// return email.base64mime: a module, or one of several.
+			for _, g := range ty.files {
+				if !slices.Contains(modules.files, g) {
+					modules.files = append(modules.files, g)
+				}
+			}
+			continue
+		}
+		if !ty.found() || ty.isAny() || len(ty.files) > 0 || len(modules.files) > 0 {
 			return binding{} // an Unknown parameter returned: pyright infers it per call
 		}
 		if !slices.ContainsFunc(alts, func(a binding) bool { return sameType(a, ty) }) {
 			alts = append(alts, ty)
 		}
 	}
-	switch len(alts) {
-	case 0:
+	switch {
+	case len(modules.files) > 0:
+		return modules
+	case len(alts) == 0:
 		return binding{}
-	case 1:
+	case len(alts) == 1:
 		return alts[0]
 	}
 	return eitherOf(alts)

@@ -798,3 +798,33 @@ def read(r: Resp, b: io.BufferedIOBase):
 		sameList(t, "callers of "+c.symbol, callerSet(r.Callers), c.want)
 	}
 }
+
+// TestPythonReturnedModules: a function returning one of several modules
+// (email.charset's _get_encoder returns email.base64mime or
+// email.quoprimime) gives a value whose functions are each module's.
+func TestPythonReturnedModules(t *testing.T) {
+	dir := project(t, map[string]string{"pkg/__init__.py": "",
+		"pkg/b64.py": "def header_encode(a, b='x'):\n    return a\n",
+		"pkg/qp.py":  "def header_encode(a, b='x'):\n    return a\n",
+		"pkg/use.py": `import pkg.b64
+import pkg.qp
+class C:
+    def _get(self, x):
+        if x == 1:
+            return pkg.b64
+        elif x == 2:
+            return pkg.qp
+        return None
+    def enc(self, s):
+        m = self._get(s)
+        if m is None:
+            return s
+        return m.header_encode(s, 'c')
+    def header_encode(self, s):
+        return s
+`})
+	for _, sym := range []string{"b64.header_encode", "qp.header_encode"} {
+		r := run(t, dir, Params{Mode: ModeCallers, Language: "python", Symbol: sym})
+		sameList(t, "callers of "+sym, callerSet(r.Callers), []string{"enc pkg/use.py resolved"})
+	}
+}
