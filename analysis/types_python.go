@@ -220,7 +220,7 @@ func (b *binder) pyInferredReturn(dr defRef) binding {
 	if !strings.HasPrefix(body, "def ") && !strings.HasPrefix(body, "async ") {
 		return binding{}
 	}
-	var alts []binding // the types the returns give, each once
+	var alts []binding  // the types the returns give, each once
 	var modules binding // or the modules they give
 	for i, n := 0, 0; i < len(body); n++ {
 		if n == pyMaxReturns {
