@@ -300,6 +300,9 @@ func extract(c *compiled, rel string, t *tree.Tree) *fileFacts {
 		if c.spec.jsFamily() && n.Kind() == "member_expression" && memberRead(n) {
 			f.addCall(n, &jsMemberRead, stack, skip)
 		}
+		if c.spec.Lang == "python" && n.Kind() == "attribute" && pyMemberRead(n) {
+			f.addCall(n, &pyMemberReadShape, stack, skip)
+		}
 		for _, is := range k.imports {
 			f.addImport(n, is)
 		}
@@ -714,6 +717,31 @@ func memberRead(n tree.Node) bool {
 		return same(p.ChildByField("object")) && p.ChildByField("property").Text() == "bind"
 	case "new_expression", "subscript_expression", "parenthesized_expression", "non_null_expression",
 		"update_expression", "augmented_assignment_expression", "type_query", "decorator":
+		return false
+	}
+	return !p.IsZero()
+}
+
+// pyMemberReadShape is the shape of a Python attribute named but not
+// called (Read).
+var pyMemberReadShape = callShape{Kind: "attribute", Read: true}
+
+// pyMemberRead reports whether Python attribute n names its attribute
+// without calling it: passed, assigned, returned or stored
+// (validators[name] = setting.ValidateMSVS), not called (x.m()), not
+// the object of another attribute or a subscript, not assigned to, not a
+// decorator.
+func pyMemberRead(n tree.Node) bool {
+	p := n.Parent()
+	same := func(m tree.Node) bool { return m.StartByte() == n.StartByte() && m.EndByte() == n.EndByte() }
+	switch p.Kind() {
+	case "call":
+		return !same(p.ChildByField("function"))
+	case "attribute", "subscript":
+		return !same(p.ChildByField("object")) && !same(p.ChildByField("value"))
+	case "assignment", "augmented_assignment":
+		return !same(p.ChildByField("left"))
+	case "decorator", "delete_statement", "pattern_list", "tuple_pattern", "list_pattern":
 		return false
 	}
 	return !p.IsZero()

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 	"testing"
@@ -827,4 +828,32 @@ class C:
 		r := run(t, dir, Params{Mode: ModeCallers, Language: "python", Symbol: sym})
 		sameList(t, "callers of "+sym, callerSet(r.Callers), []string{"enc pkg/use.py resolved"})
 	}
+}
+
+// TestPythonMethodReads: a method named without a call (stored, passed,
+// returned) is a call site when its receiver's type ties it to the
+// method, as pyright's call hierarchy counts it; by name alone it is left
+// out, and it is no reference.
+func TestPythonMethodReads(t *testing.T) {
+	dir := project(t, map[string]string{"v.py": `class Boolean:
+    def validate(self, value):
+        return True
+class Other:
+    def validate(self, value):
+        return False
+_boolean = Boolean()
+validators = {}
+def register(name):
+    validators[name] = _boolean.validate
+def other(o: Other, x):
+    validators["o"] = o.validate
+    validators["x"] = x.validate
+def check(v):
+    return _boolean.validate(v)
+`})
+	r := run(t, dir, Params{Mode: ModeCallers, Language: "python", Symbol: "Boolean.validate"})
+	sameList(t, "callers of Boolean.validate", callerSet(r.Callers), []string{"register v.py resolved", "check v.py resolved"})
+	r = run(t, dir, Params{Mode: ModeReferences, Language: "python", Symbol: "Boolean.validate"})
+	got := refList(r, func(cat string, it Ref) string { return fmt.Sprintf("%s:%d", it.File, it.Line) })
+	sameList(t, "references of Boolean.validate", got, []string{"v.py:15"})
 }
