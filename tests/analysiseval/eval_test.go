@@ -562,8 +562,6 @@ func fileForm(q query) string {
 	return q.File + "#" + q.Name
 }
 
-// callerKey is how the compiler names a caller: the line of its name, or
-// the file's top level.
 // wrappedVariable reports whether missing, a caller "file:module" of the
 // truth, is in got as a caller of that file declared by a top-level
 // variable (export const Panel = memo(() => …)), the name the analysis
@@ -594,6 +592,8 @@ func wrappedVariable(dir, missing string, got []string) bool {
 	return false
 }
 
+// callerKey is how the compiler names a caller: the line of its name, or
+// the file's top level.
 func callerKey(n analysis.CallNode) string {
 	if n.Name == "<module>" {
 		return n.File + ":module"

@@ -72,6 +72,16 @@ function moduleName(f) {
   return stem === 'index' ? path.basename(path.dirname(f)) : stem;
 }
 
+// The namespace a declaration is written in (export namespace objectUtil
+// { type optionalKeys … }), asked about as objectUtil.optionalKeys.
+function namespaceOf(n) {
+  const p = n.parent;
+  if (p && ts.isModuleBlock(p) && ts.isModuleDeclaration(p.parent) && ts.isIdentifier(p.parent.name)) {
+    return p.parent.name.text;
+  }
+  return '';
+}
+
 const decls = [];
 for (const f of files) {
   const sf = program.getSourceFile(f);
@@ -88,7 +98,7 @@ for (const f of files) {
     if (kind) {
       decls.push({
         name: n.name.text, kind, file: f, pos: n.name.getStart(sf), callable: kind === 'function' || kind === 'method',
-        qual: kind === 'method' ? owner : moduleName(f),
+        qual: kind === 'method' ? owner : namespaceOf(n) || moduleName(f),
       });
     }
     const inner = ts.isClassDeclaration(n) && n.name ? n.name.text : ts.isClassLike(n) ? null : cls;
