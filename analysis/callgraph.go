@@ -246,7 +246,8 @@ func (s *session) callSitesOf(name string) []site {
 		return ss
 	}
 	var out []site
-	for _, f := range s.factsWith(s.files, []string{name}) {
+	facts := s.factsWith(s.files, []string{name})
+	for _, f := range facts {
 		aliases := f.aliasesOf(name)
 		for i, k := range f.calls {
 			if !k.Literal && (k.Name == name || aliases[k.Name]) {
@@ -254,7 +255,7 @@ func (s *session) callSitesOf(name string) []site {
 			}
 		}
 	}
-	exportedAs := s.exportedAs(name)
+	exportedAs := s.exportedFrom(facts, name)
 	// export { stringType as string }, export { _regex as regex } from
 	// './api': calls of the exported name (through a namespace,
 	// z.string()) may call it too.
@@ -278,14 +279,27 @@ func (s *session) callSitesOf(name string) []site {
 // under (export { _null as null }, export { _regex as regex } from
 // './api', export type { TypeOf as infer }).
 func (s *session) exportedAs(name string) []string {
+	if out, ok := s.aliasNames[name]; ok {
+		return out
+	}
+	return s.exportedFrom(s.factsWith(s.files, []string{name}), name)
+}
+
+// exportedFrom is exportedAs, read from facts (the files holding name),
+// computed once per name.
+func (s *session) exportedFrom(facts []*fileFacts, name string) []string {
+	if out, ok := s.aliasNames[name]; ok {
+		return out
+	}
 	var out []string
-	for _, f := range s.factsWith(s.files, []string{name}) {
+	for _, f := range facts {
 		for _, e := range f.exports {
 			if e.Local == name && e.Name != name && !contains(out, e.Name) {
 				out = append(out, e.Name)
 			}
 		}
 	}
+	s.aliasNames[name] = out
 	return out
 }
 

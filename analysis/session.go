@@ -57,6 +57,7 @@ type session struct {
 	notes      []string
 
 	sites      map[string][]site         // callSitesOf, by name
+	aliasNames map[string][]string       // exportedAs, by name
 	defsByName map[string][]defRef       // callableDefsOf, by name
 	bind       *binder                   // import and scope resolution, made when first needed
 	targets    map[string]resolvedTarget // resolveTarget, by name and qualifier
@@ -69,7 +70,7 @@ func newSession(ctx context.Context, req *request) (*session, error) {
 	}
 	s := &session{ctx: ctx, req: req, ws: req.ws, main: main,
 		exts: map[string]*compiled{}, byAbs: map[string]*file{},
-		sites: map[string][]site{}, defsByName: map[string][]defRef{}, targets: map[string]resolvedTarget{}}
+		sites: map[string][]site{}, aliasNames: map[string][]string{}, defsByName: map[string][]defRef{}, targets: map[string]resolvedTarget{}}
 	// Scope languages first, so the main language's own extensions win.
 	for i := len(main.spec.Scope) - 1; i >= 0; i-- {
 		c, err := compileSpec(ctx, main.spec.Scope[i])
