@@ -200,30 +200,22 @@ func Predicate(n tree.Node) string {
 // Constructs returns the compact form of what the constructor type n (or
 // its annotation) makes: T for new (...args: any[]) => T; "" for any other
 // type.
-func Constructs(n tree.Node) string {
-	for depth := 0; !n.IsZero() && depth < 8; depth++ {
-		switch n.Kind() {
-		case "type_annotation", "parenthesized_type":
-			n = firstNamed(n)
-			continue
-		case "constructor_type":
-			return Expr(n.ChildByField("type"))
-		}
-		return ""
-	}
-	return ""
-}
+func Constructs(n tree.Node) string { return madeBy(n, "constructor_type", "type") }
 
 // Yields returns the compact form of what the function type n (or its
 // annotation) returns: T for () => T; "" for any other type.
-func Yields(n tree.Node) string {
+func Yields(n tree.Node) string { return madeBy(n, "function_type", "return_type") }
+
+// madeBy returns the compact form of field of n, or of what n annotates or
+// parenthesizes, when that is a node of kind; "" otherwise.
+func madeBy(n tree.Node, kind, field string) string {
 	for depth := 0; !n.IsZero() && depth < 8; depth++ {
 		switch n.Kind() {
 		case "type_annotation", "parenthesized_type":
 			n = firstNamed(n)
 			continue
-		case "function_type":
-			return Expr(n.ChildByField("return_type"))
+		case kind:
+			return Expr(n.ChildByField(field))
 		}
 		return ""
 	}
