@@ -1521,7 +1521,7 @@ func (b *binder) targetDefs(t target) []defRef {
 	if t.exact != nil {
 		return []defRef{*t.exact}
 	}
-	key := t.name + "\x00" + t.owner + "\x00" + strings.Join(t.dirs, "/") + "\x00" + t.file + "#" + strings.Join(t.chain, ".")
+	key := t.key()
 	if ds, ok := b.targets[key]; ok {
 		return ds
 	}
@@ -1537,6 +1537,12 @@ func (b *binder) targetDefs(t target) []defRef {
 	return out
 }
 
+// key identifies a target among those of one call (the caches of
+// targetDefs and mergedDefs).
+func (t target) key() string {
+	return t.name + "\x00" + t.owner + "\x00" + strings.Join(t.dirs, "/") + "\x00" + t.file + "#" + strings.Join(t.chain, ".")
+}
+
 // mergedDefs returns the TypeScript declarations merged with a target's
 // by module augmentation, computed once per target: a declaration in
 // declare module "spec" { … } merges with the one of its name the module
@@ -1545,7 +1551,7 @@ func (b *binder) mergedDefs(t target) map[defRef]bool {
 	if !b.s.main.spec.jsFamily() {
 		return nil
 	}
-	key := t.name + "\x00" + t.owner + "\x00" + strings.Join(t.dirs, "/") + "\x00" + t.file + "#" + strings.Join(t.chain, ".")
+	key := t.key()
 	if m, ok := b.merged[key]; ok {
 		return m
 	}
