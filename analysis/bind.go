@@ -960,7 +960,11 @@ func (b *binder) indexed(f *fileFacts, v string, pos int) binding {
 	if asType, ok := asserted(v[:i]); ok && f.c.spec.jsFamily() {
 		ty = b.evalType(f, parseTyx(asType), pos, 0) // (x as any as Store)[k]
 	} else {
-		chain := strings.Split(strings.TrimSuffix(v[:i], "?."), ".")
+		base := strings.TrimSuffix(v[:i], "?.")
+		if c := fieldChain(base); c != "" && f.c.spec.jsFamily() {
+			base = c // m![k], this.a!.b?.[k]
+		}
+		chain := strings.Split(base, ".")
 		if slices.ContainsFunc(chain, func(s string) bool { return !isField(s) }) {
 			return binding{}
 		}

@@ -227,9 +227,10 @@ export function c(x: any) { if (plain(x)) { x.get('k'); } }
 export function d(x: Store) { if (isThing(x)) { x.get('k'); } }
 export function e(x) { if (isStore(x)) { run(() => x.get('k')); } }
 export function g(xs: Store[], r: Record<string, Store>) { xs[0].get('k'); r['a'].get('k'); }
+export function j(r: Record<string, Store> | null, o: { m: Store[] }) { r![o.m.length].get('k'); o!.m![0].get('k'); }
 export function h(xs: Store[]) { xs[f()][0].get('k'); }
 export function i(x) { (x as Store).get('k'); }`, []string{"a resolved", "b name-only", "d resolved", "e resolved", "g resolved", "h name-only",
-			"i resolved"}},
+			"i resolved", "j resolved"}},
 		{"narrowing by type guards, instanceof and typeof", `import { Store, Cache, Item } from './store';
 function isStore(x: any): x is Store { return x instanceof Store; }
 const isStore2 = Boolean as unknown as (thing: any) => thing is Store;
