@@ -625,6 +625,21 @@ func objectType(n tree.Node) tree.Node {
 			continue
 		case "object_type":
 			return n
+		case "union_type":
+			// { … } | null: the object type, when it is the one member
+			// that is not null or undefined.
+			var only tree.Node
+			for _, c := range namedNonExtra(n) {
+				switch {
+				case tstype.Nullish(c):
+				case !only.IsZero():
+					return tree.Node{}
+				default:
+					only = c
+				}
+			}
+			n = only
+			continue
 		}
 		break
 	}

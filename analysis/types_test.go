@@ -62,6 +62,12 @@ export class User {
   run() { this.store.get('k'); }
 }
 export function a(o: Opts) { o.store.get('k'); o.cache.get('k'); }`, []string{"a resolved", "run resolved"}},
+		{"fields of an object type or null", `import { Store, Cache } from './store';
+export class P {
+  private active: { store: Store; cache: Cache } | null = null;
+  run() { this.active!.store.get('k'); }
+  other() { this.active?.cache.get('k'); }
+}`, []string{"run resolved"}},
 		{"parameter properties with a default value or readonly", `import { Store } from './store';
 export class User {
   constructor(public cache = new Map<string, string>(), readonly store: Store) {}

@@ -152,7 +152,7 @@ func Params(n tree.Node) []string {
 			var fn tree.Node
 			for _, c := range n.NamedChildren() {
 				switch {
-				case c.IsExtra() || nullish(c):
+				case c.IsExtra() || Nullish(c):
 				case !fn.IsZero():
 					return nil
 				default:
@@ -237,7 +237,7 @@ const Union = "|"
 func unionMembers(n tree.Node, depth int, out *[]string) bool {
 	for _, c := range n.NamedChildren() {
 		switch {
-		case c.IsExtra() || nullish(c):
+		case c.IsExtra() || Nullish(c):
 			continue
 		case c.Kind() == "union_type":
 			if !unionMembers(c, depth+1, out) {
@@ -257,7 +257,8 @@ func unionMembers(n tree.Node, depth int, out *[]string) bool {
 }
 
 // nullish reports whether a union member is null, undefined or void.
-func nullish(n tree.Node) bool {
+// Nullish reports whether type n is null, undefined or void.
+func Nullish(n tree.Node) bool {
 	switch n.Kind() {
 	case "literal_type":
 		c := firstNamed(n)
