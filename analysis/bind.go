@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"bytes"
 	pathpkg "path"
 
 	"github.com/loupe-dev/loupe/analysis/internal/tstype"
@@ -721,6 +722,18 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 	}
 	if v := string(f.src[start:end]); f.c.spec.jsFamily() && isFunctionLiteral(v) {
 		return binding{} // a function, not the type of a call in its body
+	}
+	if v := f.src[start:end]; f.c.spec.jsFamily() && index == 0 && bytes.HasPrefix(v, []byte("await")) &&
+		len(v) > len("await") && isSpace(v[len("await")]) && b.depth <= maxTypeDepth {
+		// await p: what the promise gives (a value that is no promise is
+		// itself).
+		inner := start + len("await")
+		for inner < end && isSpace(f.src[inner]) {
+			inner++
+		}
+		b.depth++
+		defer func() { b.depth-- }()
+		return awaited(b.valueTypeAt(f, inner, end, 0))
 	}
 	if v := string(f.src[start:end]); b.depth <= maxTypeDepth && index == 0 {
 		if ty, ok := b.assertedType(f, v, start); ok {
@@ -2266,4 +2279,22 @@ func isFunctionLiteral(v string) bool {
 	}
 	rest := strings.TrimLeft(v[len("function"):], " \t\n")
 	return len(rest) > 0 && (rest[0] == '(' || rest[0] == '*' || rest[0] == '<' || len(rest) < len(v)-len("function"))
+}
+
+// awaited is what await gives for a value of type ty: a Promise's (or
+// PromiseLike's) type argument, any for any, the value itself for a type
+// or a namespace of the workspace (a dynamic import's); unknown otherwise.
+func awaited(ty binding) binding {
+	switch {
+	case ty.isAny():
+		return anyType
+	case ty.external && (ty.typeName == "Promise" || ty.typeName == "PromiseLike"):
+		if len(ty.typeArgs) == 1 {
+			return ty.typeArgs[0]
+		}
+		return binding{}
+	case len(ty.defs) > 0 || len(ty.files) > 0:
+		return ty // await import('./api.js'): the module's namespace
+	}
+	return binding{}
 }

@@ -1245,8 +1245,9 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 			if lit = valueExpr(v, 0); strings.HasPrefix(lit, "=") {
 				lit = "" // x as const: a name, not followed here
 			}
-		case "subscript_expression":
-			k.RecvChainStart, k.RecvChainEnd = recv.StartByte(), recv.EndByte() // xs[i].m(): an element of xs
+		case "subscript_expression", "await_expression":
+			// xs[i].m(): an element of xs; (await p).m(): what p gives.
+			k.RecvChainStart, k.RecvChainEnd = v.StartByte(), v.EndByte()
 		case "binary_expression":
 			if op := v.ChildByField("operator"); op.Kind() == "??" || op.Kind() == "||" {
 				for _, side := range []string{"left", "right"} {

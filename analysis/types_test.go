@@ -62,6 +62,12 @@ export class User {
   run() { this.store.get('k'); }
 }
 export function a(o: Opts) { o.store.get('k'); o.cache.get('k'); }`, []string{"a resolved", "run resolved"}},
+		{"await gives what the promise gives", `import { Store } from './store';
+export async function a(u: string) { const r = await fetch(u); r.headers.get('k'); }
+export async function b(p: Promise<Store>) { const s = await p; s.get('k'); }
+export async function c(p: Promise<Map<string, string>>) { (await p).get('k'); }
+export async function d(p: Promise<Store>) { (await p).get('k'); }
+export async function e(s: Store) { (await s).get('k'); }`, []string{"b resolved", "d resolved", "e resolved"}},
 		{"fields of an object type or null", `import { Store, Cache } from './store';
 export class P {
   private active: { store: Store; cache: Cache } | null = null;
