@@ -2283,7 +2283,8 @@ func isFunctionLiteral(v string) bool {
 
 // awaited is what await gives for a value of type ty: a Promise's (or
 // PromiseLike's) type argument, any for any, the value itself for a type
-// or a namespace of the workspace (a dynamic import's); unknown otherwise.
+// or a namespace of the workspace (a dynamic import's) or another library
+// type; unknown otherwise.
 func awaited(ty binding) binding {
 	switch {
 	case ty.isAny():
@@ -2293,8 +2294,8 @@ func awaited(ty binding) binding {
 			return ty.typeArgs[0]
 		}
 		return binding{}
-	case len(ty.defs) > 0 || len(ty.files) > 0:
-		return ty // await import('./api.js'): the module's namespace
+	case len(ty.defs) > 0 || len(ty.files) > 0 || ty.external && ty.lib != nil:
+		return ty // await import('./api.js'): the module's namespace; await new Map(): the map
 	}
 	return binding{}
 }

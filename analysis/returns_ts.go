@@ -10,8 +10,8 @@ import (
 // no written return type returns what every one of its return statements
 // gives, when a reader can tell it at a glance and they agree (return new
 // Set<Id>(), return this, return this.store, return make()), as the
-// compiler infers it. An async function or a generator returns a Promise
-// or a Generator of that, which is not followed.
+// compiler infers it. An async function returns a Promise of that; a
+// generator's Generator is not followed.
 
 // returnFact is a return statement's value (or an arrow function's
 // expression body) of definition Def, or (Def -1) of the function literal
@@ -20,8 +20,9 @@ type returnFact struct {
 	Def, Fn    int
 	Start, End int
 	// Wrapped: the function is async or a generator, so what it returns
-	// is a Promise or a Generator of the value.
-	Wrapped bool
+	// is a Promise or a Generator of the value; Async: async and not a
+	// generator (a Promise of it).
+	Wrapped, Async bool
 }
 
 // maxInferredReturns bounds the return statements typed per definition.
@@ -67,8 +68,9 @@ func (f *fileFacts) addReturn(n tree.Node, stack []int) {
 		}
 		v = firstNamedNonExtra(v) // () => ({ … }): the object literal
 	}
-	wrapped := hasToken(fn, "async") || hasToken(fn, "*") || fn.Kind() == "generator_function" ||
-		fn.Kind() == "generator_function_declaration"
+	generator := hasToken(fn, "*") || fn.Kind() == "generator_function" || fn.Kind() == "generator_function_declaration"
+	async := hasToken(fn, "async") && !generator
+	wrapped := async || generator
 	i := stack[len(stack)-1]
 	d := f.defs[i]
 	// The function must be the definition's own: the definition itself
@@ -77,9 +79,10 @@ func (f *fileFacts) addReturn(n tree.Node, stack []int) {
 	switch {
 	case d.Callable && fn.StartByte() >= d.Start && fn.EndByte() <= d.End &&
 		(fn.StartByte() == d.Start && fn.EndByte() == d.End || sameRange(fn.Parent(), d)):
-		f.returns = append(f.returns, returnFact{Def: i, Start: v.StartByte(), End: v.EndByte(), Wrapped: wrapped})
+		f.returns = append(f.returns, returnFact{Def: i, Start: v.StartByte(), End: v.EndByte(), Wrapped: wrapped, Async: async})
 	case fn.Parent().Kind() == "arguments" && (fn.Kind() == "arrow_function" || fn.Kind() == "function_expression"):
-		f.returns = append(f.returns, returnFact{Def: -1, Fn: fn.StartByte(), Start: v.StartByte(), End: v.EndByte(), Wrapped: wrapped})
+		f.returns = append(f.returns, returnFact{Def: -1, Fn: fn.StartByte(), Start: v.StartByte(), End: v.EndByte(), Wrapped: wrapped,
+			Async: async})
 	}
 }
 
@@ -114,16 +117,21 @@ func (b *binder) literalReturn(f *fileFacts, fn int) binding {
 func (b *binder) agreedReturn(f *fileFacts, def, fn int) binding {
 	var out binding
 	n := 0
+	async := false
 	for _, r := range f.returns {
 		if r.Def != def || def < 0 && r.Fn != fn {
 			continue
 		}
-		if n++; n > maxInferredReturns || r.Wrapped {
+		if n++; n > maxInferredReturns || r.Wrapped && !r.Async {
 			return binding{}
 		}
+		async = r.Async
 		b.depth++
 		ty := b.valueType(f, r.Start, r.End)
 		b.depth--
+		if async {
+			ty = awaited(ty) // return await load() and return load() give the same
+		}
 		switch {
 		case !ty.found() || len(ty.files) > 0:
 			return binding{}
@@ -140,6 +148,10 @@ func (b *binder) agreedReturn(f *fileFacts, def, fn int) binding {
 				}
 			}
 		}
+	}
+	if lib := f.c.spec.Library; async && out.found() && lib != nil {
+		// An async function returns a Promise of what it returns.
+		return binding{external: true, typeName: "Promise", lib: lib(), typeArgs: []binding{out}}
 	}
 	return out
 }
