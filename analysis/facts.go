@@ -197,7 +197,8 @@ type typedName struct {
 	Entry bool
 	// FieldOf and Field: a name destructured from a parameter of a
 	// written type (({ a: { b } }: Props)) is field chain Field (a.b) of
-	// that type (compact form).
+	// that type (compact form); Field alone, with Elem, a field of an
+	// element (for (const { el } of xs)).
 	FieldOf, Field string
 	// Predicate is the type the type predicate of a function's return
 	// (Return), or of a variable's function type, proves of its argument
@@ -433,6 +434,30 @@ func (f *fileFacts) addTypedName(n tree.Node, s *typedShape, stack []int, nn, v,
 	}
 	if nn.Kind() == "object_pattern" && f.c.spec.TypeExpr == nil && !s.Return && !s.Elem {
 		f.addDestructured(n, s, stack, nn)
+		return
+	}
+	if nn.Kind() == "object_pattern" && f.c.spec.jsFamily() && s.Elem && !s.Entry {
+		// for (const { el, n: k } of xs): each name a field of an element.
+		for _, p := range namedNonExtra(nn) {
+			var id tree.Node
+			field := ""
+			switch p.Kind() {
+			case "shorthand_property_identifier_pattern":
+				id, field = p, p.Text()
+			case "pair_pattern":
+				if k, val := p.ChildByField("key"), p.ChildByField("value"); k.Kind() == "property_identifier" && val.Kind() == "identifier" {
+					id, field = val, k.Text()
+				}
+			}
+			if id.IsZero() {
+				continue
+			}
+			before := len(f.typed)
+			f.addTypedName(n, s, stack, id, v, tn, index)
+			for i := before; i < len(f.typed); i++ {
+				f.typed[i].Field = field
+			}
+		}
 		return
 	}
 	name := strings.TrimLeft(nn.Text(), "$")

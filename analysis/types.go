@@ -129,6 +129,16 @@ func (b *binder) declType(f *fileFacts, t typedName, pos int) binding {
 		}
 		return binding{}
 	}
+	if t.Elem && t.Field != "" && t.FieldOf == "" {
+		// for (const { el } of xs): field el of xs's elements.
+		field := t.Field
+		t.Field = ""
+		ty := b.declType(f, t, pos)
+		for _, name := range strings.Split(field, ".") {
+			ty = b.fieldOf(ty, name)
+		}
+		return ty
+	}
 	if t.Elem {
 		// for x in xs: the element type of xs's library container; in Go,
 		// the element type a written []T reads as (elements).

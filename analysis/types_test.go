@@ -72,6 +72,10 @@ async function load() { return new Store(); }
 async function loadMap() { return await Promise.resolve(new Map<string, string>()); }
 export async function g() { (await load()).get('k'); const m = await loadMap(); m.get('k'); }
 export function h() { load().then((s) => s.get('k')); }`, []string{"b resolved", "d resolved", "e resolved", "g resolved", "h resolved"}},
+		{"fields destructured from the elements a for...of walks", `import { Store, Cache, Opts } from './store';
+export function a(xs: Opts[]) { for (const { store } of xs) { store.get('k'); } }
+export function b(xs: Opts[]) { for (const { cache: c } of xs) { c.get('k'); } }
+export function c(xs: Map<string, Opts>) { for (const { store } of xs.values()) { store.get('k'); } }`, []string{"a resolved", "c resolved"}},
 		{"fields of an object type or null", `import { Store, Cache } from './store';
 export class P {
   private active: { store: Store; cache: Cache } | null = null;
