@@ -720,7 +720,7 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 		}
 		return binding{} // { ...other }: members of a value not told
 	}
-	if v := string(f.src[start:end]); f.c.spec.jsFamily() && isFunctionLiteral(v) {
+	if f.c.spec.jsFamily() && isFunctionLiteral(f.src[start:end]) {
 		return binding{} // a function, not the type of a call in its body
 	}
 	if v := f.src[start:end]; f.c.spec.jsFamily() && index == 0 && bytes.HasPrefix(v, []byte("await")) &&
@@ -2272,12 +2272,12 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 
 // isFunctionLiteral reports whether TypeScript or JavaScript expression v
 // is a function expression (function () {…}, async function* g() {…}).
-func isFunctionLiteral(v string) bool {
-	v = strings.TrimPrefix(v, "async ")
-	if !strings.HasPrefix(v, "function") {
+func isFunctionLiteral(v []byte) bool {
+	v = bytes.TrimPrefix(v, []byte("async "))
+	if !bytes.HasPrefix(v, []byte("function")) {
 		return false
 	}
-	rest := strings.TrimLeft(v[len("function"):], " \t\n")
+	rest := bytes.TrimLeft(v[len("function"):], " \t\n")
 	return len(rest) > 0 && (rest[0] == '(' || rest[0] == '*' || rest[0] == '<' || len(rest) < len(v)-len("function"))
 }
 
