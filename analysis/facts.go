@@ -1104,7 +1104,10 @@ func (f *fileFacts) addDefNamed(n, nameNode tree.Node, s *defShape, stack []int,
 	}
 	d := def{Name: name, Label: s.Label, Line: leaf.StartPoint().Row + 1,
 		Start: n.StartByte(), End: n.EndByte(), Callable: s.Callable, Parent: -1, container: s.Container,
-		kind: n.KindID(), Augments: augmented(n)}
+		kind: n.KindID()}
+	if c.spec.jsFamily() {
+		d.Augments = augmented(n)
+	}
 	if len(s.Value) > 0 {
 		v := s.Value.first(n)
 		isFunc := !v.IsZero() && contains(s.FuncKinds, v.Kind())
