@@ -587,6 +587,9 @@ func (b *binder) typeOf(f *fileFacts, name string, pos int, bd binding) binding 
 		return ty
 	}
 	if t, ok := b.declAt(f, name, pos); ok {
+		if rt, ok := b.pyReaching(f, t, pos); ok && !narrows {
+			return rt // a Python name assigned more than once
+		}
 		ty := b.declType(f, t, pos)
 		if !ty.isAny() || !narrows && !pyReassigned(f, t, pos) && !pyNarrowedNear(f, name, pos) {
 			return ty

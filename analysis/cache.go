@@ -126,7 +126,8 @@ func factsCost(f *fileFacts) int64 {
 	n += int64(len(f.imports)) * int64(unsafe.Sizeof(importFact{}))
 	n += int64(len(f.exports)) * int64(unsafe.Sizeof(exportFact{}))
 	n += int64(len(f.returns)) * int64(unsafe.Sizeof(returnFact{}))
-	n += int64(len(f.loops)) * int64(unsafe.Sizeof([2]int{}))
+	n += int64(len(f.loops)+len(f.blocks)) * int64(unsafe.Sizeof([2]int{}))
+	n += int64(len(f.clauses)) * int64(unsafe.Sizeof(pyClause{}))
 	n += int64(len(f.typeParams)) * int64(unsafe.Sizeof(typedName{}))
 	n += int64(len(f.defs)) * 64 // byName: an entry and its index per definition
 	return n

@@ -32,8 +32,11 @@ type fileFacts struct {
 	// functions (tsInferredReturn).
 	returns []returnFact
 	// loops are the byte ranges of Python's for and while statements
-	// (pyReassigned).
-	loops [][2]int
+	// (pyReassigned); blocks those of its blocks, and clauses those of
+	// the clauses one of which runs in place of the others (pyReaching).
+	loops   [][2]int
+	blocks  [][2]int
+	clauses []pyClause
 	// typeParams are TypeScript's type parameters, each typed by its
 	// constraint (T extends ZodNumber has ZodNumber's members), visible
 	// within [Start, Until): the declaration of its list. The walk records
@@ -321,6 +324,9 @@ func extract(c *compiled, rel string, t *tree.Tree) *fileFacts {
 		}
 		if c.spec.Lang == "python" && (n.Kind() == "for_statement" || n.Kind() == "while_statement") {
 			f.loops = append(f.loops, [2]int{n.StartByte(), n.EndByte()})
+		}
+		if c.spec.Lang == "python" {
+			f.addPyFlow(n)
 		}
 		if c.spec.Lang == "python" && n.Kind() == "assignment" {
 			f.addPyUnpack(n, stack) // a, b = untyped_param

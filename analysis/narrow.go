@@ -25,6 +25,9 @@ type narrowFact struct {
 	// Alts, when set, are the tests of a disjunction (isMap(x) ||
 	// isSet(x)), each narrowing Name: it has the union of their types.
 	Alts []narrowFact
+	// Not: the test proves Name is not of some type (Python's not
+	// isinstance(x, C)), which tells no type: an Unknown stays Unknown.
+	Not bool
 }
 
 // typeofTypes maps the strings typeof compares with to the compact types
@@ -188,6 +191,11 @@ func (b *binder) narrowType(f *fileFacts, nf narrowFact, pos int) (binding, bool
 	switch {
 	case nf.Type != "":
 		ty, _ := b.writtenName(f, nf.Type, pos)
+		if ty.external && ty.lib == nil && f.c.spec.Lang == "python" {
+			if lt := b.evalType(f, parseTyx(nf.Type), pos, 0); lt.lib != nil {
+				ty = lt // isinstance(s, bytes): bytes's members type what they give
+			}
+		}
 		return ty, true
 	case nf.Prim != "":
 		return b.evalType(f, parseTyx(nf.Prim), pos, 0), true

@@ -221,7 +221,60 @@ def e():
     h = Store()
     h.decode(1)
     h = load()
-`, []string{"a name-only", "d name-only", "e resolved"}},
+`, []string{"a resolved", "d resolved", "e resolved"}},
+		{"the assignments that reach a use type it: other clauses and overwritten ones do not", `from store import Store
+def a(data, cte):
+    if cte == 'a':
+        data = Store()
+    elif cte == 'b':
+        data.decode(1)
+def b(data, cte):
+    if cte == 'a':
+        data = b'x'
+    elif cte == 'b':
+        data = Store()
+        data.decode(1)
+def c(string):
+    if isinstance(string, bytes):
+        string = string.decode('x')
+    string.decode(1)
+def d(x):
+    x = b'x'
+    x = Store()
+    x.decode(1)
+def e(x):
+    try:
+        x = Store()
+    except ValueError:
+        x = b'a'
+    else:
+        x.decode(1)
+def f(x, flag):
+    try:
+        x = Store()
+    except ValueError:
+        x = b'a'
+    x.decode(1)
+def g(x, flag):
+    x = None
+    if flag:
+        x = Store()
+    x.decode(1)
+def h(xs):
+    x = None
+    for y in xs:
+        if x:
+            x.decode(1)
+        x = Store()
+def i(s):
+    if not isinstance(s, str):
+        s = s.decode(1)
+def j(s, flag):
+    if flag:
+        s = b'x'
+    if not isinstance(s, Store):
+        s.decode(1)
+`, []string{"b resolved", "d resolved", "e resolved", "f resolved", "g resolved", "h resolved"}},
 		{"isinstance before a call types it by the join; not isinstance then leave narrows after", `from store import Store
 def a(x):
     if isinstance(x, Store):

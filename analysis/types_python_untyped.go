@@ -218,7 +218,7 @@ func pyTests(test tree.Node, start, end, depth int, out *[]narrowFact) {
 		var inner []narrowFact
 		pyTests(test.ChildByField("argument"), start, end, depth+1, &inner)
 		for _, nf := range inner {
-			*out = append(*out, narrowFact{Name: nf.Name, Start: start, End: end})
+			*out = append(*out, narrowFact{Name: nf.Name, Start: start, End: end, Not: true})
 		}
 	case "call":
 		if test.ChildByField("function").Text() != "isinstance" {
@@ -298,8 +298,9 @@ func pyReassigned(f *fileFacts, t typedName, pos int) bool {
 		return false
 	}
 	for _, o := range f.typed {
-		if o.Name != t.Name || o.Scope != t.Scope || o.Start == t.Start || o.Return || o.Under {
-			continue
+		if o.Name != t.Name || o.Scope != t.Scope || o.Start == t.Start || o.Return || o.Under ||
+			o.Start <= pos && pos < o.ValEnd {
+			continue // x = x.decode(): the value's x is an earlier one
 		}
 		if o.Start < t.Start || pos < 0 || o.Start < pos {
 			return true
@@ -420,11 +421,14 @@ func pyNames(v, ref string) bool {
 // isinstance(x, PBXVariantGroup): ..., and pyright's call hierarchy ties
 // x.Name() to PBXVariantGroup's Name). ok is false where that cannot be
 // told: a test at or after pos, one whose type is not a class of the
-// workspace (not isinstance(...), a computed type), or none.
+// workspace (not isinstance(...) before pos, a computed type), or none.
+// Within the branch of a not isinstance(x, C) and no earlier test, the
+// name is any: Unknown, known not to be a C, is still Unknown.
 func (b *binder) pyJoined(f *fileFacts, name string, pos int) (ty binding, ok bool) {
 	if f.c.spec.Lang != "python" {
 		return binding{}, false
 	}
+	inNot := false
 	start, end := 0, len(f.src)
 	for _, d := range f.defs {
 		if d.Callable && d.Start <= pos && pos < d.End && d.Start >= start {
@@ -433,6 +437,10 @@ func (b *binder) pyJoined(f *fileFacts, name string, pos int) (ty binding, ok bo
 	}
 	for _, nf := range f.narrows {
 		if nf.Name != name || nf.Start < start || nf.Start >= end {
+			continue
+		}
+		if nf.Not && nf.Start <= pos && pos < nf.End {
+			inNot = true
 			continue
 		}
 		if nf.End > pos {
@@ -447,6 +455,9 @@ func (b *binder) pyJoined(f *fileFacts, name string, pos int) (ty binding, ok bo
 				ty.defs = append(ty.defs, dr)
 			}
 		}
+	}
+	if len(ty.defs) == 0 && inNot {
+		return anyType, true
 	}
 	return ty, len(ty.defs) > 0
 }

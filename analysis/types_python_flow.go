@@ -1,0 +1,206 @@
+package analysis
+
+import (
+	"slices"
+
+	"github.com/loupe-dev/loupe/analysis/internal/tstype"
+	"github.com/loupe-dev/loupe/core/tree"
+)
+
+// pyClause is one clause of a Python statement whose clauses run one in
+// place of another: the body of an if and each elif or else after it, or
+// each except and the else of a try. Group is the statement's start.
+type pyClause struct {
+	Group, Start, End int
+}
+
+// addPyFlow records the blocks and the clauses of Python statement n that
+// pyReaching reads the flow of a function by.
+func (f *fileFacts) addPyFlow(n tree.Node) {
+	switch n.Kind() {
+	case "block":
+		f.blocks = append(f.blocks, [2]int{n.StartByte(), n.EndByte()})
+	case "if_statement":
+		g := n.StartByte()
+		if c := n.ChildByField("consequence"); !c.IsZero() {
+			f.clauses = append(f.clauses, pyClause{g, c.StartByte(), c.EndByte()})
+		}
+		for _, c := range namedNonExtra(n) {
+			if c.Kind() == "elif_clause" || c.Kind() == "else_clause" {
+				f.clauses = append(f.clauses, pyClause{g, c.StartByte(), c.EndByte()})
+			}
+		}
+	case "try_statement":
+		// The body runs before any except or else; an except runs in
+		// place of the others and of the else.
+		g := n.StartByte()
+		for _, c := range namedNonExtra(n) {
+			if k := c.Kind(); k == "except_clause" || k == "except_group_clause" || k == "else_clause" {
+				f.clauses = append(f.clauses, pyClause{g, c.StartByte(), c.EndByte()})
+			}
+		}
+	}
+}
+
+// pyExclusive reports whether code at a and code at b are in clauses of
+// one statement that run one in place of the other, with no loop around
+// both that could run each in turn.
+func pyExclusive(f *fileFacts, a, b int) bool {
+	for _, l := range f.loops {
+		if l[0] <= a && a < l[1] && l[0] <= b && b < l[1] {
+			return false
+		}
+	}
+	for _, ca := range f.clauses {
+		if ca.Start > a || a >= ca.End {
+			continue
+		}
+		for _, cb := range f.clauses {
+			if cb.Group == ca.Group && cb.Start != ca.Start && cb.Start <= b && b < cb.End {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pyBlockAt returns the innermost block holding pos, or the whole file.
+func pyBlockAt(f *fileFacts, pos int) [2]int {
+	best := [2]int{0, len(f.src)}
+	for _, bl := range f.blocks {
+		if bl[0] <= pos && pos < bl[1] && bl[0] >= best[0] {
+			best = bl
+		}
+	}
+	return best
+}
+
+// pyInLoopWith reports whether one loop holds all of the positions.
+func pyInLoopWith(f *fileFacts, ps ...int) bool {
+	for _, l := range f.loops {
+		all := true
+		for _, p := range ps {
+			all = all && l[0] <= p && p < l[1]
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// pyReaching finds the type of a Python name at pos from the assignments
+// of it that may reach pos, as pyright narrows a name on assignment: the
+// union of what they give. An assignment is left out where the flow of
+// the function cannot reach pos from it: in another clause of the if or
+// try that holds pos, or before a later assignment that pos is sure to
+// follow (one in the block holding pos). Assignments giving Unknown or
+// None add nothing to the union when another gives a type (pyright ties
+// a call on C | Unknown to C's member); when all of them do, the name is
+// any. t is the assignment declAt found; ok is false when t is the only
+// assignment that reaches pos, or when the flow is not read: a name
+// with a written type, or one of another scope.
+func (b *binder) pyReaching(f *fileFacts, t typedName, pos int) (ty binding, ok bool) {
+	if f.c.spec.Lang != "python" || t.Scope < 0 || !f.defs[t.Scope].Callable || b.depth > maxTypeDepth {
+		return binding{}, false
+	}
+	fn := -1
+	for i, d := range f.defs {
+		if d.Callable && d.Start <= pos && pos < d.End && (fn < 0 || d.Start >= f.defs[fn].Start) {
+			fn = i
+		}
+	}
+	if fn != t.Scope {
+		return binding{}, false // a name of an outer function, used in a nested one
+	}
+	var all []typedName
+	for _, o := range f.typed {
+		if o.Name != t.Name || o.Scope != t.Scope || o.Return || o.Under || o.Prop {
+			continue
+		}
+		if o.Type != "" || o.Expr != "" && o.Expr != tstype.Any {
+			return binding{}, false // a written type holds throughout
+		}
+		all = append(all, o)
+	}
+	if len(all) < 2 {
+		return binding{}, false
+	}
+	// The assignments before pos (not the one whose value holds pos), and
+	// those after it in a loop around both.
+	var reach []typedName
+	dom := -1 // the last assignment before pos in the block holding pos
+	for _, o := range all {
+		end := o.ValEnd
+		if end < o.Start {
+			end = o.Start
+		}
+		switch {
+		case o.Start <= pos && pos < end:
+			continue // x = x.decode(): the value's x is an earlier one
+		case o.Start > pos && !pyInLoopWith(f, o.Start, pos):
+			continue
+		case pyExclusive(f, o.Start, pos):
+			continue
+		}
+		reach = append(reach, o)
+		if bl := pyBlockAt(f, o.Start); o.Start < pos && bl[0] <= pos && pos < bl[1] && (dom < 0 || o.Start > reach[dom].Start) {
+			dom = len(reach) - 1
+		}
+	}
+	if dom >= 0 {
+		d := reach[dom]
+		kept := reach[:0:0]
+		for _, o := range reach {
+			if o.Start < d.Start || o.Start > pos && pyInLoopWith(f, d.Start, o.Start, pos) {
+				continue // overwritten by d on every way to pos
+			}
+			kept = append(kept, o)
+		}
+		reach = kept
+	}
+	if len(reach) == 1 && reach[0].Start == t.Start {
+		return binding{}, false
+	}
+	b.depth++
+	defer func() { b.depth-- }()
+	var out binding
+	var libs []binding
+	unknown := false
+	for _, o := range reach {
+		if o.ValStart >= 0 && string(f.src[o.ValStart:o.ValEnd]) == "None" {
+			unknown = true
+			continue
+		}
+		oty := b.declType(f, o, pos)
+		switch {
+		case oty.isAny():
+			unknown = true
+		case !oty.found() || len(oty.files) > 0:
+			return binding{}, true // one that cannot be told
+		case len(oty.defs) > 0 && !oty.external:
+			for _, dr := range oty.defs {
+				if !slices.Contains(out.defs, dr) {
+					out.defs = append(out.defs, dr)
+				}
+			}
+		default:
+			if len(libs) == 0 || !sameType(libs[0], oty) {
+				libs = append(libs, oty)
+			}
+		}
+	}
+	switch {
+	case len(out.defs) > 0:
+		return out, true // a call binds to the workspace's members (narrowed)
+	case len(libs) == 1:
+		return libs[0], true
+	case len(libs) > 1:
+		return binding{external: true}, true // library types alone
+	case unknown && pyNarrowedNear(f, t.Name, pos):
+		return binding{}, true // C | Unknown after if not isinstance(x, C), C not told
+	case unknown:
+		return anyType, true
+	}
+	return binding{}, true
+}
