@@ -128,6 +128,7 @@ func factsCost(f *fileFacts) int64 {
 	n += int64(len(f.returns)) * int64(unsafe.Sizeof(returnFact{}))
 	n += int64(len(f.loops)+len(f.blocks)) * int64(unsafe.Sizeof([2]int{}))
 	n += int64(len(f.clauses)) * int64(unsafe.Sizeof(pyClause{}))
+	n += int64(len(f.tries)) * int64(unsafe.Sizeof([3]int{}))
 	n += int64(len(f.typeParams)) * int64(unsafe.Sizeof(typedName{}))
 	n += int64(len(f.defs)) * 64 // byName: an entry and its index per definition
 	return n

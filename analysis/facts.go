@@ -32,11 +32,14 @@ type fileFacts struct {
 	// functions (tsInferredReturn).
 	returns []returnFact
 	// loops are the byte ranges of Python's for and while statements
-	// (pyReassigned); blocks those of its blocks, and clauses those of
-	// the clauses one of which runs in place of the others (pyReaching).
+	// (pyReassigned); blocks those of its blocks, clauses those of the
+	// clauses one of which runs in place of the others, and tries the
+	// bodies of its try statements whose except clauses all leave, with
+	// the statement's end (pyReaching).
 	loops   [][2]int
 	blocks  [][2]int
 	clauses []pyClause
+	tries   [][3]int
 	// typeParams are TypeScript's type parameters, each typed by its
 	// constraint (T extends ZodNumber has ZodNumber's members), visible
 	// within [Start, Until): the declaration of its list. The walk records

@@ -34,12 +34,63 @@ func (f *fileFacts) addPyFlow(n tree.Node) {
 		// The body runs before any except or else; an except runs in
 		// place of the others and of the else.
 		g := n.StartByte()
+		leave, excepts := true, 0
 		for _, c := range namedNonExtra(n) {
 			if k := c.Kind(); k == "except_clause" || k == "except_group_clause" || k == "else_clause" {
 				f.clauses = append(f.clauses, pyClause{g, c.StartByte(), c.EndByte()})
 			}
+			if k := c.Kind(); k == "except_clause" || k == "except_group_clause" {
+				excepts++
+				leave = leave && pyLeaves(c)
+			}
+		}
+		if body := n.ChildByField("body"); leave && excepts > 0 && !body.IsZero() {
+			f.tries = append(f.tries, [3]int{body.StartByte(), body.EndByte(), n.EndByte()})
 		}
 	}
+}
+
+// pyLeaves reports whether Python clause c always leaves the code after
+// its statement: its block ends in raise, return, continue or break.
+func pyLeaves(c tree.Node) bool {
+	var block tree.Node
+	for _, k := range namedNonExtra(c) {
+		if k.Kind() == "block" {
+			block = k
+		}
+	}
+	if block.IsZero() {
+		return false
+	}
+	body := namedNonExtra(block)
+	if len(body) == 0 {
+		return false
+	}
+	switch body[len(body)-1].Kind() {
+	case "raise_statement", "return_statement", "continue_statement", "break_statement":
+		return true
+	}
+	return false
+}
+
+// pyDominates reports whether code at pos of a Python function runs only
+// after the statement at at, on every way there: pos lies later in the
+// block holding at, or after the try statement whose body holds at in its
+// own block, when each except clause of that try leaves.
+func pyDominates(f *fileFacts, at, pos int) bool {
+	if at >= pos {
+		return false
+	}
+	bl := pyBlockAt(f, at)
+	if bl[0] <= pos && pos < bl[1] {
+		return true
+	}
+	for _, t := range f.tries {
+		if t[0] == bl[0] && t[1] == bl[1] && pos >= t[2] {
+			return pyDominates(f, t[0]-1, pos)
+		}
+	}
+	return false
 }
 
 // pyExclusive reports whether code at a and code at b are in clauses of
@@ -144,7 +195,7 @@ func (b *binder) pyReaching(f *fileFacts, t typedName, pos int) (ty binding, ok 
 			continue
 		}
 		reach = append(reach, o)
-		if bl := pyBlockAt(f, o.Start); o.Start < pos && bl[0] <= pos && pos < bl[1] && (dom < 0 || o.Start > reach[dom].Start) {
+		if pyDominates(f, o.Start, pos) && (dom < 0 || o.Start > reach[dom].Start) {
 			dom = len(reach) - 1
 		}
 	}

@@ -266,6 +266,15 @@ def h(xs):
         if x:
             x.decode(1)
         x = Store()
+def k(x, xs):
+    for y in xs:
+        x = y.get()
+    try:
+        x = Store()
+    except ValueError:
+        log()
+        raise
+    x.decode(1)
 def i(s):
     if not isinstance(s, str):
         s = s.decode(1)
@@ -274,7 +283,7 @@ def j(s, flag):
         s = b'x'
     if not isinstance(s, Store):
         s.decode(1)
-`, []string{"b resolved", "d resolved", "e resolved", "f resolved", "g resolved", "h resolved"}},
+`, []string{"b resolved", "d resolved", "e resolved", "f resolved", "g resolved", "h resolved", "k resolved"}},
 		{"isinstance before a call types it by the join; not isinstance then leave narrows after", `from store import Store
 def a(x):
     if isinstance(x, Store):
