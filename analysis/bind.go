@@ -832,6 +832,9 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 		if ty := b.pyLibClass(f, k, called); ty.found() {
 			return ty // Python: io.BytesIO()
 		}
+		if ty := b.pyListOf(f, k, called); ty.found() {
+			return ty // Python: list(xs)
+		}
 		if lib := f.c.spec.Library; lib != nil && !k.Member && !called.found() {
 			if typ, ok := lib().funcs[k.Name]; ok {
 				return libEval(lib(), parseTyx(typ), nil, binding{}, 0) // open() gives a TextIOWrapper
@@ -1000,6 +1003,9 @@ func (b *binder) indexed(f *fileFacts, v string, pos int) binding {
 			return ft // byPage[id] with { [id: string]: TLShape[] }
 		}
 	}
+	if len(ty.defs) > 0 && strings.Count(v, "[") == 1 && b.pyUnknownElements(ty) {
+		return anyType // self[0] in a class TokenList(list)
+	}
 	switch {
 	case ty.isAny():
 		return anyType
@@ -1125,6 +1131,9 @@ func (b *binder) returnsAt(bd binding, index int) binding {
 				return ty // a variable of a written function type
 			}
 			if fn := b.calledValue(dr); len(fn.defs) > 0 && b.depth <= maxTypeDepth {
+				if ty := b.types(fn); len(ty.defs) > 0 && index == 0 {
+					return ty // a Python class: calling it makes one
+				}
 				b.depth++
 				ty := b.returnsAt(fn, index)
 				b.depth--
@@ -1191,8 +1200,8 @@ func (b *binder) calledValue(dr defRef) binding {
 		}
 		var out []defRef
 		for _, c := range fn.defs {
-			if c.f.defs[c.i].Callable || c.f.defs[c.i].Label == lSignature {
-				out = append(out, c)
+			if cd := c.f.defs[c.i]; cd.Callable || cd.Label == lSignature || pyNominal(c.f) && isType(cd) {
+				out = append(out, c) // Python: response_class = HTTPResponse constructs one
 			} else {
 				out = append(out, b.calledValue(c).defs...) // const make2 = make
 			}

@@ -139,7 +139,8 @@ type superFact struct {
 	Relation string
 	Line     int
 	// Args are the compact forms (tstype) of the type arguments a
-	// TypeScript heritage writes (extends Signal<Value, Diff>).
+	// TypeScript heritage writes (extends Signal<Value, Diff>), or a
+	// Python base (list[Token]).
 	Args []string
 }
 
@@ -1211,6 +1212,9 @@ func (f *fileFacts) addDefNamed(n, nameNode tree.Node, s *defShape, stack []int,
 			}
 			if c.spec.jsFamily() {
 				sf.Args = heritageTypeArgs(pn)
+			}
+			if c.spec.Lang == "python" && pn.Kind() == "subscript" {
+				sf.Args = pySubscriptTypes(pn) // list[Token]
 			}
 			f.supers = append(f.supers, sf)
 		}

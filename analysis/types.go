@@ -147,8 +147,8 @@ func (b *binder) declType(f *fileFacts, t typedName, pos int) binding {
 			return b.entryType(f, t, pos)
 		}
 		ty := b.declType(f, t, pos)
-		if ty.isAny() {
-			return anyType // for x in an Unknown: x is Unknown
+		if ty.isAny() || len(ty.defs) > 0 && b.pyUnknownElements(ty) {
+			return anyType // for x in an Unknown, or in a class TokenList(list): x is Unknown
 		}
 		if f.c.spec.jsFamily() && !iterates[ty.typeName] {
 			return binding{} // for (const e of map): e is an entry, [K, V]

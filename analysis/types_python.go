@@ -412,3 +412,89 @@ func pyStatementEnd(text string, i int) int {
 	}
 	return len(text)
 }
+
+// pySubscriptTypes returns the compact types of the arguments of Python
+// subscript n (list[Token] gives Token), "any" for one that is no type.
+func pySubscriptTypes(n tree.Node) []string {
+	var out []string
+	for _, a := range n.ChildrenByField("subscript") {
+		t := pyTypeExpr(a)
+		if t == "" {
+			t = tstype.Any
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// pyContainers are the library containers whose elements are Unknown in
+// a class derived from the bare name (class TokenList(list)).
+var pyContainers = map[string]bool{"list": true, "dict": true, "set": true, "frozenset": true, "tuple": true}
+
+// pyUnknownElements reports whether the Python classes ty names derive,
+// themselves or through the workspace's classes, from a library container
+// written without type arguments (class TokenList(list)): pyright types
+// their elements Unknown (self[0], for t in self).
+func (b *binder) pyUnknownElements(ty binding) bool {
+	if b.depth > maxTypeDepth {
+		return false
+	}
+	b.depth++
+	defer func() { b.depth-- }()
+	for _, dr := range ty.defs {
+		d := dr.f.defs[dr.i]
+		if !pyNominal(dr.f) || !isType(d) {
+			continue
+		}
+		for _, sf := range dr.f.supers {
+			if sf.Def != dr.i {
+				continue
+			}
+			sup := b.superType(dr.f, sf, d.Start)
+			if sf.Recv == "" && len(sf.Args) == 0 && pyContainers[sf.Name] && len(sup.defs) == 0 {
+				return true
+			}
+			if b.pyUnknownElements(b.types(sup)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pyListOf types list(x), call k of f, by the elements of x: a list of
+// Unknown for an Unknown x or one of Unknown elements (list(self) in a
+// class TokenList(list)), a list of T for a list, tuple or set of T.
+// Nothing for another call, or an x whose elements are not told.
+func (b *binder) pyListOf(f *fileFacts, k call, called binding) binding {
+	if !pyNominal(f) || k.Member || k.Name != "list" || called.found() || b.depth > maxTypeDepth {
+		return binding{}
+	}
+	v := string(f.src[k.Start:k.End])
+	open := strings.IndexByte(v, '(')
+	if open < 0 {
+		return binding{}
+	}
+	items, _, ok := pySplitArgs(v[open:])
+	if !ok || len(items) != 1 || strings.HasPrefix(items[0], "*") || pyKeyword(items[0]) != "" {
+		return binding{}
+	}
+	at := strings.Index(v[open:], items[0])
+	if at < 0 {
+		return binding{}
+	}
+	start := k.Start + open + at
+	b.depth++
+	defer func() { b.depth-- }()
+	x := b.valueTypeAt(f, start, start+len(items[0]), 0)
+	elem := binding{}
+	switch {
+	case x.isAny() || len(x.defs) > 0 && b.pyUnknownElements(x):
+		elem = anyType
+	case x.external && x.lib != nil && len(x.typeArgs) == 1 && (x.typeName == "list" || x.typeName == "set" || x.typeName == "tuple"):
+		elem = x.typeArgs[0]
+	default:
+		return binding{}
+	}
+	return binding{external: true, typeName: "list", lib: pyLibrary(), typeArgs: []binding{elem}}
+}

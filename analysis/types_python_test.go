@@ -222,6 +222,33 @@ def e():
     h.decode(1)
     h = load()
 `, []string{"a resolved", "d resolved", "e resolved"}},
+		{"elements of a class derived from a bare list are Unknown, as are those of list(x) with x Unknown", `from store import Store
+class Tokens(list):
+    def a(self):
+        self[0].decode(1)
+    def b(self):
+        for t in self:
+            t.decode(1)
+    def c(self, xs):
+        parts = list(xs)
+        parts.pop(0).decode(1)
+class Stores(list[Store]):
+    def d(self):
+        self[0].decode(1)
+class More(Tokens):
+    def e(self):
+        self[0].decode(1)
+`, []string{"d name-only"}},
+		{"a class attribute naming a class makes one when called", `from store import Store, Cache
+class Conn:
+    store_class = Store
+    cache_class = Cache
+    def a(self):
+        s = self.store_class(1)
+        s.decode(1)
+    def b(self):
+        self.cache_class().decode(1)
+`, []string{"a resolved"}},
 		{"the assignments that reach a use type it: other clauses and overwritten ones do not", `from store import Store
 def a(data, cte):
     if cte == 'a':
