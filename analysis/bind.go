@@ -1320,6 +1320,9 @@ func (b *binder) fieldOf(ty binding, name string) binding {
 			return anyType // self.x = child.x, child an element of self.x
 		}
 		frames := ownFrames(ty.targs, dr)
+		if ft, ok := b.pyFieldJoin(f, dr.i, name); ok {
+			return ft
+		}
 		for _, t := range f.typed {
 			if t.Name == name && t.Scope == dr.i && !t.Return && !t.Prop && !t.Under {
 				return b.inFrames(frames, func() binding { return b.declType(f, t, d.Start) })

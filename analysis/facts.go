@@ -1345,9 +1345,11 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 			} else {
 				k.RecvBase = base
 			}
-		} else if len(c.spec.Element) > 0 || c.spec.jsFamily() && (fieldChain(recv.Text()) != "" || calledInner(c, inner)) {
+		} else if len(c.spec.Element) > 0 || c.spec.jsFamily() && (fieldChain(recv.Text()) != "" || calledInner(c, inner)) ||
+			c.spec.Lang == "python" && pyAttributeChain(recv) {
 			// r.xs[i].f.m() in Go; this.user.prefs.get(), a.b?.c!.m() or
-			// open().store.get() in TypeScript: typed field by field.
+			// open().store.get() in TypeScript; self.policy.linesep.encode()
+			// in Python: typed field by field.
 			k.RecvChainStart, k.RecvChainEnd = recv.StartByte(), recv.EndByte()
 		}
 	}

@@ -498,3 +498,19 @@ func (b *binder) pyListOf(f *fileFacts, k call, called binding) binding {
 	}
 	return binding{external: true, typeName: "list", lib: pyLibrary(), typeArgs: []binding{elem}}
 }
+
+// pyAttributeChain reports whether Python expression n is a chain of
+// attributes over a name (self.policy.linesep).
+func pyAttributeChain(n tree.Node) bool {
+	for range 16 {
+		switch n.Kind() {
+		case "identifier":
+			return true
+		case "attribute":
+			n = n.ChildByField("object")
+		default:
+			return false
+		}
+	}
+	return false
+}

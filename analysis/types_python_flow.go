@@ -215,10 +215,24 @@ func (b *binder) pyReaching(f *fileFacts, t typedName, pos int) (ty binding, ok 
 	}
 	b.depth++
 	defer func() { b.depth-- }()
+	ty = b.pyJoin(f, reach, pos)
+	if ty.isAny() && pyNarrowedNear(f, t.Name, pos) {
+		return binding{}, true // C | Unknown after if not isinstance(x, C), C not told
+	}
+	return ty, true
+}
+
+// pyJoin finds what a Python value assigned by each of entries of f names,
+// as pyright joins their types: Unknown and None add nothing beside a
+// type; the workspace's classes among them, if any (a call binds to their
+// members, as narrowed does); else one library type, or a library value
+// for several; any when each is Unknown or None; nothing when one cannot
+// be told. pos is where the value is used.
+func (b *binder) pyJoin(f *fileFacts, entries []typedName, pos int) binding {
 	var out binding
 	var libs []binding
 	unknown := false
-	for _, o := range reach {
+	for _, o := range entries {
 		if o.ValStart >= 0 && string(f.src[o.ValStart:o.ValEnd]) == "None" {
 			unknown = true
 			continue
@@ -228,7 +242,7 @@ func (b *binder) pyReaching(f *fileFacts, t typedName, pos int) (ty binding, ok 
 		case oty.isAny():
 			unknown = true
 		case !oty.found() || len(oty.files) > 0:
-			return binding{}, true // one that cannot be told
+			return binding{} // one that cannot be told
 		case len(oty.defs) > 0 && !oty.external:
 			for _, dr := range oty.defs {
 				if !slices.Contains(out.defs, dr) {
@@ -243,15 +257,39 @@ func (b *binder) pyReaching(f *fileFacts, t typedName, pos int) (ty binding, ok 
 	}
 	switch {
 	case len(out.defs) > 0:
-		return out, true // a call binds to the workspace's members (narrowed)
+		return out
 	case len(libs) == 1:
-		return libs[0], true
+		return libs[0]
 	case len(libs) > 1:
-		return binding{external: true}, true // library types alone
-	case unknown && pyNarrowedNear(f, t.Name, pos):
-		return binding{}, true // C | Unknown after if not isinstance(x, C), C not told
+		return binding{external: true} // library types alone
 	case unknown:
-		return anyType, true
+		return anyType
 	}
-	return binding{}, true
+	return binding{}
+}
+
+// pyFieldJoin types field name of Python class cls of f that no
+// annotation types and more than one assignment sets (self.t = None in
+// __init__, self.t = Tok() in another method): pyright declares it the
+// join of what they all give (pyJoin). ok is false for another field.
+func (b *binder) pyFieldJoin(f *fileFacts, cls int, name string) (ty binding, ok bool) {
+	if !pyNominal(f) || b.depth > maxTypeDepth {
+		return binding{}, false
+	}
+	var all []typedName
+	for _, t := range f.typed {
+		if t.Name != name || t.Scope != cls || t.Return || t.Prop || t.Under {
+			continue
+		}
+		if t.Type != "" || t.Expr != "" {
+			return binding{}, false // a written type holds throughout
+		}
+		all = append(all, t)
+	}
+	if len(all) < 2 {
+		return binding{}, false
+	}
+	b.depth++
+	defer func() { b.depth-- }()
+	return b.pyJoin(f, all, f.defs[cls].Start), true
 }

@@ -239,6 +239,24 @@ class More(Tokens):
     def e(self):
         self[0].decode(1)
 `, []string{"d name-only"}},
+		{"a field assigned in several methods has the join of their types; a chain of fields is typed field by field", `from store import Store
+class G:
+    def __init__(self, s=None):
+        self.s = s
+        self.u = None
+    def load(self):
+        self.s = Store()
+        self.u = Store()
+    def a(self):
+        self.s.decode(1)
+    def b(self):
+        self.u.decode(1)
+class H:
+    def __init__(self, p=None):
+        self.p = p
+    def c(self):
+        self.p.q.decode(1)
+`, []string{"a resolved", "b resolved"}},
 		{"a class attribute naming a class makes one when called", `from store import Store, Cache
 class Conn:
     store_class = Store
