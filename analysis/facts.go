@@ -491,6 +491,12 @@ func (f *fileFacts) addTypedName(n tree.Node, s *typedShape, stack []int, nn, v,
 		}
 		expr = typeExpr(s.Expr.first(n))
 		if v := s.ValueExpr.first(n); !v.IsZero() {
+			for range 8 {
+				if v.Kind() != "assignment" || f.c.spec.Lang != "python" || v.ChildByField("right").IsZero() {
+					break
+				}
+				v = v.ChildByField("right") // a = b = c(): c()
+			}
 			valStart, valEnd = v.StartByte(), v.EndByte()
 			valExpr = valueType(v)
 		} else if expr == "" {

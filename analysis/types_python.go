@@ -179,6 +179,10 @@ func (b *binder) pyLibClass(f *fileFacts, k call, called binding) binding {
 			return libEval(pyLibrary(), parseTyx(typ), nil, binding{}, 0)
 		}
 	}
+	if f.c.spec.Lang == "python" && !k.Member && called.external && called.lib == nil && called.typeName == "" &&
+		pyClassLike(k.Name) && pytype.StubModule(called.pkg) && pyLibrary().types[k.Name] != nil {
+		return binding{external: true, typeName: k.Name, lib: pyLibrary()} // from io import StringIO; StringIO()
+	}
 	if f.c.spec.Lang != "python" || !k.Member || !k.RecvPlain || !called.external || called.member != k.Name ||
 		called.lib != nil || called.typeName != "" || !pyClassLike(k.Name) {
 		return binding{}

@@ -284,6 +284,12 @@ func (b *binder) pyFieldJoin(f *fileFacts, cls int, name string) (ty binding, ok
 		if t.Type != "" || t.Expr != "" {
 			return binding{}, false // a written type holds throughout
 		}
+		if t.ValStart >= 0 {
+			self := "self." + name
+			if v := string(f.src[t.ValStart:t.ValEnd]); pyNames(v, self) || pyNames(pyLocalValue(f, pyRoot(v), t.Start), self) {
+				continue // self.fp = oldfp with oldfp = self.fp: adds nothing
+			}
+		}
 		all = append(all, t)
 	}
 	if len(all) < 2 {

@@ -257,6 +257,23 @@ class H:
     def c(self):
         self.p.q.decode(1)
 `, []string{"a resolved", "b resolved"}},
+		{"a chained assignment types each name by the last value; a field set from itself adds nothing; a library class imported by name makes one", `from io import StringIO
+from store import Store
+class Gen:
+    def __init__(self, outfp):
+        self._fp = outfp
+    def a(self):
+        self._fp.decode(1)
+    def flat(self):
+        oldfp = self._fp
+        try:
+            self._fp = sfp = Store()
+        finally:
+            self._fp = oldfp
+def b():
+    s = StringIO()
+    s.decode(1)
+`, []string{"a resolved"}},
 		{"a class attribute naming a class makes one when called", `from store import Store, Cache
 class Conn:
     store_class = Store

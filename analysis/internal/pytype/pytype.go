@@ -10,6 +10,29 @@ import (
 	"github.com/loupe-dev/loupe/core/tree"
 )
 
+// Stubs are the typeshed stubs the standard library table is generated
+// from (pylibgen), in precedence order: the builtins, then the modules
+// whose types a program most often writes or gets back.
+var Stubs = []string{
+	"builtins.pyi", "typing.pyi", "re.pyi", "json/decoder.pyi", "json/encoder.pyi", "_io.pyi", "io.pyi",
+	"collections/__init__.pyi", "pathlib/__init__.pyi", "subprocess.pyi", "argparse.pyi", "logging/__init__.pyi",
+	"types.pyi", "importlib/__init__.pyi", "base64.pyi", "binascii.pyi", "socket.pyi", "socketserver.pyi",
+	"urllib/parse.pyi", "quopri.pyi",
+}
+
+// StubModule reports whether module (io, json.decoder, urllib.parse) is
+// one whose stub the table is generated from; a private module's public
+// name counts (_io's classes are io's).
+func StubModule(module string) bool {
+	for _, s := range Stubs {
+		m := strings.ReplaceAll(strings.TrimSuffix(strings.TrimSuffix(s, ".pyi"), "/__init__"), "/", ".")
+		if m == module || strings.TrimPrefix(m, "_") == module {
+			return true
+		}
+	}
+	return false
+}
+
 // Union is the compact form's union (the same as tstype.Union).
 const Union = "|"
 
