@@ -284,11 +284,8 @@ func (b *binder) pyFieldJoin(f *fileFacts, cls int, name string) (ty binding, ok
 		if t.Type != "" || t.Expr != "" {
 			return binding{}, false // a written type holds throughout
 		}
-		if t.ValStart >= 0 {
-			self := "self." + name
-			if v := string(f.src[t.ValStart:t.ValEnd]); pyNames(v, self) || pyNames(pyLocalValue(f, pyRoot(v), t.Start), self) {
-				continue // self.fp = oldfp with oldfp = self.fp: adds nothing
-			}
+		if t.ValStart >= 0 && pyFromField(f, string(f.src[t.ValStart:t.ValEnd]), "self."+name, t.Start) {
+			continue // self.fp = oldfp with oldfp = self.fp: adds nothing
 		}
 		all = append(all, t)
 	}
@@ -298,4 +295,27 @@ func (b *binder) pyFieldJoin(f *fileFacts, cls int, name string) (ty binding, ok
 	b.depth++
 	defer func() { b.depth-- }()
 	return b.pyJoin(f, all, f.defs[cls].Start), true
+}
+
+// pyFromField reports whether Python value v, assigned at pos, takes its
+// value from field self (self.policy): it names it, or the local it
+// starts with was last assigned, before pos, a value that does, through
+// a few locals (p = self.policy; policy = p.clone(); self.policy =
+// policy.clone()).
+func pyFromField(f *fileFacts, v, self string, pos int) bool {
+	for range 4 {
+		if pyNames(v, self) {
+			return true
+		}
+		root := pyRoot(v)
+		if root == "" {
+			return false
+		}
+		next, at := pyLocalValue(f, root, pos)
+		if next == "" {
+			return false
+		}
+		v, pos = next, at
+	}
+	return false
 }

@@ -273,6 +273,19 @@ class Gen:
 def b():
     s = StringIO()
     s.decode(1)
+class Gen2:
+    def __init__(self, policy=None):
+        self.policy = policy
+    def flatten(self, msg):
+        policy = msg.policy if self.policy is None else self.policy
+        policy = policy.clone()
+        old = self.policy
+        try:
+            self.policy = policy
+        finally:
+            self.policy = old
+    def c(self):
+        self.policy.decode(1)
 `, []string{"a resolved"}},
 		{"a class attribute naming a class makes one when called", `from store import Store, Cache
 class Conn:

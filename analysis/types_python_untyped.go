@@ -340,7 +340,8 @@ func pyNarrowedNear(f *fileFacts, name string, pos int) bool {
 // in class scope (self.name = v in its methods) takes its value from the
 // field itself: v names self.name, or a local the method assigned from
 // self.name (child = self._properties["children"][0];
-// self._properties = child._properties). pyright types such a field
+// self._properties = child._properties), through a few locals
+// (pyFromField). pyright types such a field
 // Unknown by the cycle, so calls on it are left out and counted.
 func pyFieldCycle(f *fileFacts, scope int, name string) bool {
 	if f.c.spec.Lang != "python" {
@@ -349,18 +350,13 @@ func pyFieldCycle(f *fileFacts, scope int, name string) bool {
 	self := "self." + name
 	seen := false
 	for _, t := range f.typed {
-		if t.Name == name {
-		}
-	}
-	for _, t := range f.typed {
 		if t.Name != name || t.Scope != scope || t.Return || t.Prop || t.Under {
 			continue
 		}
 		if t.Expr != "" || t.ValStart < 0 {
 			return false // annotated, or typed by no value
 		}
-		v := string(f.src[t.ValStart:t.ValEnd])
-		if !pyNames(v, self) && !pyNames(pyLocalValue(f, pyRoot(v), t.Start), self) {
+		if !pyFromField(f, string(f.src[t.ValStart:t.ValEnd]), self, t.Start) {
 			return false
 		}
 		seen = true
@@ -379,10 +375,11 @@ func pyRoot(v string) string {
 }
 
 // pyLocalValue returns the text of the value the function around pos last
-// assigned to the local name before pos, or "".
-func pyLocalValue(f *fileFacts, name string, pos int) string {
+// assigned to the local name before pos, or "", with where that
+// assignment starts.
+func pyLocalValue(f *fileFacts, name string, pos int) (v string, at int) {
 	if name == "" || name == "self" {
-		return ""
+		return "", -1
 	}
 	fn := -1
 	for i, d := range f.defs {
@@ -390,13 +387,13 @@ func pyLocalValue(f *fileFacts, name string, pos int) string {
 			fn = i
 		}
 	}
-	v := ""
+	at = -1
 	for _, t := range f.typed {
 		if t.Name == name && t.Scope == fn && fn >= 0 && t.Start < pos && t.ValStart >= 0 && !t.Return {
-			v = string(f.src[t.ValStart:t.ValEnd])
+			v, at = string(f.src[t.ValStart:t.ValEnd]), t.Start
 		}
 	}
-	return v
+	return v, at
 }
 
 // pyNames reports whether Python text v holds the dotted name ref
