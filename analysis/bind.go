@@ -829,6 +829,11 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 		if ty := b.types(called); len(ty.defs) > 0 {
 			return ty
 		}
+		if pyNominal(f) && !k.Member && !called.found() {
+			if v := b.typeOf(f, k.Name, k.Start, binding{}); v.static && len(v.defs) > 0 {
+				return b.types(v) // cls = PBXNativeTarget if native else PBXAggregateTarget; cls()
+			}
+		}
 		if ty := b.pyLibClass(f, k, called); ty.found() {
 			return ty // Python: io.BytesIO()
 		}

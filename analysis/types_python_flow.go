@@ -231,7 +231,7 @@ func (b *binder) pyReaching(f *fileFacts, t typedName, pos int) (ty binding, ok 
 func (b *binder) pyJoin(f *fileFacts, entries []typedName, pos int) binding {
 	var out binding
 	var libs []binding
-	unknown := false
+	unknown, static := false, true
 	for _, o := range entries {
 		if o.ValStart >= 0 && string(f.src[o.ValStart:o.ValEnd]) == "None" {
 			unknown = true
@@ -244,6 +244,7 @@ func (b *binder) pyJoin(f *fileFacts, entries []typedName, pos int) binding {
 		case !oty.found() || len(oty.files) > 0:
 			return binding{} // one that cannot be told
 		case len(oty.defs) > 0 && !oty.external:
+			static = static && oty.static // cls = PBXNativeTarget: a class, called to make one
 			for _, dr := range oty.defs {
 				if !slices.Contains(out.defs, dr) {
 					out.defs = append(out.defs, dr)
@@ -257,6 +258,7 @@ func (b *binder) pyJoin(f *fileFacts, entries []typedName, pos int) binding {
 	}
 	switch {
 	case len(out.defs) > 0:
+		out.static = static
 		return out
 	case len(libs) == 1:
 		return libs[0]

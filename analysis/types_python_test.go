@@ -287,6 +287,18 @@ class Gen2:
     def c(self):
         self.policy.decode(1)
 `, []string{"a resolved"}},
+		{"a local holding classes makes one of them when called", `from store import Store, Cache
+def a(flag):
+    if flag:
+        cls = Store
+    else:
+        cls = Cache
+    x = cls()
+    x.decode(1)
+def b():
+    cls = Cache
+    cls().decode(1)
+`, []string{"a resolved"}},
 		{"a class attribute naming a class makes one when called", `from store import Store, Cache
 class Conn:
     store_class = Store
