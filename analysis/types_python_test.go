@@ -290,14 +290,14 @@ class Gen2:
 		{"a local holding classes makes one of them when called", `from store import Store, Cache
 def a(flag):
     if flag:
-        cls = Store
+        kind = Store
     else:
-        cls = Cache
-    x = cls()
+        kind = Cache
+    x = kind()
     x.decode(1)
 def b():
-    cls = Cache
-    cls().decode(1)
+    kind = Cache
+    kind().decode(1)
 `, []string{"a resolved"}},
 		{"a class attribute naming a class makes one when called", `from store import Store, Cache
 class Conn:
