@@ -762,6 +762,9 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 				v = chain // this.diff?.removed, a!.b
 			}
 		}
+		if ty, ok := b.pyComprehension(f, start, end); ok {
+			return ty // [h.name for h in headers]
+		}
 		if (f.c.spec.jsFamily() || f.c.spec.Lang == "python") && strings.HasSuffix(v, "]") {
 			b.depth++
 			defer func() { b.depth-- }()

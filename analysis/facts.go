@@ -330,7 +330,7 @@ func extract(c *compiled, rel string, t *tree.Tree) *fileFacts {
 			f.loops = append(f.loops, [2]int{n.StartByte(), n.EndByte()})
 		}
 		if c.spec.Lang == "python" {
-			f.addPyFlow(n)
+			f.addPyFlow(n, stack)
 		}
 		if c.spec.Lang == "python" && n.Kind() == "assignment" {
 			f.addPyUnpack(n, stack) // a, b = untyped_param

@@ -59,11 +59,13 @@ func pyValueType(v tree.Node) string {
 		return "float"
 	case "true", "false":
 		return "bool"
-	case "list", "list_comprehension":
-		if v.Kind() == "list" && len(namedNonExtra(v)) == 0 {
+	case "list":
+		if len(namedNonExtra(v)) == 0 {
 			return "list<" + tstype.Any + ">" // []: elements pyright types Unknown
 		}
 		return "list"
+	case "list_comprehension":
+		return "" // typed by its element (pyComprehension)
 	case "dictionary", "dictionary_comprehension":
 		if v.Kind() == "dictionary" && len(namedNonExtra(v)) == 0 {
 			return "dict<" + tstype.Any + "," + tstype.Any + ">" // {}: keys and values Unknown
@@ -518,3 +520,38 @@ func pyAttributeChain(n tree.Node) bool {
 	}
 	return false
 }
+
+// pyComprehension types Python list comprehension [e for x in xs], the
+// value [start, end) of f, by its element e: a list of what e gives, a
+// list when e is not told; ok is false for another value.
+func (b *binder) pyComprehension(f *fileFacts, start, end int) (ty binding, ok bool) {
+	v := string(f.src[start:end])
+	if !pyNominal(f) || len(v) < 2 || v[0] != '[' || v[len(v)-1] != ']' {
+		return binding{}, false
+	}
+	at := pyKeywordAt(v, 1, "for")
+	if at < 0 {
+		return binding{}, false
+	}
+	es, ee := start+1, start+at
+	for es < ee && pyBlank(f.src[es]) {
+		es++
+	}
+	for ee > es && pyBlank(f.src[ee-1]) {
+		ee--
+	}
+	list := binding{external: true, typeName: "list", lib: pyLibrary()}
+	if es == ee || b.depth > maxTypeDepth {
+		return list, true
+	}
+	b.depth++
+	defer func() { b.depth-- }()
+	if et := b.valueTypeAt(f, es, ee, 0); et.found() && len(et.files) == 0 {
+		list.typeArgs = []binding{et}
+	}
+	return list, true
+}
+
+// pyBlank reports whether c is white space or a line break in Python
+// source.
+func pyBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

@@ -15,11 +15,20 @@ type pyClause struct {
 }
 
 // addPyFlow records the blocks and the clauses of Python statement n that
-// pyReaching reads the flow of a function by.
-func (f *fileFacts) addPyFlow(n tree.Node) {
+// pyReaching reads the flow of a function by, and the variable of a
+// comprehension's for clause.
+func (f *fileFacts) addPyFlow(n tree.Node, stack []int) {
 	switch n.Kind() {
 	case "block":
 		f.blocks = append(f.blocks, [2]int{n.StartByte(), n.EndByte()})
+	case "for_in_clause":
+		// [e for x in xs]: x is an element of xs in the whole
+		// comprehension, e before the clause included.
+		comp := n.Parent()
+		if left, right := n.ChildByField("left"), n.ChildByField("right"); left.Kind() == "identifier" && !right.IsZero() {
+			f.typed = append(f.typed, typedName{Name: left.Text(), Scope: f.scopeOf(comp, stack), Start: comp.StartByte(),
+				Until: comp.EndByte(), ValStart: right.StartByte(), ValEnd: right.EndByte(), Elem: true})
+		}
 	case "if_statement":
 		g := n.StartByte()
 		if c := n.ChildByField("consequence"); !c.IsZero() {
@@ -164,9 +173,12 @@ func (b *binder) pyReaching(f *fileFacts, t typedName, pos int) (ty binding, ok 
 	if fn != t.Scope {
 		return binding{}, false // a name of an outer function, used in a nested one
 	}
+	if t.Until > 0 {
+		return binding{}, false // a comprehension's variable
+	}
 	var all []typedName
 	for _, o := range f.typed {
-		if o.Name != t.Name || o.Scope != t.Scope || o.Return || o.Under || o.Prop {
+		if o.Name != t.Name || o.Scope != t.Scope || o.Return || o.Under || o.Prop || o.Until > 0 {
 			continue
 		}
 		if o.Type != "" || o.Expr != "" && o.Expr != tstype.Any {

@@ -287,6 +287,21 @@ class Gen2:
     def c(self):
         self.policy.decode(1)
 `, []string{"a resolved"}},
+		{"a comprehension's variable is an element of what it iterates; a list comprehension is a list of its element", `from store import Store, Cache
+def a(xs: list[Store]):
+    return [x.decode(1) for x in xs]
+def b(xs: list[Cache]):
+    return all(x.decode(1) for x in xs)
+def c(msg, headers):
+    if headers:
+        headers = [msg.make(h) for h in headers]
+    for header in headers:
+        header.decode(1)
+def d(xs: list[Store]):
+    ys = [x for x in xs]
+    for y in ys:
+        y.decode(1)
+`, []string{"a resolved", "d resolved"}},
 		{"a local holding classes makes one of them when called", `from store import Store, Cache
 def a(flag):
     if flag:

@@ -298,7 +298,7 @@ func pyReassigned(f *fileFacts, t typedName, pos int) bool {
 		return false
 	}
 	for _, o := range f.typed {
-		if o.Name != t.Name || o.Scope != t.Scope || o.Start == t.Start || o.Return || o.Under ||
+		if o.Name != t.Name || o.Scope != t.Scope || o.Start == t.Start || o.Return || o.Under || o.Until > 0 ||
 			o.Start <= pos && pos < o.ValEnd {
 			continue // x = x.decode(): the value's x is an earlier one
 		}
