@@ -832,7 +832,10 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 		if ty := b.types(called); len(ty.defs) > 0 {
 			return ty
 		}
-		if pyNominal(f) && !k.Member && !called.found() {
+		if pyNominal(f) && !k.Member && !called.external && !slices.ContainsFunc(called.defs, func(dr defRef) bool {
+			return dr.f.defs[dr.i].Callable || isType(dr.f.defs[dr.i])
+		}) {
+			// A local, or a variable: what its assignments hold.
 			if v := b.typeOf(f, k.Name, k.Start, binding{}); v.static && len(v.defs) > 0 {
 				return b.types(v) // cls = PBXNativeTarget if native else PBXAggregateTarget; cls()
 			}
