@@ -228,6 +228,7 @@ func (b *binder) pyInferredReturn(dr defRef) binding {
 	}
 	var alts []binding  // the types the returns give, each once
 	var modules binding // or the modules they give
+	unknown := false    // a return gives Unknown from self's fields
 	for i, n := 0, 0; i < len(body); n++ {
 		if n == pyMaxReturns {
 			return binding{} // too many returns to type each one
@@ -270,6 +271,10 @@ func (b *binder) pyInferredReturn(dr defRef) binding {
 			}
 			continue
 		}
+		if ty.isAny() && len(modules.files) == 0 && pySelfRooted(f, v, start) {
+			unknown = true // return self._properties[k]: Unknown whatever the call passes
+			continue
+		}
 		if !ty.found() || ty.isAny() || len(ty.files) > 0 || len(modules.files) > 0 {
 			return binding{} // an Unknown parameter returned: pyright infers it per call
 		}
@@ -280,6 +285,8 @@ func (b *binder) pyInferredReturn(dr defRef) binding {
 	switch {
 	case len(modules.files) > 0:
 		return modules
+	case len(alts) == 0 && unknown:
+		return anyType
 	case len(alts) == 0:
 		return binding{}
 	case len(alts) == 1:
@@ -555,3 +562,23 @@ func (b *binder) pyComprehension(f *fileFacts, start, end int) (ty binding, ok b
 // pyBlank reports whether c is white space or a line break in Python
 // source.
 func pyBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// pySelfRooted reports whether Python value v, at pos, starts from self
+// or cls, itself or through the locals it starts with (configuration in
+// for configuration in self._properties["items"]): what it gives does
+// not change with what a call passes, so pyright's inference per call
+// keeps it.
+func pySelfRooted(f *fileFacts, v string, pos int) bool {
+	for range 4 {
+		root := pyRoot(v)
+		if root == "self" || root == "cls" {
+			return true
+		}
+		next, at := pyLocalValue(f, root, pos)
+		if next == "" {
+			return false
+		}
+		v, pos = next, at
+	}
+	return false
+}

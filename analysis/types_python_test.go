@@ -302,6 +302,23 @@ def d(xs: list[Store]):
     for y in ys:
         y.decode(1)
 `, []string{"a resolved", "d resolved"}},
+		{"a function returning what self's Unknown fields give returns Unknown; one returning a parameter is typed per call", `from store import Store
+class Holder:
+    def __init__(self):
+        self._props = {}
+    def named(self, name):
+        return self._props[name]
+    def first(self):
+        for item in self._props["items"]:
+            return item
+def a(h: Holder):
+    h.named("x").decode(1)
+    h.first().decode(1)
+def ident(x):
+    return x
+def b(s: Store):
+    ident(s).decode(1)
+`, []string{"b name-only"}},
 		{"a local holding classes makes one of them when called", `from store import Store, Cache
 def a(flag):
     if flag:
