@@ -843,8 +843,8 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 		if ty := b.pyLibClass(f, k, called); ty.found() {
 			return ty // Python: io.BytesIO()
 		}
-		if ty := b.pyListOf(f, k, called); ty.found() {
-			return ty // Python: list(xs)
+		if ty := b.pyCollectionOf(f, k, called); ty.found() {
+			return ty // Python: list(xs), frozenset(xs)
 		}
 		if lib := f.c.spec.Library; lib != nil && !k.Member && !called.found() {
 			if typ, ok := lib().funcs[k.Name]; ok {

@@ -475,12 +475,19 @@ func (b *binder) pyUnknownElements(ty binding) bool {
 	return false
 }
 
-// pyListOf types list(x), call k of f, by the elements of x: a list of
-// Unknown for an Unknown x or one of Unknown elements (list(self) in a
-// class TokenList(list)), a list of T for a list, tuple or set of T.
-// Nothing for another call, or an x whose elements are not told.
-func (b *binder) pyListOf(f *fileFacts, k call, called binding) binding {
-	if !pyNominal(f) || k.Member || k.Name != "list" || called.found() || b.depth > maxTypeDepth {
+// pyCollections are the library collections a call of the bare name
+// makes from one iterable, each with the collection it gives (sorted
+// gives a list).
+var pyCollections = map[string]string{"list": "list", "set": "set", "frozenset": "frozenset", "tuple": "tuple", "sorted": "list"}
+
+// pyCollectionOf types list(x), set(x), frozenset(x), tuple(x) or
+// sorted(x), call k of f, by the elements of x: a collection of Unknown
+// for an Unknown x or one of Unknown elements (list(self) in a class
+// TokenList(list)), of T for a collection of T. Nothing for another call,
+// or an x whose elements are not told.
+func (b *binder) pyCollectionOf(f *fileFacts, k call, called binding) binding {
+	coll := pyCollections[k.Name]
+	if !pyNominal(f) || k.Member || coll == "" || called.found() && !called.external || b.depth > maxTypeDepth {
 		return binding{}
 	}
 	v := string(f.src[k.Start:k.End])
@@ -489,8 +496,13 @@ func (b *binder) pyListOf(f *fileFacts, k call, called binding) binding {
 		return binding{}
 	}
 	items, _, ok := pySplitArgs(v[open:])
-	if !ok || len(items) != 1 || strings.HasPrefix(items[0], "*") || pyKeyword(items[0]) != "" {
+	if !ok || len(items) == 0 || strings.HasPrefix(items[0], "*") || pyKeyword(items[0]) != "" {
 		return binding{}
+	}
+	for _, it := range items[1:] {
+		if pyKeyword(it) == "" {
+			return binding{} // sorted(xs, key) is not a call Python accepts
+		}
 	}
 	at := strings.Index(v[open:], items[0])
 	if at < 0 {
@@ -504,12 +516,12 @@ func (b *binder) pyListOf(f *fileFacts, k call, called binding) binding {
 	switch {
 	case x.isAny() || len(x.defs) > 0 && b.pyUnknownElements(x):
 		elem = anyType
-	case x.external && x.lib != nil && len(x.typeArgs) == 1 && (x.typeName == "list" || x.typeName == "set" || x.typeName == "tuple"):
+	case x.external && x.lib != nil && len(x.typeArgs) == 1 && pyCollections[x.typeName] != "":
 		elem = x.typeArgs[0]
 	default:
 		return binding{}
 	}
-	return binding{external: true, typeName: "list", lib: pyLibrary(), typeArgs: []binding{elem}}
+	return binding{external: true, typeName: coll, lib: pyLibrary(), typeArgs: []binding{elem}}
 }
 
 // pyAttributeChain reports whether Python expression n is a chain of

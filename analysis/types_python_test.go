@@ -301,7 +301,13 @@ def d(xs: list[Store]):
     ys = [x for x in xs]
     for y in ys:
         y.decode(1)
-`, []string{"a resolved", "d resolved"}},
+def e(xs: list[Store]):
+    specs = frozenset(xs)
+    return all(s.decode(1) for s in specs)
+def f(xs: list[Cache]):
+    for s in sorted(xs, key=str):
+        s.decode(1)
+`, []string{"a resolved", "d resolved", "e resolved"}},
 		{"a function returning what self's Unknown fields give returns Unknown; one returning a parameter is typed per call", `from store import Store
 class Holder:
     def __init__(self):
