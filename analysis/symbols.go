@@ -376,10 +376,19 @@ func (s *session) references(sym, owner string, maxNodes int) *References {
 			if s.stopAfter(&judged) {
 				break
 			}
-			if k.Read {
-				continue // references lists calls; a read member is the call graph's
-			}
 			text := func() string { return f.text(k.Start, k.End, 100) }
+			if k.Read {
+				// A member read types tie to the symbol (validators[k] =
+				// v.ValidateMSVS) is a reference, as it is a call site in
+				// the call graph; one by name alone is neither, nor counted.
+				if st, _, defs := b.classifyBound(f, k, tgt); st == resolved {
+					if dr, ok := boundTo(defs, tgt); ok && grouped {
+						def = defLabel(dr.f, dr.i)
+					}
+					add(RefInstanceCalls, f, k.Line, text(), st, "")
+				}
+				continue
+			}
 			switch {
 			case aliases[k.Name] && !k.Member:
 				st, why := call(f, k)

@@ -1018,9 +1018,9 @@ class C:
 }
 
 // TestPythonMethodReads: a method named without a call (stored, passed,
-// returned) is a call site when its receiver's type ties it to the
-// method, as pyright's call hierarchy counts it; by name alone it is left
-// out, and it is no reference.
+// returned) is a call site and a reference when its receiver's type ties
+// it to the method, as pyright's call hierarchy and references count it;
+// by name alone it is left out of both.
 func TestPythonMethodReads(t *testing.T) {
 	dir := project(t, map[string]string{"v.py": `class Boolean:
     def validate(self, value):
@@ -1042,5 +1042,5 @@ def check(v):
 	sameList(t, "callers of Boolean.validate", callerSet(r.Callers), []string{"register v.py resolved", "check v.py resolved"})
 	r = run(t, dir, Params{Mode: ModeReferences, Language: "python", Symbol: "Boolean.validate"})
 	got := refList(r, func(cat string, it Ref) string { return fmt.Sprintf("%s:%d", it.File, it.Line) })
-	sameList(t, "references of Boolean.validate", got, []string{"v.py:15"})
+	sameList(t, "references of Boolean.validate", got, []string{"v.py:10", "v.py:15"})
 }
