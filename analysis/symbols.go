@@ -385,7 +385,7 @@ func (s *session) references(sym, owner string, maxNodes int) *References {
 					if dr, ok := boundTo(defs, tgt); ok && grouped {
 						def = defLabel(dr.f, dr.i)
 					}
-					add(RefInstanceCalls, f, k.Line, text(), st, "")
+					add(RefDirectCalls, f, k.Line, text(), st, "")
 				}
 				continue
 			}
