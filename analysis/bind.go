@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"bytes"
+	"github.com/loupe-dev/loupe/analysis/internal/pytype"
 	pathpkg "path"
 
 	"github.com/loupe-dev/loupe/analysis/internal/tstype"
@@ -1362,12 +1363,9 @@ func (b *binder) fieldOf(ty binding, name string) binding {
 					continue
 				}
 				b.depth++
-				sup := b.types(b.superType(f, sf, d.Start))
-				if lib := f.c.spec.Library; f.c.spec.Lang == "python" && len(sup.defs) == 0 && sup.lib == nil &&
-					lib().types[sf.Name] != nil && (sup.external || !sup.found()) {
-					// A standard library class's field
-					// (socketserver.StreamRequestHandler's rfile): the table's.
-					sup = binding{external: true, typeName: sf.Name, lib: lib()}
+				sup := b.superType(f, sf, d.Start)
+				if sup.lib == nil {
+					sup = b.types(sup) // a standard library class's field is the table's (rfile)
 				}
 				for _, fr := range frames {
 					if next, ok := b.heritageFrame(fr, sf); ok {
@@ -2153,12 +2151,23 @@ func (b *binder) typedField(bd binding, name string) bool {
 }
 
 // superType finds the type a supertype fact names, through its
-// qualifier when it has one (io.Closer).
+// qualifier when it has one (io.Closer). In Python, a base the workspace
+// does not define that the standard library table holds, written bare
+// (class H(str)) or imported from a module the table reads
+// (socketserver.StreamRequestHandler, from io import BufferedIOBase), is
+// the table's class.
 func (b *binder) superType(f *fileFacts, sf superFact, pos int) binding {
+	var sup binding
 	if sf.Recv != "" {
-		return b.member(b.lookup(f, sf.Recv, pos, 0), sf.Name)
+		sup = b.member(b.lookup(f, sf.Recv, pos, 0), sf.Name)
+	} else {
+		sup = b.lookup(f, sf.Name, pos, 0)
 	}
-	return b.lookup(f, sf.Name, pos, 0)
+	if pyNominal(f) && len(sup.defs) == 0 && sup.lib == nil && pyLibrary().types[sf.Name] != nil &&
+		(sf.Recv == "" && !sup.found() || sup.external && pytype.StubModule(sup.pkg)) {
+		return binding{external: true, typeName: sf.Name, lib: pyLibrary()}
+	}
+	return sup
 }
 
 // externalSuper reports whether type dr has, transitively, a supertype

@@ -105,10 +105,7 @@ func (b *binder) pyLacks(c defRef, name string, depth int) bool {
 		if sf.Def != c.i {
 			continue
 		}
-		sup := b.superType(c.f, sf, d.Start)
-		if lib := pyLibrary(); !sup.found() && sf.Recv == "" && lib.types[sf.Name] != nil {
-			sup = binding{external: true, typeName: sf.Name, lib: lib} // class H(str): a builtin
-		}
+		sup := b.superType(c.f, sf, d.Start) // class H(str): the table's str
 		switch {
 		case sup.external:
 			if sup.lib == nil || sup.typeName == "" {

@@ -167,7 +167,8 @@ class R(io.BufferedIOBase):
     def readline(self, size): size.decode(1)
 class Q(socketserver.StreamRequestHandler):
     def handle(self): self.rfile.decode(1); self.rfile.read().decode(1)
-`, []string{"a name-only", "d resolved", "m name-only", "n name-only", "readline name-only"}}, // K.m: self.decode names nothing K has
+    def finish(self): self.decode(1)
+`, []string{"a name-only", "d resolved", "m name-only", "n name-only", "readline name-only"}}, // K.m, Q.finish: self.decode names nothing K or Q has
 		{"names unpacked from an untyped parameter are Unknown, left out", `from store import Store, Cache
 def a(pair):
     name, address = pair

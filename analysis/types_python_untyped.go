@@ -265,13 +265,14 @@ func (b *binder) pyBaseTyped(f *fileFacts, scope int) bool {
 		if sf.Def != d.Parent || sf.Name == "object" {
 			continue
 		}
-		sup := b.types(b.superType(f, sf, f.defs[d.Parent].Start))
-		if len(sup.defs) == 0 {
-			if lib := pyLibrary(); lib.types[sf.Name] != nil {
-				if _, _, ok := lib.member(sf.Name, d.Name, 0); !ok {
-					continue // a library class (io.BufferedIOBase) without the method: nothing to type them from
-				}
+		st := b.superType(f, sf, f.defs[d.Parent].Start)
+		if st.lib != nil {
+			if _, ok := libMember(st, d.Name); !ok {
+				continue // a library class (io.BufferedIOBase) without the method: nothing to type them from
 			}
+		}
+		sup := b.types(st)
+		if len(sup.defs) == 0 {
 			return true // a library's or unresolved base class
 		}
 		for _, c := range sup.defs {
