@@ -41,6 +41,9 @@ func (r *Result) textCallers(b *strings.Builder) {
 	fmt.Fprintf(b, "%s()\n", r.Symbol)
 	if len(r.Callers) == 0 {
 		fmt.Fprintf(b, "  (no callers found in %s)\n", r.scopeName())
+		if c := r.Completeness; c != nil && leftOutNote(c) != "" {
+			r.textCompleteness(b, 0, "caller", "callers") // none listed, but calls on untyped values left out
+		}
 		return
 	}
 	var walk func(ns []CallNode, indent string)

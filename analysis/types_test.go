@@ -542,6 +542,12 @@ export function d(c: Cache) { c.get('k'); }
 	if !strings.Contains(r.Text(), "(exhaustive: no site left unresolved)") {
 		t.Errorf("text of an exhaustive answer:\n%s", r.Text())
 	}
+	// No caller listed, one call on any left out: the answer says so.
+	none := run(t, project(t, map[string]string{"store.ts": storeTS, "use.ts": "export function e(s: any) { s.get('k'); }\n"}),
+		Params{Mode: ModeCallers, Language: "typescript", Symbol: "Store.get"})
+	if want := "(no callers found in .)\n  (exhaustive: no site left unresolved; 1 call of the name on untyped values (any) not listed)"; !strings.Contains(none.Text(), want) {
+		t.Errorf("text lacks %q:\n%s", want, none.Text())
+	}
 	r = run(t, dir, Params{Mode: ModeReferences, Language: "typescript", Symbol: "Store.get"})
 	if c := r.Completeness; c == nil || c.Exhaustive || c.NameOnly != 1 || c.Reasons[ReasonUntypedReceiver] != 1 || c.Untyped != 1 {
 		t.Errorf("references of Store.get: %+v", c)
