@@ -37,9 +37,92 @@ var typeofTypes = map[string]string{"string": "String", "number": "Number", "boo
 
 // tsNarrows returns the narrowings node n makes: an if statement's
 // condition over its consequence, a && b's left side over its right side,
-// and a ?: condition over its consequence.
+// a ?: condition over its consequence, and an if (!test) whose branch
+// always leaves over the rest of its block.
 func tsNarrows(n tree.Node) []narrowFact {
-	return branchNarrows(n, []string{"if_statement", "ternary_expression"}, "binary_expression", "&&", tsTests)
+	out := branchNarrows(n, []string{"if_statement", "ternary_expression"}, "binary_expression", "&&", tsTests)
+	if n.Kind() == "if_statement" {
+		test := n.ChildByField("condition")
+		for test.Kind() == "parenthesized_expression" {
+			test = firstNamedNonExtra(test)
+		}
+		if test.Kind() == "unary_expression" && test.ChildByField("operator").Text() == "!" {
+			out = append(out, narrowsAfter(n, test.ChildByField("argument"), []string{"continue_statement",
+				"break_statement", "return_statement", "throw_statement"}, tsTests, tsAssigns)...)
+		}
+	}
+	return out
+}
+
+// narrowsAfter returns the narrowings an if statement n with no else
+// makes after itself in its block when its branch always leaves (its last
+// statement is one of leaves): what inner, the test n negates, proves
+// holds from the end of n to the end of the block, or to the next
+// statement that assigns the name (assigns). tests reads inner.
+func narrowsAfter(n, inner tree.Node, leaves []string, tests func(test tree.Node, start, end, depth int, out *[]narrowFact),
+	assigns func(s tree.Node, name string) bool) []narrowFact {
+	body := n.ChildByField("consequence")
+	if inner.IsZero() || body.IsZero() || !n.ChildByField("alternative").IsZero() {
+		return nil
+	}
+	last := body
+	if body.Kind() == "block" || body.Kind() == "statement_block" {
+		stmts := namedNonExtra(body)
+		if len(stmts) == 0 {
+			return nil
+		}
+		last = stmts[len(stmts)-1]
+	}
+	if !contains(leaves, last.Kind()) {
+		return nil
+	}
+	block := n.Parent()
+	var pos []narrowFact
+	tests(inner, n.EndByte(), block.EndByte(), 0, &pos)
+	for i := range pos {
+		if pos[i].Type == "" && pos[i].Prim == "" && pos[i].Guard == 0 && len(pos[i].Alts) == 0 {
+			return nil // a test that tells no type
+		}
+		for s := n.NextNamedSibling(); !s.IsZero(); s = s.NextNamedSibling() {
+			if assigns(s, pos[i].Name) {
+				pos[i].End = s.StartByte()
+				break
+			}
+		}
+		for j := range pos[i].Alts {
+			pos[i].Alts[j].End = pos[i].End
+		}
+	}
+	return pos
+}
+
+// tsAssigns reports whether TypeScript statement n assigns the name (x =
+// ..., x ??= ...) anywhere inside it, or declares it again.
+func tsAssigns(n tree.Node, name string) bool {
+	found := false
+	var walk func(c tree.Node, depth int)
+	walk = func(c tree.Node, depth int) {
+		if found || c.IsZero() || depth > 64 {
+			return
+		}
+		switch c.Kind() {
+		case "assignment_expression", "augmented_assignment_expression":
+			if l := c.ChildByField("left"); l.Kind() == "identifier" && l.Text() == name {
+				found = true
+				return
+			}
+		case "variable_declarator":
+			if l := c.ChildByField("name"); l.Kind() == "identifier" && l.Text() == name {
+				found = true
+				return
+			}
+		}
+		for _, k := range c.NamedChildren() {
+			walk(k, depth+1)
+		}
+	}
+	walk(n, 0)
+	return found
 }
 
 // branchNarrows returns the narrowings node n makes: the test of one of

@@ -116,36 +116,11 @@ func pyNarrowsAfter(n, test tree.Node) []narrowFact {
 	for test.Kind() == "parenthesized_expression" {
 		test = firstNamedNonExtra(test)
 	}
-	if test.Kind() != "not_operator" || !n.ChildByField("alternative").IsZero() {
+	if test.Kind() != "not_operator" {
 		return nil
 	}
-	body := namedNonExtra(n.ChildByField("consequence"))
-	if len(body) == 0 {
-		return nil
-	}
-	switch body[len(body)-1].Kind() {
-	case "continue_statement", "break_statement", "return_statement", "raise_statement":
-	default:
-		return nil
-	}
-	block := n.Parent()
-	var pos []narrowFact
-	pyTests(test.ChildByField("argument"), n.EndByte(), block.EndByte(), 0, &pos)
-	for i := range pos {
-		if pos[i].Type == "" && len(pos[i].Alts) == 0 {
-			return nil
-		}
-		for s := n.NextNamedSibling(); !s.IsZero(); s = s.NextNamedSibling() {
-			if pyAssigns(s, pos[i].Name, 0) {
-				pos[i].End = s.StartByte()
-				break
-			}
-		}
-		for j := range pos[i].Alts {
-			pos[i].Alts[j].End = pos[i].End
-		}
-	}
-	return pos
+	return narrowsAfter(n, test.ChildByField("argument"), []string{"continue_statement", "break_statement",
+		"return_statement", "raise_statement"}, pyTests, func(s tree.Node, name string) bool { return pyAssigns(s, name, 0) })
 }
 
 // pyAssigns reports whether statement n assigns the name (x = ..., x +=

@@ -262,6 +262,14 @@ export function g(x: Store | Cache) { return x instanceof Store ? x.get('k') : n
 export function h(x: Store | Cache) { if (x instanceof Cache) {} x.get('k'); }
 export function i(x: Cache | Item) { if (isStore2(x)) { x.get('k'); } }`,
 			[]string{"a resolved", "d resolved", "g resolved", "h resolved", "i resolved"}},
+		{"an if (!test) whose branch leaves narrows the rest of its block", `import { Store, Cache } from './store';
+function isStore(x: any): x is Store { return x instanceof Store; }
+export function a(x: any) { if (!isStore(x)) return; x.get('k'); }
+export function b(x: Store | Cache) { if (!(x instanceof Cache)) { throw new Error(); } x.get('k'); }
+export function c(x: Store | Cache) { if (!(x instanceof Cache)) { log(); } x.get('k'); }
+export function d(x: Store | Cache, y: Store) { if (!(x instanceof Cache)) return; x = y; x.get('k'); }
+export function e(xs: any[]) { for (const x of xs) { if (!(x instanceof Store)) continue; x.get('k'); } }`,
+			[]string{"a resolved", "c resolved", "d resolved", "e resolved"}},
 		{"a guard to an object type keeps the declared type", `import { Store, Cache } from './store';
 function hasGet(x: any): x is { get: Store['get'] } { return true; }
 function hasPut(x: any): x is { put(): void } { return true; }
