@@ -381,6 +381,9 @@ func (s *session) references(sym, owner string, maxNodes int) *References {
 				// A member read types tie to the symbol (validators[k] =
 				// v.ValidateMSVS) is a reference, as it is a call site in
 				// the call graph; one by name alone is neither, nor counted.
+				if k.Name != sym {
+					continue
+				}
 				if st, _, defs := b.classifyBound(f, k, tgt); st == resolved {
 					if dr, ok := boundTo(defs, tgt); ok && grouped {
 						def = defLabel(dr.f, dr.i)
