@@ -378,17 +378,21 @@ func (s *session) references(sym, owner string, maxNodes int) *References {
 			}
 			text := func() string { return f.text(k.Start, k.End, 100) }
 			if k.Read {
-				// A member read types tie to the symbol (validators[k] =
-				// v.ValidateMSVS) is a reference, as it is a call site in
-				// the call graph; one by name alone is neither, nor counted.
+				// A member read types tie to a method or function
+				// (validators[k] = v.ValidateMSVS) is a reference, as it is
+				// a call site in the call graph; one by name alone is
+				// neither, nor counted. A class or constant read through a
+				// namespace (schemas.ZodBigInt) is the value's use.
 				if k.Name != sym {
 					continue
 				}
 				if st, _, defs := b.classifyBound(f, k, tgt); st == resolved {
-					if dr, ok := boundTo(defs, tgt); ok && grouped {
-						def = defLabel(dr.f, dr.i)
+					if dr, ok := boundTo(defs, tgt); ok && dr.f.defs[dr.i].Callable {
+						if grouped {
+							def = defLabel(dr.f, dr.i)
+						}
+						add(RefDirectCalls, f, k.Line, text(), st, "")
 					}
-					add(RefDirectCalls, f, k.Line, text(), st, "")
 				}
 				continue
 			}

@@ -845,6 +845,15 @@ export function r5(s: Store) { const k = s.get; k('x'); }
 	})
 	sameList(t, "references of Store.get", got, []string{"instanceMethodCalls use.ts:3 heuristic", "directCalls use.ts:2 resolved", "directCalls use.ts:3 resolved",
 		"directCalls use.ts:4 resolved", "directCalls use.ts:7 resolved"})
+	// A class read through a namespace is the value's use, not a
+	// reference of the class among the calls.
+	dir = project(t, map[string]string{"store.ts": storeTS, "use.ts": `import * as s from './store';
+export function r() { return [s.Store]; }
+export function n() { return new s.Store(); }
+`})
+	r = run(t, dir, Params{Mode: ModeReferences, Language: "typescript", Symbol: "store.Store", Path: "use.ts"})
+	got = refList(r, func(cat string, it Ref) string { return fmt.Sprintf("%s %s:%d", cat, it.File, it.Line) })
+	sameList(t, "references of Store", got, []string{"instantiations use.ts:3"})
 }
 
 // TestMadeGuard: a guard made by a generic function from a class
