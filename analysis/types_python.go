@@ -581,12 +581,18 @@ func pyBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 // not change with what a call passes, so pyright's inference per call
 // keeps it.
 func pySelfRooted(f *fileFacts, v string, pos int) bool {
+	return pyTraces(f, v, pos, func(v string) bool { r := pyRoot(v); return r == "self" || r == "cls" })
+}
+
+// pyTraces reports whether hit holds for Python value v, assigned or used
+// at pos, or for the value the local it starts with was last assigned
+// before that, through a few locals (p = self.policy; policy = p.clone()).
+func pyTraces(f *fileFacts, v string, pos int, hit func(v string) bool) bool {
 	for range 4 {
-		root := pyRoot(v)
-		if root == "self" || root == "cls" {
+		if hit(v) {
 			return true
 		}
-		next, at := pyLocalValue(f, root, pos)
+		next, at := pyLocalValue(f, pyRoot(v), pos)
 		if next == "" {
 			return false
 		}

@@ -317,19 +317,5 @@ func (b *binder) pyFieldJoin(f *fileFacts, cls int, name string) (ty binding, ok
 // a few locals (p = self.policy; policy = p.clone(); self.policy =
 // policy.clone()).
 func pyFromField(f *fileFacts, v, self string, pos int) bool {
-	for range 4 {
-		if pyNames(v, self) {
-			return true
-		}
-		root := pyRoot(v)
-		if root == "" {
-			return false
-		}
-		next, at := pyLocalValue(f, root, pos)
-		if next == "" {
-			return false
-		}
-		v, pos = next, at
-	}
-	return false
+	return pyTraces(f, v, pos, func(v string) bool { return pyNames(v, self) })
 }
