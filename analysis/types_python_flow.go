@@ -106,10 +106,8 @@ func pyDominates(f *fileFacts, at, pos int) bool {
 // one statement that run one in place of the other, with no loop around
 // both that could run each in turn.
 func pyExclusive(f *fileFacts, a, b int) bool {
-	for _, l := range f.loops {
-		if l[0] <= a && a < l[1] && l[0] <= b && b < l[1] {
-			return false
-		}
+	if pyInLoopWith(f, a, b) {
+		return false
 	}
 	for _, ca := range f.clauses {
 		if ca.Start > a || a >= ca.End {
@@ -285,12 +283,14 @@ func (b *binder) pyJoin(f *fileFacts, entries []typedName, pos int) binding {
 // pyFieldJoin types field name of Python class cls of f that no
 // annotation types and more than one assignment sets (self.t = None in
 // __init__, self.t = Tok() in another method): pyright declares it the
-// join of what they all give (pyJoin). ok is false for another field.
+// join of what they all give (pyJoin), leaving out those that take the
+// field's own value. ok is false for another field.
 func (b *binder) pyFieldJoin(f *fileFacts, cls int, name string) (ty binding, ok bool) {
 	if !pyNominal(f) || b.depth > maxTypeDepth {
 		return binding{}, false
 	}
 	var all []typedName
+	cycles := false
 	for _, t := range f.typed {
 		if t.Name != name || t.Scope != cls || t.Return || t.Prop || t.Under {
 			continue
@@ -299,12 +299,13 @@ func (b *binder) pyFieldJoin(f *fileFacts, cls int, name string) (ty binding, ok
 			return binding{}, false // a written type holds throughout
 		}
 		if t.ValStart >= 0 && pyFromField(f, string(f.src[t.ValStart:t.ValEnd]), "self."+name, t.Start) {
+			cycles = true
 			continue // self.fp = oldfp with oldfp = self.fp: adds nothing
 		}
 		all = append(all, t)
 	}
-	if len(all) < 2 {
-		return binding{}, false
+	if len(all) == 0 || len(all) == 1 && !cycles {
+		return binding{}, false // none (pyFieldCycle), or the one assignment
 	}
 	b.depth++
 	defer func() { b.depth-- }()
