@@ -553,10 +553,10 @@ func (b *binder) pyComprehension(f *fileFacts, start, end int) (ty binding, ok b
 		return binding{}, false
 	}
 	es, ee := start+1, start+at
-	for es < ee && pyBlank(f.src[es]) {
+	for es < ee && isSpace(f.src[es]) {
 		es++
 	}
-	for ee > es && pyBlank(f.src[ee-1]) {
+	for ee > es && isSpace(f.src[ee-1]) {
 		ee--
 	}
 	list := binding{external: true, typeName: "list", lib: pyLibrary()}
@@ -570,10 +570,6 @@ func (b *binder) pyComprehension(f *fileFacts, start, end int) (ty binding, ok b
 	}
 	return list, true
 }
-
-// pyBlank reports whether c is white space or a line break in Python
-// source.
-func pyBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // pySelfRooted reports whether Python value v, at pos, starts from self
 // or cls, itself or through the locals it starts with (configuration in
