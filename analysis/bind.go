@@ -562,6 +562,9 @@ func (b *binder) resolveCall(f *fileFacts, k call) binding {
 		if len(base.files) > 0 || b.isTypeBinding(base) {
 			return binding{} // pkg.Var.m() or Owner.field.m(): not followed
 		}
+		if pyNominal(f) && base.external && len(base.defs) == 0 {
+			return b.member(b.fieldOf(base, k.Recv), k.Name) // sys.stderr.write(): a module's outside the workspace
+		}
 		return b.member(b.fieldOf(b.nameValue(f, k.RecvBase, k.Start, base), k.Recv), k.Name) // Object.prototype.toString
 	}
 	return binding{}
@@ -960,6 +963,9 @@ func (b *binder) chainBase(f *fileFacts, name string, pos int) binding {
 	bd := b.lookup(f, name, pos, 0)
 	if len(bd.files) > 0 && f.c.spec.jsFamily() {
 		return bd // a namespace: z in z.core.regexes
+	}
+	if pyNominal(f) && bd.external && len(bd.defs) == 0 {
+		return bd // a module outside the workspace: sys in sys.stderr
 	}
 	return b.nameValue(f, name, pos, bd)
 }

@@ -326,6 +326,17 @@ def ident(x):
 def b(s: Store):
     ident(s).decode(1)
 `, []string{"b name-only"}},
+		{"an attribute of a module outside the workspace is the library's", `import sys
+import os.path
+from store import Store
+def a():
+    sys.stderr.decode(1)
+    out = sys.stdout
+    out.decode(1)
+    os.path.decode(1)
+def b(s: Store):
+    s.decode(1)
+`, []string{"b resolved"}},
 		{"a local holding classes makes one of them when called", `from store import Store, Cache
 def a(flag):
     if flag:
