@@ -19,6 +19,9 @@ var pySpec = &langSpec{
 			ValueExpr: path{"right"}, Elem: true},
 		// for x in xs: an element of xs.
 		{Kind: "for_statement", Name: path{"left"}, Expr: path{"type"}, ValueExpr: path{"right"}, Elem: true},
+		// for a, b in xs: the positions of an element (Unknown ones of Unknown elements).
+		{Kind: "for_statement", Name: path{"left", "=pattern_list", "#identifier"}, AllNames: true, Expr: path{"type"},
+			ValueExpr: path{"right"}, Elem: true, Entry: true},
 		// self.x = Foo() in a method: a field of its class.
 		{Kind: "assignment", Name: path{"left", "attribute"}, Expr: path{"type"}, ValueExpr: path{"right"},
 			SelfField: path{"left", "object"}},

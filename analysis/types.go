@@ -100,7 +100,7 @@ func typeParamAt(f *fileFacts, name string, pos int) (typedName, bool) {
 // a TypeScript for...of (for (const [id, record] of map), or of
 // map.entries()): a Map's key (0) or value (1); anything else unknown.
 func (b *binder) entryType(f *fileFacts, t typedName, pos int) binding {
-	if t.ValStart < 0 || t.Index > 1 || b.depth > maxTypeDepth {
+	if t.ValStart < 0 || b.depth > maxTypeDepth {
 		return binding{}
 	}
 	end := t.ValEnd
@@ -110,10 +110,10 @@ func (b *binder) entryType(f *fileFacts, t typedName, pos int) binding {
 	b.depth++
 	defer func() { b.depth-- }()
 	ty := b.valueType(f, t.ValStart, end)
-	if ty.isAny() {
-		return anyType
+	if ty.isAny() || pyNominal(f) && (len(ty.typeArgs) == 1 && ty.typeArgs[0].isAny() || len(ty.defs) > 0 && b.pyUnknownElements(ty)) {
+		return anyType // Python: for s, c in self._chunks with self._chunks = []: Unknown elements
 	}
-	if (ty.typeName == "Map" || ty.typeName == "ReadonlyMap") && len(ty.typeArgs) == 2 {
+	if (ty.typeName == "Map" || ty.typeName == "ReadonlyMap") && len(ty.typeArgs) == 2 && t.Index <= 1 {
 		return ty.typeArgs[t.Index]
 	}
 	return binding{}

@@ -227,6 +227,9 @@ func (b *binder) pyReaching(f *fileFacts, t typedName, pos int) (ty binding, ok 
 	defer func() { b.depth-- }()
 	ty = b.pyJoin(f, reach, pos)
 	if ty.isAny() && pyNarrowedNear(f, t.Name, pos) {
+		if jt, ok := b.pyJoined(f, t.Name, pos); ok && jt.isAny() {
+			return anyType, true // in the branch of if not isinstance(x, C): still Unknown
+		}
 		return binding{}, true // C | Unknown after if not isinstance(x, C), C not told
 	}
 	return ty, true

@@ -326,6 +326,26 @@ def ident(x):
 def b(s: Store):
     ident(s).decode(1)
 `, []string{"b name-only"}},
+		{"names unpacked in a for over Unknown elements are Unknown; the branch of not isinstance stays Unknown past a sibling assignment", `from store import Store
+class Holder:
+    def __init__(self):
+        self._chunks = []
+    def a(self):
+        for s, c in self._chunks:
+            s.decode(1)
+def b(pairs):
+    for k, v in pairs:
+        v.decode(1)
+def c(xs: list[tuple[Store, Store]]):
+    for s, t in xs:
+        s.decode(1)
+def d(s, flag):
+    if not isinstance(s, str):
+        if flag:
+            s = s.decode(1)
+        else:
+            s = s.decode(2)
+`, []string{"c name-only"}},
 		{"an attribute of a module outside the workspace is the library's", `import sys
 import os.path
 from store import Store
