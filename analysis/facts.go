@@ -765,7 +765,7 @@ var jsMemberRead = callShape{Kind: "member_expression", Read: true}
 // member, an element or an update, not in a type.
 func memberRead(n tree.Node) bool {
 	p := n.Parent()
-	same := func(m tree.Node) bool { return m.StartByte() == n.StartByte() && m.EndByte() == n.EndByte() }
+	same := func(m tree.Node) bool { return sameSpan(m, n) }
 	switch p.Kind() {
 	case "call_expression":
 		return !same(p.ChildByField("function"))
@@ -776,6 +776,12 @@ func memberRead(n tree.Node) bool {
 		return false
 	}
 	return !p.IsZero()
+}
+
+// sameSpan reports whether nodes a and b cover the same bytes (the node
+// itself, met again as a field of its parent).
+func sameSpan(a, b tree.Node) bool {
+	return a.StartByte() == b.StartByte() && a.EndByte() == b.EndByte()
 }
 
 // pyMemberReadShape is the shape of a Python attribute named but not
@@ -789,7 +795,7 @@ var pyMemberReadShape = callShape{Kind: "attribute", Read: true}
 // decorator.
 func pyMemberRead(n tree.Node) bool {
 	p := n.Parent()
-	same := func(m tree.Node) bool { return m.StartByte() == n.StartByte() && m.EndByte() == n.EndByte() }
+	same := func(m tree.Node) bool { return sameSpan(m, n) }
 	switch p.Kind() {
 	case "call":
 		return !same(p.ChildByField("function"))

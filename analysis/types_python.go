@@ -544,11 +544,10 @@ func pyAttributeChain(n tree.Node) bool {
 // value [start, end) of f, by its element e: a list of what e gives, a
 // list when e is not told; ok is false for another value.
 func (b *binder) pyComprehension(f *fileFacts, start, end int) (ty binding, ok bool) {
-	v := string(f.src[start:end])
-	if !pyNominal(f) || len(v) < 2 || v[0] != '[' || v[len(v)-1] != ']' {
-		return binding{}, false
+	if !pyNominal(f) || end-start < 2 || f.src[start] != '[' || f.src[end-1] != ']' {
+		return binding{}, false // every valueTypeAt asks: no copy of the value for others
 	}
-	at := pyKeywordAt(v, 1, "for")
+	at := pyKeywordAt(string(f.src[start:end]), 1, "for")
 	if at < 0 {
 		return binding{}, false
 	}

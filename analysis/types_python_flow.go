@@ -109,12 +109,20 @@ func pyExclusive(f *fileFacts, a, b int) bool {
 	if pyInLoopWith(f, a, b) {
 		return false
 	}
-	for _, ca := range f.clauses {
-		if ca.Start > a || a >= ca.End {
-			continue
+	// The clauses around a and those around b, as deep as the nesting:
+	// one scan of the file's clauses, not one per clause around a.
+	var atA, atB []pyClause
+	for _, c := range f.clauses {
+		if c.Start <= a && a < c.End {
+			atA = append(atA, c)
 		}
-		for _, cb := range f.clauses {
-			if cb.Group == ca.Group && cb.Start != ca.Start && cb.Start <= b && b < cb.End {
+		if c.Start <= b && b < c.End {
+			atB = append(atB, c)
+		}
+	}
+	for _, ca := range atA {
+		for _, cb := range atB {
+			if cb.Group == ca.Group && cb.Start != ca.Start {
 				return true
 			}
 		}
@@ -162,12 +170,7 @@ func (b *binder) pyReaching(f *fileFacts, t typedName, pos int) (ty binding, ok 
 	if f.c.spec.Lang != "python" || t.Scope < 0 || !f.defs[t.Scope].Callable || b.depth > maxTypeDepth {
 		return binding{}, false
 	}
-	fn := -1
-	for i, d := range f.defs {
-		if d.Callable && d.Start <= pos && pos < d.End && (fn < 0 || d.Start >= f.defs[fn].Start) {
-			fn = i
-		}
-	}
+	fn := pyFuncAt(f, pos)
 	if fn != t.Scope {
 		return binding{}, false // a name of an outer function, used in a nested one
 	}

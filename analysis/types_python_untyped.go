@@ -298,12 +298,7 @@ func pyNarrowedNear(f *fileFacts, name string, pos int) bool {
 	if f.c.spec.Lang != "python" {
 		return false
 	}
-	start, end := 0, len(f.src)
-	for _, d := range f.defs {
-		if d.Callable && d.Start <= pos && pos < d.End && d.Start >= start {
-			start, end = d.Start, d.End
-		}
-	}
+	start, end := pyFuncSpan(f, pos)
 	for _, nf := range f.narrows {
 		if nf.Name == name && nf.Start >= start && nf.Start < end {
 			return true
@@ -357,12 +352,7 @@ func pyLocalValue(f *fileFacts, name string, pos int) (v string, at int) {
 	if name == "" || name == "self" {
 		return "", -1
 	}
-	fn := -1
-	for i, d := range f.defs {
-		if d.Callable && d.Start <= pos && pos < d.End && (fn < 0 || d.Start >= f.defs[fn].Start) {
-			fn = i
-		}
-	}
+	fn := pyFuncAt(f, pos)
 	at = -1
 	for _, t := range f.typed {
 		if t.Name == name && t.Scope == fn && fn >= 0 && t.Start < pos && t.ValStart >= 0 && !t.Return {
@@ -402,12 +392,7 @@ func (b *binder) pyJoined(f *fileFacts, name string, pos int) (ty binding, ok bo
 		return binding{}, false
 	}
 	inNot := false
-	start, end := 0, len(f.src)
-	for _, d := range f.defs {
-		if d.Callable && d.Start <= pos && pos < d.End && d.Start >= start {
-			start, end = d.Start, d.End
-		}
-	}
+	start, end := pyFuncSpan(f, pos)
 	for _, nf := range f.narrows {
 		if nf.Name != name || nf.Start < start || nf.Start >= end {
 			continue
@@ -477,4 +462,25 @@ func (f *fileFacts) addPyLambda(n tree.Node, stack []int) {
 	}
 	f.typed = append(f.typed, typedName{Name: ps[0].Text(), Scope: stack[len(stack)-1], Start: n.StartByte(),
 		Until: n.EndByte(), ValStart: iter.StartByte(), ValEnd: iter.EndByte(), Elem: true})
+}
+
+// pyFuncAt returns the innermost function or method of f around pos, or
+// -1 at the top level.
+func pyFuncAt(f *fileFacts, pos int) int {
+	fn := -1
+	for i, d := range f.defs {
+		if d.Callable && d.Start <= pos && pos < d.End && (fn < 0 || d.Start >= f.defs[fn].Start) {
+			fn = i
+		}
+	}
+	return fn
+}
+
+// pyFuncSpan returns the byte range of the innermost function or method of
+// f around pos, or the whole file at the top level.
+func pyFuncSpan(f *fileFacts, pos int) (start, end int) {
+	if fn := pyFuncAt(f, pos); fn >= 0 {
+		return f.defs[fn].Start, f.defs[fn].End
+	}
+	return 0, len(f.src)
 }
