@@ -774,6 +774,16 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 			defer func() { b.depth-- }()
 			return b.indexed(f, v, start)
 		}
+		if elem, fields, ok := pyIndexedFields(f, v); ok {
+			// self[0].value: the element's fields, one by one.
+			b.depth++
+			defer func() { b.depth-- }()
+			ty := b.indexed(f, elem, start)
+			for _, field := range fields {
+				ty = b.fieldOf(ty, field)
+			}
+			return ty
+		}
 		if chain := strings.Split(v, "."); !slices.ContainsFunc(chain, func(s string) bool { return !isField(s) }) {
 			b.depth++
 			defer func() { b.depth-- }()
@@ -797,7 +807,7 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 		if f.c.spec.jsFamily() && strings.Contains(string(f.src[start:k.Start]), "=>") {
 			return binding{} // a function literal returning the call is a function
 		}
-		if f.c.spec.jsFamily() && index == 0 && k.End < end && b.depth <= maxTypeDepth {
+		if (f.c.spec.jsFamily() || pyNominal(f)) && index == 0 && k.End < end && b.depth <= maxTypeDepth {
 			if chain := fieldChain("_" + string(f.src[k.End:end])); chain != "" {
 				// open().store.cache: the call's result, field by field.
 				b.depth++
@@ -1035,6 +1045,21 @@ func (b *binder) indexed(f *fileFacts, v string, pos int) binding {
 		return ty.typeArgs[1]
 	}
 	return binding{}
+}
+
+// pyIndexedFields splits Python value v of f that reads fields of an
+// element (self[0].value, parts[-1].token_type) into the element and the
+// fields; ok is false for any other value.
+func pyIndexedFields(f *fileFacts, v string) (elem string, fields []string, ok bool) {
+	i := strings.LastIndexByte(v, ']')
+	if f.c.spec.Lang != "python" || i < 0 || i+1 >= len(v) || v[i+1] != '.' {
+		return "", nil, false
+	}
+	fields = strings.Split(v[i+2:], ".")
+	if slices.ContainsFunc(fields, func(s string) bool { return !isField(s) }) {
+		return "", nil, false
+	}
+	return v[:i+1], fields, true
 }
 
 // asserted reads a parenthesized TypeScript assertion (x as Store), or
@@ -1347,6 +1372,12 @@ func (b *binder) fieldOf(ty binding, name string) binding {
 			}
 		}
 		for _, m := range b.membersOf(dr, name, 0) {
+			if pyProperty(m) && b.depth <= maxTypeDepth {
+				// @property def value(self): what the getter returns.
+				b.depth++
+				defer func() { b.depth-- }()
+				return b.inFrames(b.framesFor(frames, m), func() binding { return b.returns(binding{defs: []defRef{m}}) })
+			}
 			if m.f == f {
 				return b.inFrames(b.framesFor(frames, m), func() binding {
 					return b.typeOf(f, name, -1, binding{defs: []defRef{m}})

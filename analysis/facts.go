@@ -1358,10 +1358,10 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 				k.RecvBase = base
 			}
 		} else if len(c.spec.Element) > 0 || c.spec.jsFamily() && (fieldChain(recv.Text()) != "" || calledInner(c, inner)) ||
-			c.spec.Lang == "python" && pyAttributeChain(recv) {
+			c.spec.Lang == "python" && (pyAttributeChain(recv) || calledInner(c, inner)) {
 			// r.xs[i].f.m() in Go; this.user.prefs.get(), a.b?.c!.m() or
 			// open().store.get() in TypeScript; self.policy.linesep.encode()
-			// in Python: typed field by field.
+			// or Store().policy.encode() in Python: typed field by field.
 			k.RecvChainStart, k.RecvChainEnd = recv.StartByte(), recv.EndByte()
 		}
 	}

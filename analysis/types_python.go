@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"bytes"
 	_ "embed"
 	pathpkg "path"
 	"slices"
@@ -524,15 +525,50 @@ func (b *binder) pyCollectionOf(f *fileFacts, k call, called binding) binding {
 	return binding{external: true, typeName: coll, lib: pyLibrary(), typeArgs: []binding{elem}}
 }
 
+// pyProperty reports whether dr is a Python method read as a field: one
+// decorated @property, @functools.cached_property or @cached_property.
+func pyProperty(dr defRef) bool {
+	f, d := dr.f, dr.f.defs[dr.i]
+	if f.c.spec.Lang != "python" || !d.Callable {
+		return false
+	}
+	// The decorators are the lines just above the def's.
+	end := bytes.LastIndexByte(f.src[:d.Start], '\n') + 1
+	for range 8 {
+		if end == 0 {
+			return false
+		}
+		start := bytes.LastIndexByte(f.src[:end-1], '\n') + 1
+		line := strings.TrimSpace(string(f.src[start:end]))
+		if !strings.HasPrefix(line, "@") {
+			return false
+		}
+		switch line {
+		case "@property", "@functools.cached_property", "@cached_property":
+			return true
+		}
+		end = start
+	}
+	return false
+}
+
 // pyAttributeChain reports whether Python expression n is a chain of
-// attributes over a name (self.policy.linesep).
+// attributes over a name (self.policy.linesep), or over one element of
+// such a chain (self[0].value, parts[-1].token_type).
 func pyAttributeChain(n tree.Node) bool {
+	indexed := false
 	for range 16 {
 		switch n.Kind() {
 		case "identifier":
 			return true
 		case "attribute":
 			n = n.ChildByField("object")
+		case "subscript":
+			if indexed {
+				return false
+			}
+			indexed = true
+			n = n.ChildByField("value")
 		default:
 			return false
 		}

@@ -98,11 +98,40 @@ func (f *fileFacts) addPyUnpack(n tree.Node, stack []int) {
 // pyNarrows returns the narrowings node n makes: an if statement's
 // condition over its consequence, and a and b's left side over its right;
 // an if not isinstance(...) that always leaves narrows after itself too
-// (pyNarrowsAfter).
+// (pyNarrowsAfter), and the elif and else clauses of an if isinstance(x,
+// C) prove x is not a C (pyElseNarrows).
 func pyNarrows(n tree.Node) []narrowFact {
 	out := branchNarrows(n, []string{"if_statement"}, "boolean_operator", "and", pyTests)
 	if n.Kind() == "if_statement" {
 		out = append(out, pyNarrowsAfter(n, n.ChildByField("condition"))...)
+		out = append(out, pyElseNarrows(n)...)
+	}
+	return out
+}
+
+// pyElseNarrows returns the narrowings over the elif and else clauses of
+// if statement n whose whole condition is isinstance(x, C): x is not a C
+// there, which tells no type (an Unknown x stays Unknown). A condition
+// joining tests with and is left out: its else holds the C where another
+// test failed.
+func pyElseNarrows(n tree.Node) []narrowFact {
+	test := n.ChildByField("condition")
+	for test.Kind() == "parenthesized_expression" {
+		test = firstNamedNonExtra(test)
+	}
+	if test.Kind() != "call" {
+		return nil
+	}
+	var out []narrowFact
+	for _, c := range namedNonExtra(n) {
+		if c.Kind() != "elif_clause" && c.Kind() != "else_clause" {
+			continue
+		}
+		var inner []narrowFact
+		pyTests(test, c.StartByte(), c.EndByte(), 0, &inner)
+		for _, nf := range inner {
+			out = append(out, narrowFact{Name: nf.Name, Start: nf.Start, End: nf.End, Not: true})
+		}
 	}
 	return out
 }
@@ -400,6 +429,9 @@ func (b *binder) pyJoined(f *fileFacts, name string, pos int) (ty binding, ok bo
 		if nf.Not && nf.Start <= pos && pos < nf.End {
 			inNot = true
 			continue
+		}
+		if pyExclusive(f, nf.Start, pos) {
+			continue // a branch pos does not follow: the if of an else holding pos
 		}
 		if nf.End > pos {
 			return binding{}, false
