@@ -1039,7 +1039,8 @@ func (b *binder) indexed(f *fileFacts, v string, pos int) binding {
 		return anyType
 	case strings.Count(v, "[") > 1 || !ty.external || ty.member != "":
 		return binding{}
-	case (ty.typeName == "Array" || ty.typeName == "ReadonlyArray" || ty.typeName == "list") && len(ty.typeArgs) == 1:
+	case len(ty.typeArgs) == 1 && (ty.typeName == "Array" || ty.typeName == "ReadonlyArray" || ty.typeName == "list" ||
+		ty.typeName == "tuple" && ty.typeArgs[0].isAny()):
 		return ty.typeArgs[0]
 	case (ty.typeName == "Record" || ty.typeName == "dict") && len(ty.typeArgs) == 2:
 		return ty.typeArgs[1]

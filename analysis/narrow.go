@@ -25,8 +25,10 @@ type narrowFact struct {
 	// Alts, when set, are the tests of a disjunction (isMap(x) ||
 	// isSet(x)), each narrowing Name: it has the union of their types.
 	Alts []narrowFact
-	// Not: the test proves Name is not of some type (Python's not
-	// isinstance(x, C)), which tells no type: an Unknown stays Unknown.
+	// Not: the test proves Name is not of the type Type or Alts give
+	// (Python's not isinstance(x, C), the else of isinstance(x, C)), which
+	// tells no type over [Start, End): an Unknown stays Unknown. Where the
+	// branches meet after it, the way around the branch holds a C.
 	Not bool
 }
 
@@ -230,17 +232,27 @@ func firstNamedNonExtra(n tree.Node) tree.Node {
 func (b *binder) narrowed(f *fileFacts, name string, pos int) (ty binding, applies bool) {
 	best := -1
 	for i, nf := range f.narrows {
-		if nf.Name == name && nf.Start <= pos && pos < nf.End && (best < 0 || nf.Start >= f.narrows[best].Start) {
+		if nf.Name == name && !nf.Not && nf.Start <= pos && pos < nf.End && (best < 0 || nf.Start >= f.narrows[best].Start) {
 			best = i
 		}
 	}
-	if best < 0 || b.depth > maxTypeDepth {
+	if best < 0 {
 		return binding{}, false
 	}
+	return b.narrowedBy(f, f.narrows[best], pos)
+}
+
+// narrowedBy finds the type test nf proves for its name at pos of f, and
+// whether it narrows it; narrowed's for one test.
+func (b *binder) narrowedBy(f *fileFacts, test narrowFact, pos int) (ty binding, applies bool) {
+	if b.depth > maxTypeDepth {
+		return binding{}, false
+	}
+	name := test.Name
 	b.depth++
 	defer func() { b.depth-- }()
 	var out binding
-	for _, nf := range alternatives(f.narrows[best]) {
+	for _, nf := range alternatives(test) {
 		ty, applies := b.narrowType(f, nf, pos)
 		switch {
 		case !applies:
@@ -277,6 +289,13 @@ func (b *binder) narrowType(f *fileFacts, nf narrowFact, pos int) (binding, bool
 		if ty.external && ty.lib == nil && f.c.spec.Lang == "python" {
 			if lt := b.evalType(f, parseTyx(nf.Type), pos, 0); lt.lib != nil {
 				ty = lt // isinstance(s, bytes): bytes's members type what they give
+			}
+			switch ty.typeName {
+			case "list", "tuple", "set", "frozenset":
+				// isinstance(x, tuple): pyright's tuple[Unknown, ...].
+				ty.typeArgs = []binding{anyType}
+			case "dict":
+				ty.typeArgs = []binding{anyType, anyType}
 			}
 		}
 		return ty, true

@@ -223,17 +223,24 @@ func (b *binder) pyReaching(f *fileFacts, t typedName, pos int) (ty binding, ok 
 		}
 		reach = kept
 	}
-	if len(reach) == 1 && reach[0].Start == t.Start {
-		return binding{}, false
-	}
 	b.depth++
 	defer func() { b.depth-- }()
+	if len(reach) == 1 && reach[0].Start == t.Start {
+		if !pyNarrowedNear(f, t.Name, pos) && b.declType(f, t, pos).isAny() {
+			return anyType, true // for s in self._chunks: s = ... later in the loop does not reach
+		}
+		return binding{}, false
+	}
 	ty = b.pyJoin(f, reach, pos)
 	if ty.isAny() && pyNarrowedNear(f, t.Name, pos) {
-		if jt, ok := b.pyJoined(f, t.Name, pos); ok && jt.isAny() {
+		jt, ok := b.pyJoined(f, t.Name, pos)
+		switch {
+		case ok && jt.isAny():
 			return anyType, true // in the branch of if not isinstance(x, C): still Unknown
+		case ok && pyTestedAfter(f, t.Name, pos, reach):
+			return jt, true // C | Unknown after if not isinstance(x, C): x = x.decode()
 		}
-		return binding{}, true // C | Unknown after if not isinstance(x, C), C not told
+		return binding{}, true // a test's type undone by a later assignment, or not told
 	}
 	return ty, true
 }

@@ -462,7 +462,7 @@ def d(x):
     if not isinstance(x, Store):
         log(x)
     x.decode(1)
-`, []string{"a resolved", "b resolved", "c name-only", "d name-only"}},
+`, []string{"a resolved", "b resolved", "c name-only", "d resolved"}},
 		{"elements of empty literals are Unknown", `from store import Store
 class X:
     def __init__(self):
@@ -522,7 +522,72 @@ def d(x):
     if not isinstance(x, Store):
         log(x)
     x.decode(1)
-`, []string{"a resolved", "c name-only", "d name-only"}},
+def e(x, c):
+    if not isinstance(x, Store):
+        x = x.load(c)
+    x.decode(1)
+def f(x, c):
+    if not isinstance(x, Store):
+        log(x)
+    x = load(c)
+    x.decode(1)
+def g(s, c):
+    if not isinstance(s, bytes):
+        s = s.encode(c)
+    s.decode(1)
+`, []string{"a resolved", "c name-only", "d resolved", "e resolved", "f name-only"}},
+		// pyright keeps an Unknown Unknown where a test proves it is not
+		// a C: in the else of isinstance(x, C), and x is a tuple[Unknown,
+		// ...] in the branch of isinstance(x, tuple).
+		{"the else of isinstance and isinstance of a collection", `from store import Store
+def a(x=None):
+    if isinstance(x, tuple):
+        x = load(x[0])
+    else:
+        x.decode(1)
+def b(x):
+    if isinstance(x, tuple):
+        x[2].decode(1)
+def c(x):
+    if isinstance(x, Store) and ok():
+        log(x)
+    else:
+        x.decode(1)
+`, []string{"c resolved"}},
+		{"a for's name assigned again in its body", `from store import Store
+class H:
+    def __init__(self):
+        self._chunks = []
+    def a(self):
+        for s, c in self._chunks:
+            s.decode(1)
+            s = Store()
+    def b(self, xs: list[Store]):
+        for s in xs:
+            s.decode(1)
+            s = load()
+`, []string{"b resolved"}},
+		{"elements' fields, properties and a call's fields", `from store import Store
+class Tokens(list):
+    @property
+    def value(self):
+        return self[0].value
+    @property
+    def store(self):
+        return Store()
+    def plain(self):
+        return self[0].value
+def a(t: Tokens):
+    t[0].value.decode(1)
+def b():
+    Tokens().value.decode(1)
+def c():
+    Tokens().plain().decode(1)
+def d():
+    Tokens().store.decode(1)
+def e(t: Tokens):
+    t.store.decode(1)
+`, []string{"d resolved", "e resolved"}},
 		// A key= lambda's parameter is an element of what the call
 		// sorts: Unknown over an Unknown list, a Store over a list[Store].
 		{"key lambdas over what they sort", `from store import Store

@@ -130,7 +130,8 @@ func pyElseNarrows(n tree.Node) []narrowFact {
 		var inner []narrowFact
 		pyTests(test, c.StartByte(), c.EndByte(), 0, &inner)
 		for _, nf := range inner {
-			out = append(out, narrowFact{Name: nf.Name, Start: nf.Start, End: nf.End, Not: true})
+			nf.Not = true
+			out = append(out, nf)
 		}
 	}
 	return out
@@ -222,7 +223,8 @@ func pyTests(test tree.Node, start, end, depth int, out *[]narrowFact) {
 		var inner []narrowFact
 		pyTests(test.ChildByField("argument"), start, end, depth+1, &inner)
 		for _, nf := range inner {
-			*out = append(*out, narrowFact{Name: nf.Name, Start: start, End: end, Not: true})
+			nf.Not = true
+			*out = append(*out, nf)
 		}
 	case "call":
 		if test.ChildByField("function").Text() != "isinstance" {
@@ -409,18 +411,21 @@ func pyNames(v, ref string) bool {
 
 // pyJoined returns the type a Python name typed Unknown has at pos after
 // the branches of isinstance tests in its function have met: the union
-// of the classes the tests prove (x is PBXVariantGroup | Unknown after if
+// of the types the tests prove (x is PBXVariantGroup | Unknown after if
 // isinstance(x, PBXVariantGroup): ..., and pyright's call hierarchy ties
-// x.Name() to PBXVariantGroup's Name). ok is false where that cannot be
-// told: a test at or after pos, one whose type is not a class of the
-// workspace (not isinstance(...) before pos, a computed type), or none.
-// Within the branch of a not isinstance(x, C) and no earlier test, the
-// name is any: Unknown, known not to be a C, is still Unknown.
+// x.Name() to PBXVariantGroup's Name), the way around a not isinstance(x,
+// C) holding a C. The workspace's classes win over library types, as in
+// pyJoin. ok is false where that cannot be told: a test at or after pos,
+// one whose type is computed or out of reach, or none. Within the branch
+// of a not isinstance(x, C), or the else of an isinstance(x, C), and no
+// earlier test, the name is any: Unknown, known not to be a C, is still
+// Unknown.
 func (b *binder) pyJoined(f *fileFacts, name string, pos int) (ty binding, ok bool) {
 	if f.c.spec.Lang != "python" {
 		return binding{}, false
 	}
 	inNot := false
+	var libs []binding
 	start, end := pyFuncSpan(f, pos)
 	for _, nf := range f.narrows {
 		if nf.Name != name || nf.Start < start || nf.Start >= end {
@@ -436,9 +441,16 @@ func (b *binder) pyJoined(f *fileFacts, name string, pos int) (ty binding, ok bo
 		if nf.End > pos {
 			return binding{}, false
 		}
-		t, applies := b.narrowed(f, name, nf.Start)
-		if !applies || len(t.defs) == 0 || len(t.files) > 0 || t.external {
+		nf.Not = false // the way around the branch of a not isinstance(x, C) holds a C
+		t, applies := b.narrowedBy(f, nf, nf.Start)
+		switch {
+		case !applies || !t.found() || len(t.files) > 0:
 			return binding{}, false
+		case len(t.defs) == 0:
+			if t.lib == nil {
+				return binding{}, false // a type out of reach
+			}
+			libs = append(libs, t) // isinstance(s, str): str's members
 		}
 		for _, dr := range t.defs {
 			if !slices.Contains(ty.defs, dr) {
@@ -446,10 +458,36 @@ func (b *binder) pyJoined(f *fileFacts, name string, pos int) (ty binding, ok bo
 			}
 		}
 	}
-	if len(ty.defs) == 0 && inNot {
+	switch {
+	case len(ty.defs) > 0:
+		return ty, true
+	case len(libs) == 1:
+		return libs[0], true
+	case len(libs) > 1:
+		return binding{external: true}, true // one of several library types
+	case inNot:
 		return anyType, true
 	}
-	return ty, len(ty.defs) > 0
+	return binding{}, false
+}
+
+// pyTestedAfter reports whether each of the assignments reach of a Python
+// name comes before the end of every isinstance test of the name that
+// pos follows: no assignment between a test's branch and pos undoes what
+// pyJoined reads from the tests.
+func pyTestedAfter(f *fileFacts, name string, pos int, reach []typedName) bool {
+	start, end := pyFuncSpan(f, pos)
+	for _, nf := range f.narrows {
+		if nf.Name != name || nf.Start < start || nf.Start >= end || nf.End > pos {
+			continue
+		}
+		for _, o := range reach {
+			if o.Start >= nf.End {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // addPyLambda records the parameter of a lambda passed as key= to sorted,
