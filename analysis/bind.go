@@ -538,8 +538,13 @@ func (b *binder) resolveCall(f *fileFacts, k call) binding {
 			return b.member(mod, k.Name) // import pkg.mod; pkg.mod.f()
 		}
 		if len(base.files) > 0 {
-			if inner := b.member(base, k.Recv); len(inner.files) > 0 {
+			inner := b.member(base, k.Recv)
+			if len(inner.files) > 0 {
 				return b.member(inner, k.Name) // z.coerce.date(): a namespace's namespace
+			}
+			if pyNominal(f) && b.isTypeBinding(inner) {
+				inner.static = true
+				return b.member(inner, k.Name) // message.Message.attach(self, m): that class's method
 			}
 		}
 		if inner, ok := b.objectMember(base, k.Recv); ok && len(inner.files) > 0 {
@@ -769,6 +774,9 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 		if ty, ok := b.pyComprehension(f, start, end); ok {
 			return ty // [h.name for h in headers]
 		}
+		if ty, ok := b.pyFormatted(f, start, end); ok {
+			return ty // self.error_message_format % {...}
+		}
 		if (f.c.spec.jsFamily() || f.c.spec.Lang == "python") && strings.HasSuffix(v, "]") {
 			b.depth++
 			defer func() { b.depth-- }()
@@ -867,7 +875,11 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 		}
 		b.depth++
 		defer func() { b.depth-- }()
-		return b.thisResult(f, k, b.returns(called))
+		ty := b.thisResult(f, k, b.returns(called))
+		if !ty.found() {
+			ty = b.pyUnknownArgsReturn(f, k, called) // self._fold(name, value) with both Unknown
+		}
+		return ty
 	}
 	return binding{}
 }
@@ -1174,7 +1186,11 @@ func (b *binder) returnsAt(bd binding, index int) binding {
 			if ty, ok := b.writtenReturn(bd, dr, index); ok {
 				return ty // a variable of a written function type
 			}
-			if fn := b.calledValue(dr); len(fn.defs) > 0 && b.depth <= maxTypeDepth {
+			fn := b.calledValue(dr)
+			if fn.external && fn.member != "" && index == 0 {
+				return pyLibFunc(fn, fn.member) // Python: _create_connection = socket.create_connection
+			}
+			if len(fn.defs) > 0 && b.depth <= maxTypeDepth {
 				if ty := b.types(fn); len(ty.defs) > 0 && index == 0 {
 					return ty // a Python class: calling it makes one
 				}
@@ -1241,6 +1257,9 @@ func (b *binder) calledValue(dr defRef) binding {
 		}
 		for _, m := range chain[1:] {
 			fn = b.member(fn, m)
+		}
+		if pyNominal(dr.f) && fn.external && fn.member != "" && len(fn.defs) == 0 {
+			return fn // a library's function (socket.create_connection)
 		}
 		var out []defRef
 		for _, c := range fn.defs {

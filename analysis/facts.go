@@ -122,7 +122,9 @@ type call struct {
 	// TypeArgs are the compact forms (tstype) of the type arguments a
 	// TypeScript call writes (atom<Vec>(), new ArraySet<Signal>()), and
 	// Args the [start, end) of each argument it passes: what its
-	// function's or class's type parameters are (typeFrame).
+	// function's or class's type parameters are (typeFrame). A Python
+	// call's Args are the values it passes, keyword or unpacked alike:
+	// whether each is Unknown (pyUnknownArgs).
 	TypeArgs []string
 	Args     [][2]int
 	// RecvAlts, for a TypeScript receiver a ?? b or a || b (as the grammar
@@ -1388,6 +1390,21 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 		}
 		if as := n.ChildByField("arguments"); !as.IsZero() && as.Kind() == "arguments" {
 			for _, a := range namedNonExtra(as) {
+				k.Args = append(k.Args, [2]int{a.StartByte(), a.EndByte()})
+			}
+		}
+	}
+	if as := n.ChildByField("arguments"); c.spec.Lang == "python" && as.Kind() == "argument_list" {
+		// The value each argument passes: f(x, key=v, *xs, **kw) passes
+		// x, v, xs and kw.
+		for _, a := range namedNonExtra(as) {
+			switch a.Kind() {
+			case "keyword_argument":
+				a = a.ChildByField("value")
+			case "list_splat", "dictionary_splat", "parenthesized_list_splat":
+				a = firstNamedNonExtra(a)
+			}
+			if !a.IsZero() {
 				k.Args = append(k.Args, [2]int{a.StartByte(), a.EndByte()})
 			}
 		}

@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"bytes"
 	_ "embed"
 	pathpkg "path"
 	"slices"
@@ -160,6 +159,20 @@ func (b *binder) pyDottedModule(f *fileFacts, k call, base binding) (mod binding
 	return binding{}, false
 }
 
+// pyLibFunc types a call of name, a standard library module's function
+// that called names (base64.b64encode(x), from binascii import
+// b2a_base64, or a class attribute holding socket.create_connection): what
+// the table says it returns; nothing for anything else.
+func pyLibFunc(called binding, name string) binding {
+	if !called.external || called.lib != nil || called.typeName != "" || pyClassLike(name) {
+		return binding{}
+	}
+	if typ, ok := pyLibrary().funcs[name]; ok {
+		return libEval(pyLibrary(), parseTyx(typ), nil, binding{}, 0)
+	}
+	return binding{}
+}
+
 // pyBuiltinValues are the builtin classes whose call, the name bound to
 // nothing of the workspace, gives an instance pyright types by the class
 // alone (str(part) is a str): no type arguments to infer.
@@ -175,11 +188,9 @@ func (b *binder) pyLibClass(f *fileFacts, k call, called binding) binding {
 	if f.c.spec.Lang == "python" && !k.Member && !called.found() && pyBuiltinValues[k.Name] {
 		return binding{external: true, typeName: k.Name, lib: pyLibrary()} // str(part), bytes(x)
 	}
-	if f.c.spec.Lang == "python" && called.external && called.lib == nil && called.typeName == "" && !pyClassLike(k.Name) {
-		// A standard library module's function (base64.b64encode(x), from
-		// binascii import b2a_base64): what the table says it returns.
-		if typ, ok := pyLibrary().funcs[k.Name]; ok {
-			return libEval(pyLibrary(), parseTyx(typ), nil, binding{}, 0)
+	if f.c.spec.Lang == "python" {
+		if ty := pyLibFunc(called, k.Name); ty.found() {
+			return ty
 		}
 	}
 	if f.c.spec.Lang == "python" && !k.Member && called.external && called.lib == nil && called.typeName == "" &&
@@ -214,6 +225,33 @@ func pyNominal(f *fileFacts) bool { return f.c.spec.Lang == "python" }
 // value cannot be typed, or when the def is a generator, has no return
 // value or more than pyMaxReturns returns.
 func (b *binder) pyInferredReturn(dr defRef) binding {
+	return b.pyInferredReturnWith(dr, false)
+}
+
+// pyUnknownArgsReturn types Python call k of f, to the one def called
+// names, when every value it passes is Unknown: pyright infers the return
+// per call from the arguments (call-site return type inference), so the
+// returns that give what an untyped parameter gives are Unknown there,
+// as those from self's fields are (pyInferredReturn). Nothing for another
+// call.
+func (b *binder) pyUnknownArgsReturn(f *fileFacts, k call, called binding) binding {
+	if !pyNominal(f) || len(called.defs) != 1 || b.depth > maxTypeDepth {
+		return binding{}
+	}
+	b.depth++
+	defer func() { b.depth-- }()
+	for _, a := range k.Args {
+		if !b.valueTypeAt(f, a[0], a[1], 0).isAny() {
+			return binding{}
+		}
+	}
+	return b.pyInferredReturnWith(called.defs[0], true)
+}
+
+// pyInferredReturnWith is pyInferredReturn; with unknownArgs, a return
+// giving Unknown from the def's parameters is Unknown (the call passes
+// only Unknown values), not left untold.
+func (b *binder) pyInferredReturnWith(dr defRef, unknownArgs bool) binding {
 	f, d := dr.f, dr.f.defs[dr.i]
 	if f.c.spec.Lang != "python" || !d.Callable || b.depth > maxTypeDepth {
 		return binding{}
@@ -272,7 +310,7 @@ func (b *binder) pyInferredReturn(dr defRef) binding {
 			}
 			continue
 		}
-		if ty.isAny() && len(modules.files) == 0 && pySelfRooted(f, v, start) {
+		if ty.isAny() && len(modules.files) == 0 && (unknownArgs || pySelfRooted(f, v, start)) {
 			unknown = true // return self._properties[k]: Unknown whatever the call passes
 			continue
 		}
@@ -532,22 +570,11 @@ func pyProperty(dr defRef) bool {
 	if f.c.spec.Lang != "python" || !d.Callable {
 		return false
 	}
-	// The decorators are the lines just above the def's.
-	end := bytes.LastIndexByte(f.src[:d.Start], '\n') + 1
-	for range 8 {
-		if end == 0 {
-			return false
-		}
-		start := bytes.LastIndexByte(f.src[:end-1], '\n') + 1
-		line := strings.TrimSpace(string(f.src[start:end]))
-		if !strings.HasPrefix(line, "@") {
-			return false
-		}
-		switch line {
-		case "@property", "@functools.cached_property", "@cached_property":
+	for _, dec := range pyDecorators(f.src, d.Start) {
+		switch dec {
+		case "property", "functools.cached_property", "cached_property":
 			return true
 		}
-		end = start
 	}
 	return false
 }
@@ -574,6 +601,95 @@ func pyAttributeChain(n tree.Node) bool {
 		}
 	}
 	return false
+}
+
+// pyFormatted types Python value [start, end) of f that formats a string
+// with % (fmt % args, (self.fmt % {...})) when the format is a str or
+// bytes, as str.__mod__ gives: that type; ok is false for another value.
+func (b *binder) pyFormatted(f *fileFacts, start, end int) (ty binding, ok bool) {
+	if !pyNominal(f) || b.depth > maxTypeDepth {
+		return binding{}, false
+	}
+	for end-start >= 2 && f.src[start] == '(' && f.src[end-1] == ')' && pyClosing(f.src[start:end]) == end-start-1 {
+		start, end = start+1, end-1
+	}
+	op := pyOperatorAt(f.src[start:end], '%')
+	if op <= 0 {
+		return binding{}, false
+	}
+	ls, le := start, start+op
+	for ls < le && isSpace(f.src[ls]) {
+		ls++
+	}
+	for le > ls && isSpace(f.src[le-1]) {
+		le--
+	}
+	if chain := strings.Split(string(f.src[ls:le]), "."); ls == le || slices.ContainsFunc(chain, func(s string) bool { return !isField(s) }) {
+		return binding{}, false // "%s" % x is a literal's (pyValueType); f(x) % y is not told
+	}
+	b.depth++
+	defer func() { b.depth-- }()
+	left := b.valueTypeAt(f, ls, le, 0)
+	if left.external && left.lib != nil && (left.typeName == "str" || left.typeName == "bytes") && len(left.defs) == 0 {
+		return binding{external: true, typeName: left.typeName, lib: left.lib}, true
+	}
+	return binding{}, false
+}
+
+// pyClosing returns the index of the bracket closing the one v starts
+// with, strings skipped; -1 when none does.
+func pyClosing(v []byte) int {
+	at := -1
+	pyScan(v, func(i, depth int) bool {
+		if depth == 0 {
+			at = i
+			return false
+		}
+		return true
+	})
+	return at
+}
+
+// pyOperatorAt returns the index of the first op in v outside brackets
+// and strings; -1 when there is none.
+func pyOperatorAt(v []byte, op byte) int {
+	at := -1
+	pyScan(v, func(i, depth int) bool {
+		if depth == 0 && v[i] == op {
+			at = i
+			return false
+		}
+		return true
+	})
+	return at
+}
+
+// pyScan calls visit with each byte of Python source v outside string
+// literals, and the depth of brackets around it once the byte is read;
+// it stops when visit returns false.
+func pyScan(v []byte, visit func(i, depth int) bool) {
+	depth := 0
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; c {
+		case '\'', '"':
+			j := i + 1
+			for j < len(v) && v[j] != c {
+				if v[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			i = j
+			continue
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		}
+		if !visit(i, depth) {
+			return
+		}
+	}
 }
 
 // pyComprehension types Python list comprehension [e for x in xs], the

@@ -50,6 +50,12 @@ func (b *binder) pyRejudge(f *fileFacts, k call, t target, st status, why string
 		}
 	}
 	viaClass := k.RecvPlain && b.isTypeBinding(b.lookup(f, k.Recv, k.Start, 0))
+	if k.RecvBase != "" {
+		// message.Message.attach(self, m): a class named through its module.
+		if base := b.lookup(f, k.RecvBase, k.Start, 0); len(base.files) > 0 {
+			viaClass = b.isTypeBinding(b.member(base, k.Recv))
+		}
+	}
 	if why == ReasonDispatch && viaClass {
 		return miss, ""
 	}
