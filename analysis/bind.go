@@ -771,6 +771,18 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 				v = chain // this.diff?.removed, a!.b
 			}
 		}
+		if pyNominal(f) && end-start >= 2 && f.src[start] == '(' && pyClosing(f.src[start:end]) == end-start-1 {
+			is, ie := start+1, end-1
+			for is < ie && isSpace(f.src[is]) {
+				is++
+			}
+			for ie > is && isSpace(f.src[ie-1]) {
+				ie--
+			}
+			b.depth++
+			defer func() { b.depth-- }()
+			return b.valueTypeAt(f, is, ie, 0) // (fmt % args): what it holds
+		}
 		if ty, ok := b.pyComprehension(f, start, end); ok {
 			return ty // [h.name for h in headers]
 		}
@@ -875,11 +887,7 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 		}
 		b.depth++
 		defer func() { b.depth-- }()
-		ty := b.thisResult(f, k, b.returns(called))
-		if !ty.found() {
-			ty = b.pyUnknownArgsReturn(f, k, called) // self._fold(name, value) with both Unknown
-		}
-		return ty
+		return b.calledReturns(f, k, called)
 	}
 	return binding{}
 }
@@ -969,7 +977,18 @@ func (b *binder) callResult(f *fileFacts, k call) binding {
 	if ty := b.pyLibClass(f, k, called); ty.found() {
 		return ty // Python: io.BytesIO(), a library class through its module
 	}
-	return b.thisResult(f, k, b.returns(called))
+	return b.calledReturns(f, k, called)
+}
+
+// calledReturns types what call k of f returns, called being what it
+// calls: the written or inferred return type, else, for a Python call
+// passing only Unknown values, what pyright infers for it.
+func (b *binder) calledReturns(f *fileFacts, k call, called binding) binding {
+	ty := b.thisResult(f, k, b.returns(called))
+	if !ty.found() {
+		ty = b.pyUnknownArgsReturn(f, k, called) // self._fold(name, value) with both Unknown
+	}
+	return ty
 }
 
 // chainBase types the first name of a chain of fields (x in x.a.b) at

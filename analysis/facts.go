@@ -1323,8 +1323,9 @@ func (f *fileFacts) addCall(n tree.Node, s *callShape, stack []int, skip map[int
 		k.RecvLit = lit
 	case recv.NamedChildCount() == 0:
 		k.RecvPlain = true
-	case c.spec.Lang == "python" && recv.Kind() == "subscript":
-		k.RecvChainStart, k.RecvChainEnd = recv.StartByte(), recv.EndByte() // d["x"].m(): an element of d
+	case c.spec.Lang == "python" && (recv.Kind() == "subscript" || recv.Kind() == "parenthesized_expression"):
+		// d["x"].m(): an element of d; (fmt % args).m(): what it holds.
+		k.RecvChainStart, k.RecvChainEnd = recv.StartByte(), recv.EndByte()
 	case recv.Kind() == c.spec.Assertion:
 		// x.(*T).m(): a T; x.(*pkg.T).m(): typed through pkg as a chain.
 		if l, q := c.nameLeaf(path{"type"}.first(recv)); !l.IsZero() && q.IsZero() {

@@ -610,9 +610,6 @@ func (b *binder) pyFormatted(f *fileFacts, start, end int) (ty binding, ok bool)
 	if !pyNominal(f) || b.depth > maxTypeDepth {
 		return binding{}, false
 	}
-	for end-start >= 2 && f.src[start] == '(' && f.src[end-1] == ')' && pyClosing(f.src[start:end]) == end-start-1 {
-		start, end = start+1, end-1
-	}
 	op := pyOperatorAt(f.src[start:end], '%')
 	if op <= 0 {
 		return binding{}, false

@@ -567,6 +567,45 @@ class H:
             s.decode(1)
             s = load()
 `, []string{"b resolved"}},
+		{"library functions held by a class, and strings formatted with %", `import socket
+from store import Store
+FMT = "%(code)s"
+class H:
+    _connect = socket.create_connection
+    fmt = FMT
+    def a(self):
+        self._connect((1, 2)).decode(1)
+    def b(self, code):
+        (self.fmt % {"code": code}).decode(1)
+    def c(self, code):
+        s = FMT % code
+        s.decode(1)
+    def d(self, code):
+        s = code % FMT
+        s.decode(1)
+`, []string{"d name-only"}},
+		{"a class named through its module", `import store
+class X(store.Store):
+    def decode(self, s):
+        return store.Store.decode(self, s)
+`, []string{"decode resolved"}},
+		// pyright infers a call's result from the arguments it passes: a
+		// def returning what an untyped parameter holds returns Unknown
+		// when it is passed Unknown.
+		{"calls passing only Unknown values", `from store import Store
+def ident(x):
+    return x
+def wrap(x, y=None):
+    if y:
+        return Store()
+    return x
+def a(v):
+    ident(v).decode(1)
+def b(v):
+    ident(Store()).decode(1)
+def c(v):
+    wrap(v, y=v).decode(1)
+`, []string{"b name-only", "c resolved"}},
 		{"elements' fields, properties and a call's fields", `from store import Store
 class Tokens(list):
     @property
