@@ -480,7 +480,15 @@ func (b *binder) resolveCall(f *fileFacts, k call) binding {
 		if b.thisUntyped(f, k.Start) {
 			return binding{external: true, typeName: tstype.Anonymous}
 		}
-		return b.selfMember(f, k.Caller, k.Name)
+		bd := b.selfMember(f, k.Caller, k.Name)
+		if !bd.found() && pyNominal(f) {
+			// self._create_connection = socket.create_connection: a field
+			// holding a library's function.
+			if fn := b.fieldType(f, k.Caller, k.Name, k.Start); fn.external && fn.member != "" && fn.lib == nil {
+				return fn
+			}
+		}
+		return bd
 	case k.RecvPlain:
 		if ty, _ := b.narrowed(f, k.Recv, k.Start); ty.found() {
 			return b.member(ty, k.Name)
@@ -815,6 +823,10 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 				}
 			}
 			for _, field := range rest {
+				if pyNominal(f) && pyLibModule(ty) {
+					ty = b.member(ty, field) // socket.create_connection: the library's function, by name
+					continue
+				}
 				ty = b.fieldOf(ty, field)
 			}
 			return ty

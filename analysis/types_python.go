@@ -159,11 +159,21 @@ func (b *binder) pyDottedModule(f *fileFacts, k call, base binding) (mod binding
 	return binding{}, false
 }
 
+// pyLibModule reports whether Python binding bd is a module outside the
+// workspace, imported (import socket), not one of its attributes.
+func pyLibModule(bd binding) bool {
+	return bd.external && bd.pkg != "" && bd.typeName == "" && bd.lib == nil && bd.member == "" && len(bd.defs) == 0 &&
+		len(bd.files) == 0
+}
+
 // pyLibFunc types a call of name, a standard library module's function
 // that called names (base64.b64encode(x), from binascii import
 // b2a_base64, or a class attribute holding socket.create_connection): what
 // the table says it returns; nothing for anything else.
 func pyLibFunc(called binding, name string) binding {
+	if called.member != "" {
+		name = called.member // self._connect(...) with self._connect = socket.create_connection
+	}
 	if !called.external || called.lib != nil || called.typeName != "" || pyClassLike(name) {
 		return binding{}
 	}

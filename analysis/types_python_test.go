@@ -583,6 +583,14 @@ class H:
     def d(self, code):
         s = code % FMT
         s.decode(1)
+class G:
+    def __init__(self):
+        self._connect = socket.create_connection
+        self.sock = None
+    def e(self):
+        self.sock = self._connect((1, 2))
+    def f(self):
+        self.sock.decode(1)
 `, []string{"d name-only"}},
 		{"a class named through its module", `import store
 class X(store.Store):
