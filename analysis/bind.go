@@ -2203,7 +2203,12 @@ func (b *binder) member(bd binding, name string) binding {
 	}
 	if len(out) == 0 && library {
 		// A member the type inherits from a package's type (File
-		// embedding io.Closer: Close is io's).
+		// embedding io.Closer: Close is io's), or from the standard
+		// library's, whose table types it (class Cookie(dict): items).
+		if sup, ok := b.pyLibBase(bd.defs, name, 0); ok {
+			sup.member = name
+			return sup
+		}
 		return binding{external: true, member: name}
 	}
 	if len(out) == 0 && b.typedField(bd, name) {
@@ -2253,7 +2258,17 @@ func (b *binder) superType(f *fileFacts, sf superFact, pos int) binding {
 	}
 	if pyNominal(f) && len(sup.defs) == 0 && sup.lib == nil && pyLibrary().types[sf.Name] != nil &&
 		(sf.Recv == "" && !sup.found() || sup.external && pytype.StubModule(sup.pkg)) {
-		return binding{external: true, typeName: sf.Name, lib: pyLibrary()}
+		lib := pyLibrary()
+		sup = binding{external: true, typeName: sf.Name, lib: lib}
+		// class Cookie(dict): pyright's dict[Unknown, Unknown]; class
+		// Tokens(list[Token]): a list of Token.
+		for i := range lib.types[sf.Name].params {
+			arg := anyType
+			if i < len(sf.Args) {
+				arg = b.evalType(f, parseTyx(sf.Args[i]), pos, 0)
+			}
+			sup.typeArgs = append(sup.typeArgs, arg)
+		}
 	}
 	return sup
 }
@@ -2329,10 +2344,49 @@ func (b *binder) selfMember(f *fileFacts, caller int, name string) binding {
 	static := caller >= 0 && f.defs[caller].Static // this in a static method is the class
 	for i := caller; i >= 0; i = f.defs[i].Parent {
 		if d := f.defs[i]; d.container && isType(d) {
-			return binding{defs: sideOf(b.membersOf(defRef{f, i}, name, 0), static)}
+			ms := sideOf(b.membersOf(defRef{f, i}, name, 0), static)
+			if len(ms) == 0 && pyNominal(f) {
+				if sup, ok := b.pyLibBase([]defRef{{f, i}}, name, 0); ok {
+					sup.member = name
+					return sup // self.items() in a class Cookie(dict)
+				}
+			}
+			return binding{defs: ms}
 		}
 	}
 	return binding{}
+}
+
+// pyLibBase finds the standard library class among the bases of the
+// Python classes defs, theirs or their workspace bases', whose table has
+// member name: that class, in the type arguments the heritage writes.
+func (b *binder) pyLibBase(defs []defRef, name string, depth int) (binding, bool) {
+	if depth > 4 || b.depth > maxTypeDepth {
+		return binding{}, false
+	}
+	for _, dr := range defs {
+		if !pyNominal(dr.f) {
+			continue
+		}
+		for _, sf := range dr.f.supers {
+			if sf.Def != dr.i {
+				continue
+			}
+			b.depth++
+			sup := b.superType(dr.f, sf, dr.f.defs[dr.i].Start)
+			b.depth--
+			if sup.lib != nil {
+				if _, ok := libMember(sup, name); ok {
+					return sup, true
+				}
+				continue
+			}
+			if found, ok := b.pyLibBase(b.types(sup).defs, name, depth+1); ok {
+				return found, true
+			}
+		}
+	}
+	return binding{}, false
 }
 
 // sideOf keeps, of the members ms of one name, the static ones when

@@ -113,6 +113,9 @@ func (b *binder) entryType(f *fileFacts, t typedName, pos int) binding {
 	if ty.isAny() || pyNominal(f) && (len(ty.typeArgs) == 1 && ty.typeArgs[0].isAny() || len(ty.defs) > 0 && b.pyUnknownElements(ty)) {
 		return anyType // Python: for s, c in self._chunks with self._chunks = []: Unknown elements
 	}
+	if elem, ok := b.pyIterElem(ty); ok && pyNominal(f) && elem.typeName == "tuple" && t.Index < len(elem.typeArgs) {
+		return elem.typeArgs[t.Index] // for k, v in d.items(): tuple[K, V]'s
+	}
 	if (ty.typeName == "Map" || ty.typeName == "ReadonlyMap") && len(ty.typeArgs) == 2 && t.Index <= 1 {
 		return ty.typeArgs[t.Index]
 	}
@@ -147,8 +150,13 @@ func (b *binder) declType(f *fileFacts, t typedName, pos int) binding {
 			return b.entryType(f, t, pos)
 		}
 		ty := b.declType(f, t, pos)
-		if ty.isAny() || len(ty.defs) > 0 && b.pyUnknownElements(ty) {
-			return anyType // for x in an Unknown, or in a class TokenList(list): x is Unknown
+		if pyNominal(f) {
+			if elem, ok := b.pyIterElem(ty); ok {
+				return elem // for x in an Unknown, or in a class TokenList(list): x is Unknown
+			}
+		}
+		if ty.isAny() {
+			return anyType
 		}
 		if f.c.spec.jsFamily() && !iterates[ty.typeName] {
 			return binding{} // for (const e of map): e is an entry, [K, V]

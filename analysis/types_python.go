@@ -561,16 +561,27 @@ func (b *binder) pyCollectionOf(f *fileFacts, k call, called binding) binding {
 	b.depth++
 	defer func() { b.depth-- }()
 	x := b.valueTypeAt(f, start, start+len(items[0]), 0)
-	elem := binding{}
-	switch {
-	case x.isAny() || len(x.defs) > 0 && b.pyUnknownElements(x):
-		elem = anyType
-	case x.external && x.lib != nil && len(x.typeArgs) == 1 && pyCollections[x.typeName] != "":
-		elem = x.typeArgs[0]
-	default:
+	elem, ok := b.pyIterElem(x)
+	if !ok {
 		return binding{}
 	}
 	return binding{external: true, typeName: coll, lib: pyLibrary(), typeArgs: []binding{elem}}
+}
+
+// pyIterElem types what iterating Python value x gives: Unknown for an
+// Unknown x or one of Unknown elements (a class TokenList(list)), else
+// what the library type's __iter__ yields (list[T]: T, dict[K, V]: K,
+// dict_items[K, V]: tuple[K, V]); ok is false when that is not told.
+func (b *binder) pyIterElem(x binding) (binding, bool) {
+	switch {
+	case x.isAny() || len(x.defs) > 0 && b.pyUnknownElements(x):
+		return anyType, true
+	case x.external && x.lib != nil && len(x.typeArgs) > 0:
+		if it, ok := libMember(x, "__iter__"); ok && len(it.typeArgs) == 1 && it.typeArgs[0].found() {
+			return it.typeArgs[0], true
+		}
+	}
+	return binding{}, false
 }
 
 // pyProperty reports whether dr is a Python method read as a field: one

@@ -131,6 +131,7 @@ func (t *table) class(name string, c tree.Node) {
 		t.types[name] = lt
 		t.order = append(t.order, name)
 	}
+	var generic []string // Generic[_KT, _VT] orders the parameters, when written
 	for _, b := range c.ChildByField("superclasses").NamedChildren() {
 		if b.Kind() == "keyword_argument" {
 			continue
@@ -139,6 +140,12 @@ func (t *table) class(name string, c tree.Node) {
 			lt.parents = append(lt.parents, p)
 		}
 		t.typeVars(b, &lt.params)
+		if v := b.ChildByField("value"); b.Kind() == "subscript" && (v.Text() == "Generic" || v.Text() == "Protocol") {
+			t.typeVars(b, &generic)
+		}
+	}
+	if len(generic) > 0 {
+		lt.params = generic
 	}
 	var members func(body tree.Node)
 	members = func(body tree.Node) {

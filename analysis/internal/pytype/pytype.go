@@ -17,7 +17,7 @@ var Stubs = []string{
 	"builtins.pyi", "typing.pyi", "re.pyi", "json/decoder.pyi", "json/encoder.pyi", "_io.pyi", "io.pyi",
 	"collections/__init__.pyi", "pathlib/__init__.pyi", "subprocess.pyi", "argparse.pyi", "logging/__init__.pyi",
 	"types.pyi", "importlib/__init__.pyi", "base64.pyi", "binascii.pyi", "socket.pyi", "socketserver.pyi",
-	"urllib/parse.pyi", "quopri.pyi",
+	"urllib/parse.pyi", "quopri.pyi", "_collections_abc.pyi",
 }
 
 // StubModule reports whether module (io, json.decoder, urllib.parse) is
