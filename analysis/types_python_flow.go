@@ -255,15 +255,20 @@ func (b *binder) pyJoin(f *fileFacts, entries []typedName, pos int) binding {
 	var out binding
 	var libs []binding
 	unknown, static := false, true
+	none, selfBuilt := false, false
 	for _, o := range entries {
 		if o.ValStart >= 0 && string(f.src[o.ValStart:o.ValEnd]) == "None" {
-			unknown = true
+			none = true
 			continue
 		}
 		oty := b.declType(f, o, pos)
 		switch {
 		case oty.isAny():
 			unknown = true
+		case !oty.found() && o.ValStart >= 0 && pyNames(string(f.src[o.ValStart:o.ValEnd]), o.Name):
+			// parts = list(part) + parts: built from the name itself, it
+			// adds no type its other assignments do not give.
+			selfBuilt = true
 		case !oty.found() || len(oty.files) > 0:
 			return binding{} // one that cannot be told
 		case len(oty.defs) > 0 && !oty.external:
@@ -287,10 +292,10 @@ func (b *binder) pyJoin(f *fileFacts, entries []typedName, pos int) binding {
 		return libs[0]
 	case len(libs) > 1:
 		return binding{external: true} // library types alone
-	case unknown:
+	case unknown, none && !selfBuilt:
 		return anyType
 	}
-	return binding{}
+	return binding{} // x = None; x = make(x): what make gives is not told
 }
 
 // pyFieldJoin types field name of Python class cls of f that no

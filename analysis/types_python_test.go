@@ -554,6 +554,21 @@ def c(x):
     else:
         x.decode(1)
 `, []string{"c resolved"}},
+		// pyright types parts list[Unknown]: the assignment building it
+		// from itself adds nothing.
+		{"a name built from itself in a loop", `from store import Store
+def a(tree):
+    parts = list(tree)
+    while parts:
+        part = parts.pop(0)
+        part.decode(1)
+        parts = list(part) + parts
+def b(x):
+    node = None
+    while x:
+        node.decode(1)
+        node = make(node)
+`, []string{"b name-only"}},
 		{"a for's name assigned again in its body", `from store import Store
 class H:
     def __init__(self):
