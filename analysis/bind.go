@@ -794,6 +794,13 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 		if ty, ok := b.pyComprehension(f, start, end); ok {
 			return ty // [h.name for h in headers]
 		}
+		if pyNominal(f) {
+			for _, p := range []string{"type(self)", "self.__class__"} {
+				if rest := v[min(len(p), len(v)):]; strings.HasPrefix(v, p) && len(rest) > 0 && pyClosing([]byte(rest)) == len(rest)-1 {
+					return b.enclosingClass(f, start) // type(self)(policy=p): an instance of self's class
+				}
+			}
+		}
 		if ty, ok := b.pyFormatted(f, start, end); ok {
 			return ty // self.error_message_format % {...}
 		}

@@ -518,6 +518,11 @@ def c(x):
     x.decode(1)
     if isinstance(x, Store):
         log(x)
+def h(x):
+    while x:
+        x.decode(1)
+        if isinstance(x, Store):
+            log(x)
 def d(x):
     if not isinstance(x, Store):
         log(x)
@@ -535,7 +540,7 @@ def g(s, c):
     if not isinstance(s, bytes):
         s = s.encode(c)
     s.decode(1)
-`, []string{"a resolved", "c name-only", "d resolved", "e resolved", "f name-only"}},
+`, []string{"a resolved", "d resolved", "e resolved", "f name-only", "h name-only"}},
 		// pyright keeps an Unknown Unknown where a test proves it is not
 		// a C: in the else of isinstance(x, C), and x is a tuple[Unknown,
 		// ...] in the branch of isinstance(x, tuple).
@@ -627,6 +632,14 @@ class G:
     def f(self):
         self.sock.decode(1)
 `, []string{"d name-only"}},
+		{"an instance of self's class", `from store import Store
+class S(Store):
+    def a(self):
+        part = type(self)()
+        part.decode(1)
+    def b(self):
+        self.__class__(1).decode(1)
+`, []string{"a resolved", "b resolved"}},
 		{"a class named through its module", `import store
 class X(store.Store):
     def decode(self, s):

@@ -322,16 +322,17 @@ func pyReassigned(f *fileFacts, t typedName, pos int) bool {
 }
 
 // pyNarrowedNear reports whether an isinstance test on the Python name
-// lies in the function around pos, even one not enclosing pos: after the
-// branches meet, pyright types the name by the union of what each gives
-// (PBXVariantGroup | Unknown after if isinstance(x, PBXVariantGroup)).
+// lies in the function around pos, before pos or in a loop with it, even
+// one not enclosing pos: after the branches meet, pyright types the name
+// by the union of what each gives (PBXVariantGroup | Unknown after if
+// isinstance(x, PBXVariantGroup)).
 func pyNarrowedNear(f *fileFacts, name string, pos int) bool {
 	if f.c.spec.Lang != "python" {
 		return false
 	}
 	start, end := pyFuncSpan(f, pos)
 	for _, nf := range f.narrows {
-		if nf.Name == name && nf.Start >= start && nf.Start < end {
+		if nf.Name == name && nf.Start >= start && nf.Start < end && (nf.Start <= pos || pyInLoopWith(f, nf.Start, pos)) {
 			return true
 		}
 	}
@@ -435,8 +436,8 @@ func (b *binder) pyJoined(f *fileFacts, name string, pos int) (ty binding, ok bo
 			inNot = true
 			continue
 		}
-		if pyExclusive(f, nf.Start, pos) {
-			continue // a branch pos does not follow: the if of an else holding pos
+		if pyExclusive(f, nf.Start, pos) || nf.Start > pos && !pyInLoopWith(f, nf.Start, pos) {
+			continue // a branch pos does not follow: the if of an else holding pos, or a later test
 		}
 		if nf.End > pos {
 			return binding{}, false
