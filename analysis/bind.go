@@ -906,7 +906,11 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 		}
 		b.depth++
 		defer func() { b.depth-- }()
-		return b.calledReturns(f, k, called)
+		ty := b.thisResult(f, k, b.returns(called))
+		if !ty.found() {
+			ty = b.pyUnknownArgsReturn(f, k, called) // self._fold(name, value) with both Unknown
+		}
+		return ty
 	}
 	return binding{}
 }
@@ -981,33 +985,22 @@ func recvCall(f *fileFacts, k call) (call, bool) {
 }
 
 // callResult finds what call k of f gives: the type it names (a class
-// called as Python's Foo()), else what it returns, this-typed by its
-// receiver (thisResult).
+// called as Foo()), else what it returns, this-typed by its receiver
+// (thisResult); a Python call as the value of an assignment is typed.
 func (b *binder) callResult(f *fileFacts, k call) binding {
 	if b.depth > maxTypeDepth {
 		return binding{}
 	}
 	b.depth++
 	defer func() { b.depth-- }()
+	if pyNominal(f) {
+		return b.valueTypeAt(f, k.Start, k.End, 0) // as the value of an assignment is typed
+	}
 	called := b.callArgs(f, k, b.resolveCall(f, k))
 	if ty := b.types(called); len(ty.defs) > 0 {
 		return ty
 	}
-	if ty := b.pyLibClass(f, k, called); ty.found() {
-		return ty // Python: io.BytesIO(), a library class through its module
-	}
-	return b.calledReturns(f, k, called)
-}
-
-// calledReturns types what call k of f returns, called being what it
-// calls: the written or inferred return type, else, for a Python call
-// passing only Unknown values, what pyright infers for it.
-func (b *binder) calledReturns(f *fileFacts, k call, called binding) binding {
-	ty := b.thisResult(f, k, b.returns(called))
-	if !ty.found() {
-		ty = b.pyUnknownArgsReturn(f, k, called) // self._fold(name, value) with both Unknown
-	}
-	return ty
+	return b.thisResult(f, k, b.returns(called))
 }
 
 // chainBase types the first name of a chain of fields (x in x.a.b) at
