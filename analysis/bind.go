@@ -804,6 +804,9 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 		if ty, ok := b.pyFormatted(f, start, end); ok {
 			return ty // self.error_message_format % {...}
 		}
+		if ty, ok := b.pyConditional(f, start, end); ok {
+			return ty // msg.policy if self.policy is None else self.policy
+		}
 		if (f.c.spec.jsFamily() || f.c.spec.Lang == "python") && strings.HasSuffix(v, "]") {
 			b.depth++
 			defer func() { b.depth-- }()

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"bytes"
 	_ "embed"
 	pathpkg "path"
 	"slices"
@@ -527,10 +528,11 @@ func (b *binder) pyUnknownElements(ty binding) bool {
 // pyCollections are the library collections a call of the bare name
 // makes from one iterable, each with the collection it gives (sorted
 // gives a list).
-var pyCollections = map[string]string{"list": "list", "set": "set", "frozenset": "frozenset", "tuple": "tuple", "sorted": "list"}
+var pyCollections = map[string]string{"list": "list", "set": "set", "frozenset": "frozenset", "tuple": "tuple", "sorted": "list",
+	"enumerate": "enumerate"}
 
-// pyCollectionOf types list(x), set(x), frozenset(x), tuple(x) or
-// sorted(x), call k of f, by the elements of x: a collection of Unknown
+// pyCollectionOf types list(x), set(x), frozenset(x), tuple(x),
+// sorted(x) or enumerate(x), call k of f, by the elements of x: a collection of Unknown
 // for an Unknown x or one of Unknown elements (list(self) in a class
 // TokenList(list)), of T for a collection of T. Nothing for another call,
 // or an x whose elements are not told.
@@ -577,7 +579,11 @@ func (b *binder) pyIterElem(x binding) (binding, bool) {
 	case x.isAny() || len(x.defs) > 0 && b.pyUnknownElements(x):
 		return anyType, true
 	case x.external && x.lib != nil && len(x.typeArgs) > 0:
-		if it, ok := libMember(x, "__iter__"); ok && len(it.typeArgs) == 1 && it.typeArgs[0].found() {
+		it, ok := libMember(x, "__iter__")
+		if ok && it.typeName == x.typeName {
+			return libMember(x, "__next__") // an iterator itself (enumerate): what __next__ gives
+		}
+		if ok && len(it.typeArgs) == 1 && it.typeArgs[0].found() {
 			return it.typeArgs[0], true
 		}
 	}
@@ -684,20 +690,16 @@ func pyOperatorAt(v []byte, op byte) int {
 
 // pyScan calls visit with each byte of Python source v outside string
 // literals, and the depth of brackets around it once the byte is read;
-// it stops when visit returns false.
+// it stops when visit returns false, or at a string left open.
 func pyScan(v []byte, visit func(i, depth int) bool) {
+	text := string(v)
 	depth := 0
 	for i := 0; i < len(v); i++ {
 		switch c := v[i]; c {
 		case '\'', '"':
-			j := i + 1
-			for j < len(v) && v[j] != c {
-				if v[j] == '\\' {
-					j++
-				}
-				j++
+			if i = pySkipString(text, i); i < 0 {
+				return
 			}
-			i = j
 			continue
 		case '(', '[', '{':
 			depth++
@@ -708,6 +710,45 @@ func pyScan(v []byte, visit func(i, depth int) bool) {
 			return
 		}
 	}
+}
+
+// pyConditional types Python value [start, end) of f that is a
+// conditional expression (a if test else b) by the join of its two
+// values (pyJoin); ok is false for another value.
+func (b *binder) pyConditional(f *fileFacts, start, end int) (ty binding, ok bool) {
+	if !pyNominal(f) || b.depth > maxTypeDepth {
+		return binding{}, false
+	}
+	v := f.src[start:end]
+	at, els := -1, -1
+	pyScan(v, func(i, depth int) bool {
+		if depth != 0 || i > 0 && pyWordByte(v[i-1]) {
+			return true
+		}
+		switch {
+		case at < 0 && bytes.HasPrefix(v[i:], []byte("if")) && i+2 < len(v) && isSpace(v[i+2]):
+			at = i
+		case at >= 0 && bytes.HasPrefix(v[i:], []byte("else")) && i+4 < len(v) && isSpace(v[i+4]):
+			els = i
+			return false
+		}
+		return true
+	})
+	if at <= 0 || els < 0 {
+		return binding{}, false
+	}
+	side := func(s, e int) typedName {
+		for s < e && isSpace(f.src[s]) {
+			s++
+		}
+		for e > s && isSpace(f.src[e-1]) {
+			e--
+		}
+		return typedName{Scope: -1, Start: s, ValStart: s, ValEnd: e}
+	}
+	b.depth++
+	defer func() { b.depth-- }()
+	return b.pyJoin(f, []typedName{side(start, start+at), side(start+els+len("else"), end)}, start), true
 }
 
 // pyComprehension types Python list comprehension [e for x in xs], the

@@ -265,7 +265,7 @@ func (b *binder) pyJoin(f *fileFacts, entries []typedName, pos int) binding {
 		switch {
 		case oty.isAny():
 			unknown = true
-		case !oty.found() && o.ValStart >= 0 && pyNames(string(f.src[o.ValStart:o.ValEnd]), o.Name):
+		case !oty.found() && o.Name != "" && o.ValStart >= 0 && pyNames(string(f.src[o.ValStart:o.ValEnd]), o.Name):
 			// parts = list(part) + parts: built from the name itself, it
 			// adds no type its other assignments do not give.
 			selfBuilt = true

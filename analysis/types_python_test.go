@@ -632,6 +632,22 @@ class G:
     def f(self):
         self.sock.decode(1)
 `, []string{"d name-only"}},
+		{"conditional expressions, *args and enumerate", `from store import Store
+def a(msg, p=None):
+    policy = msg.policy if p is None else p
+    policy.decode(1)
+def b(msg):
+    s = Store() if msg else None
+    s.decode(1)
+def c(*values, **kw):
+    values = list(values)
+    for i, v in enumerate(values):
+        v.decode(1)
+    kw["x"].decode(1)
+def d(xs: list[Store]):
+    for i, s in enumerate(xs):
+        s.decode(1)
+`, []string{"b resolved", "d resolved"}},
 		{"an instance of self's class", `from store import Store
 class S(Store):
     def a(self):

@@ -16,9 +16,9 @@ import (
 // as for TypeScript's any. A
 // method overriding one whose parameters are annotated, or a base class's
 // out of reach, is left alone (pyright types its parameters from the
-// overridden method's), and so are self and cls, a lambda's parameters,
-// *args and **kwargs. Inside if isinstance(x, C) (and after and), x is a
-// C.
+// overridden method's), and so are self and cls and a lambda's
+// parameters. *args is a tuple of Unknown, **kwargs a dict of str to
+// Unknown. Inside if isinstance(x, C) (and after and), x is a C.
 
 // addPyParams records the untyped parameters of the function definition
 // whose parameter list is n.
@@ -51,6 +51,16 @@ func (f *fileFacts) addPyParams(n tree.Node, stack []int) {
 			}
 		case "positional_separator", "keyword_separator":
 			continue
+		case "list_splat_pattern", "dictionary_splat_pattern":
+			// *args: tuple[Unknown, ...]; **kw: dict[str, Unknown].
+			if nm := firstNamedNonExtra(p); nm.Kind() == "identifier" {
+				x := "tuple<" + tstype.Any + ">"
+				if p.Kind() == "dictionary_splat_pattern" {
+					x = "dict<str," + tstype.Any + ">"
+				}
+				f.typed = append(f.typed, typedName{Name: nm.Text(), Expr: x, Scope: scope, Start: p.StartByte(),
+					ValStart: -1, ValEnd: -1})
+			}
 		}
 		if !name.IsZero() {
 			f.typed = append(f.typed, typedName{Name: name.Text(), Expr: tstype.Any, Scope: scope, Start: p.StartByte(),
