@@ -22,7 +22,8 @@ type libType struct {
 }
 
 // libTable is a standard library: its types, and the types of its global
-// variables and the return types of its global functions.
+// variables and the return types of its global functions (in Python's, a
+// module's named by the module, os.fdopen; builtins by their bare name).
 type libTable struct {
 	types   map[string]*libType
 	globals map[string]string

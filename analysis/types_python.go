@@ -170,15 +170,16 @@ func pyLibModule(bd binding) bool {
 // pyLibFunc types a call of name, a standard library module's function
 // that called names (base64.b64encode(x), from binascii import
 // b2a_base64, or a class attribute holding socket.create_connection): what
-// the table says it returns; nothing for anything else.
+// the table says that module's function returns; nothing for anything
+// else.
 func pyLibFunc(called binding, name string) binding {
 	if called.member != "" {
 		name = called.member // self._connect(...) with self._connect = socket.create_connection
 	}
-	if !called.external || called.lib != nil || called.typeName != "" || pyClassLike(name) {
+	if !called.external || called.lib != nil || called.typeName != "" || called.pkg == "" || pyClassLike(name) {
 		return binding{}
 	}
-	if typ, ok := pyLibrary().funcs[name]; ok {
+	if typ, ok := pyLibrary().funcs[strings.TrimPrefix(called.pkg, "_")+"."+name]; ok {
 		return libEval(pyLibrary(), parseTyx(typ), nil, binding{}, 0)
 	}
 	return binding{}

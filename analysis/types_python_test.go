@@ -648,6 +648,14 @@ def d(xs: list[Store]):
     for i, s in enumerate(xs):
         s.decode(1)
 `, []string{"b resolved", "d resolved"}},
+		{"a library module's functions, by module", `import os
+from store import Store
+def a(fd):
+    with os.fdopen(fd, "w") as f:
+        f.decode(1)
+def b(p):
+    os.open(p, 0).decode(1)
+`, nil},
 		{"an instance of self's class", `from store import Store
 class S(Store):
     def a(self):
@@ -907,6 +915,13 @@ func TestPyLibTable(t *testing.T) {
 	}
 	if got := lib.funcs["open"]; got != "TextIOWrapper" {
 		t.Errorf("open(): got %q, want TextIOWrapper", got)
+	}
+	// A module's functions are named by module: os.open is not open.
+	if got, bare := lib.funcs["os.fdopen"], lib.funcs["fdopen"]; got != "TextIOWrapper" || bare != "" {
+		t.Errorf("os.fdopen(): got %q (bare fdopen %q), want TextIOWrapper alone", got, bare)
+	}
+	if got := lib.funcs["os.open"]; got != "int" {
+		t.Errorf("os.open(): got %q, want int", got)
 	}
 	if lt := lib.types["list"]; lt == nil || len(lt.params) != 1 || lt.params[0] != "_T" {
 		t.Errorf("list's type parameters: got %+v, want [_T]", lt)

@@ -74,14 +74,15 @@ func run(dir, out, version string) error {
 		if err != nil {
 			return fmt.Errorf("parsing %s: %w", m, err)
 		}
-		t.read(tr.Root())
+		t.read(tr.Root(), pytype.FuncPrefix(m))
 	}
 	return t.write(out, version)
 }
 
-// read collects one stub's classes and functions; a version guard (if
+// read collects one stub's classes and functions, each function's name
+// after prefix (its module's, "" for builtins); a version guard (if
 // sys.version_info >= ...) is read as if it held.
-func (t *table) read(root tree.Node) {
+func (t *table) read(root tree.Node, prefix string) {
 	seen := map[string]bool{}
 	var walk func(n tree.Node)
 	walk = func(n tree.Node) {
@@ -95,7 +96,7 @@ func (t *table) read(root tree.Node) {
 				seen[name] = true
 				t.class(name, c)
 			case "function_definition":
-				name := c.ChildByField("name").Text()
+				name := prefix + c.ChildByField("name").Text()
 				if _, ok := t.funcs[name]; !ok {
 					t.funcs[name] = pytype.Expr(c.ChildByField("return_type"))
 				}

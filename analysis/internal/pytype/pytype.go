@@ -17,7 +17,19 @@ var Stubs = []string{
 	"builtins.pyi", "typing.pyi", "re.pyi", "json/decoder.pyi", "json/encoder.pyi", "_io.pyi", "io.pyi",
 	"collections/__init__.pyi", "pathlib/__init__.pyi", "subprocess.pyi", "argparse.pyi", "logging/__init__.pyi",
 	"types.pyi", "importlib/__init__.pyi", "base64.pyi", "binascii.pyi", "socket.pyi", "socketserver.pyi",
-	"urllib/parse.pyi", "quopri.pyi", "_collections_abc.pyi",
+	"urllib/parse.pyi", "quopri.pyi", "_collections_abc.pyi", "os/__init__.pyi",
+}
+
+// FuncPrefix is what the table writes before the name of a function of
+// stub (a path in Stubs): its module's public name and a dot (os., io.
+// for _io, json.decoder.), nothing for builtins, whose functions are
+// called by their bare names.
+func FuncPrefix(stub string) string {
+	m := strings.ReplaceAll(strings.TrimSuffix(strings.TrimSuffix(stub, ".pyi"), "/__init__"), "/", ".")
+	if m == "builtins" {
+		return ""
+	}
+	return strings.TrimPrefix(m, "_") + "."
 }
 
 // StubModule reports whether module (io, json.decoder, urllib.parse) is
@@ -25,8 +37,11 @@ var Stubs = []string{
 // name counts (_io's classes are io's).
 func StubModule(module string) bool {
 	for _, s := range Stubs {
-		m := strings.ReplaceAll(strings.TrimSuffix(strings.TrimSuffix(s, ".pyi"), "/__init__"), "/", ".")
-		if m == module || strings.TrimPrefix(m, "_") == module {
+		m := strings.TrimSuffix(FuncPrefix(s), ".")
+		if m == "" {
+			m = "builtins"
+		}
+		if m == module || "_"+m == module {
 			return true
 		}
 	}
