@@ -204,6 +204,10 @@ type typedName struct {
 	// Entry: an Elem name at position Index of a destructured entry
 	// (typedShape.Entry).
 	Entry bool
+	// Splat: a Python *args or **kwargs written with no annotation,
+	// typed as pyright reads it (Expr: a tuple or dict of Unknown), not
+	// by anything written.
+	Splat bool
 	// FieldOf and Field: a name destructured from a parameter of a
 	// written type (({ a: { b } }: Props)) is field chain Field (a.b) of
 	// that type (compact form); Field alone, with Elem, a field of an

@@ -188,7 +188,7 @@ func (b *binder) declType(f *fileFacts, t typedName, pos int) binding {
 		return ty
 	}
 	switch {
-	case t.Expr == tstype.Any && f.c.spec.Lang == "python" && b.pyBaseTyped(f, t.Scope):
+	case (t.Expr == tstype.Any || t.Splat) && f.c.spec.Lang == "python" && b.pyBaseTyped(f, t.Scope):
 		return binding{} // pyright may type it from the overridden method
 	case t.Expr != "":
 		return b.evalType(f, parseTyx(t.Expr), pos, 0)

@@ -182,7 +182,7 @@ func (b *binder) pyReaching(f *fileFacts, t typedName, pos int) (ty binding, ok 
 		if o.Name != t.Name || o.Scope != t.Scope || o.Return || o.Under || o.Prop || o.Until > 0 {
 			continue
 		}
-		if o.Type != "" || o.Expr != "" && o.Expr != tstype.Any {
+		if o.Type != "" || o.Expr != "" && o.Expr != tstype.Any && !o.Splat {
 			return binding{}, false // a written type holds throughout
 		}
 		all = append(all, o)

@@ -648,6 +648,16 @@ def d(xs: list[Store]):
     for i, s in enumerate(xs):
         s.decode(1)
 `, []string{"b resolved", "d resolved"}},
+		// An override of a method whose parameters are written with no
+		// annotation, **kwargs among them, is typed as any other def.
+		{"an override of a method taking **kwargs", `from store import Store
+class Base:
+    def __init__(self, a, **params):
+        pass
+class Sub(Base):
+    def __init__(self, text, charset=None):
+        text.decode(1)
+`, nil},
 		{"a library module's functions, by module", `import os
 from store import Store
 def a(fd):

@@ -59,7 +59,7 @@ func (f *fileFacts) addPyParams(n tree.Node, stack []int) {
 					x = "dict<str," + tstype.Any + ">"
 				}
 				f.typed = append(f.typed, typedName{Name: nm.Text(), Expr: x, Scope: scope, Start: p.StartByte(),
-					ValStart: -1, ValEnd: -1})
+					ValStart: -1, ValEnd: -1, Splat: true})
 			}
 		}
 		if !name.IsZero() {
@@ -294,7 +294,7 @@ func (b *binder) pyBaseTyped(f *fileFacts, scope int) bool {
 		for _, c := range sup.defs {
 			for _, m := range b.membersOf(c, d.Name, 0) {
 				for _, t := range m.f.typed {
-					if t.Scope == m.i && !t.Return && t.Expr != "" && t.Expr != tstype.Any {
+					if t.Scope == m.i && !t.Return && !t.Splat && t.Expr != "" && t.Expr != tstype.Any {
 						return true
 					}
 				}
