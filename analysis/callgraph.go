@@ -366,6 +366,9 @@ func (s *session) callSitesFor(t target, byDef bool) (out []match, untyped int) 
 		}
 		k := st.f.calls[st.i]
 		status, why, defs := b.classifyBound(st.f, k, t)
+		if byDef && status == nameOnly && why != ReasonDispatch && b.missesEach(st.f, k, t) {
+			status, why = miss, "" // judged against each definition of the bare name, none keeps it
+		}
 		if k.Read && (status == nameOnly && why != ReasonDispatch || status == miss) {
 			continue // a member read: listed only when types tie it, never counted
 		}
@@ -392,6 +395,24 @@ func (s *session) callSitesFor(t target, byDef bool) (out []match, untyped int) 
 		out = append(out, m)
 	}
 	return out, untyped
+}
+
+// missesEach reports whether call k of f, name-only for bare name t,
+// is a miss judged against each of t's definitions alone (a mixin's
+// super().init(...) that no definition's own answer keeps); false for a
+// name with more than maxDispatchDefs definitions, which are not judged
+// one by one.
+func (b *binder) missesEach(f *fileFacts, k call, t target) bool {
+	defs := b.targetDefs(t)
+	if len(defs) < 2 || len(defs) > maxDispatchDefs {
+		return false
+	}
+	for _, dr := range defs {
+		if st, _, _ := b.classifyBound(f, k, target{name: t.name, exact: &dr}); st != miss {
+			return false
+		}
+	}
+	return true
 }
 
 // maxDispatchDefs bounds how many definitions of a bare name a dispatch

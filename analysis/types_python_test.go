@@ -1277,3 +1277,39 @@ def check(v):
 	got := refList(r, func(cat string, it Ref) string { return fmt.Sprintf("%s:%d", it.File, it.Line) })
 	sameList(t, "references of Boolean.validate", got, []string{"v.py:10", "v.py:15"})
 }
+
+// TestBareNameKeepsWhatADefinitionKeeps checks that a bare name's answer
+// lists a call by name only when the answer about one of its definitions
+// would: urllib.parse.quote() is the library's, whatever quote is asked.
+func TestBareNameKeepsWhatADefinitionKeeps(t *testing.T) {
+	dir := project(t, map[string]string{
+		"a.py": `import urllib.parse
+from string import ascii_letters
+
+def quote(s):
+    return s
+
+class G:
+    def quote(self):
+        pass
+
+def f(x):
+    quote(x)
+
+def g(x):
+    urllib.parse.quote(x)
+
+def k():
+    ascii_letters.quote()
+
+def h():
+    load().quote()
+`,
+	})
+	r := run(t, dir, Params{Mode: ModeCallers, Language: "python", Symbol: "quote"})
+	var got []string
+	for _, n := range r.Callers {
+		got = append(got, fmt.Sprintf("%s %s %s", n.Via, n.Confidence, n.Def))
+	}
+	sameList(t, "callers of quote", got, []string{"quote(x) resolved quote a.py:4", "load().quote() name-only "})
+}
