@@ -651,9 +651,16 @@ func spreadsAtTop(v []byte) bool {
 // ((, [, {) around it once the byte is read; it stops when visit returns
 // false.
 func scanDepth(src []byte, visit func(i, depth int) bool) {
+	scanBrackets(src, skipLiteral, visit)
+}
+
+// scanBrackets is scanDepth for the literals skip finds: skip reports,
+// at src[i], whether a literal starts there and the index of its last
+// byte (len(src) or more for one left open).
+func scanBrackets(src []byte, skip func(src []byte, i int) (int, bool), visit func(i, depth int) bool) {
 	depth := 0
 	for i := 0; i < len(src); i++ {
-		if j, ok := skipLiteral(src, i); ok {
+		if j, ok := skip(src, i); ok {
 			i = j
 			continue
 		}
@@ -698,12 +705,7 @@ func (b *binder) parenthesizedChain(f *fileFacts, start, end int) (binding, bool
 	b.depth++
 	defer func() { b.depth-- }()
 	side := func(from, to int) binding { // its range without the spaces around it
-		for from < to && isSpace(f.src[from]) {
-			from++
-		}
-		for to > from && isSpace(f.src[to-1]) {
-			to--
-		}
+		from, to = trimSpace(f.src, from, to)
 		return b.valueType(f, from, to)
 	}
 	var ty binding
@@ -780,13 +782,7 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 			}
 		}
 		if pyNominal(f) && end-start >= 2 && f.src[start] == '(' && pyClosing(f.src[start:end]) == end-start-1 {
-			is, ie := start+1, end-1
-			for is < ie && isSpace(f.src[is]) {
-				is++
-			}
-			for ie > is && isSpace(f.src[ie-1]) {
-				ie--
-			}
+			is, ie := trimSpace(f.src, start+1, end-1)
 			b.depth++
 			defer func() { b.depth-- }()
 			return b.valueTypeAt(f, is, ie, 0) // (fmt % args): what it holds
@@ -2449,6 +2445,18 @@ func (b *binder) classifyImport(f *fileFacts, imp importFact, t target) status {
 
 // isSpace reports whether c is an ASCII space, tab or line break.
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// trimSpace narrows the range [start, end) of src to leave out the spaces
+// around it.
+func trimSpace(src []byte, start, end int) (int, int) {
+	for start < end && isSpace(src[start]) {
+		start++
+	}
+	for end > start && isSpace(src[end-1]) {
+		end--
+	}
+	return start, end
+}
 
 // isFunctionLiteral reports whether TypeScript or JavaScript expression v
 // is a function expression (function () {…}, async function* g() {…}).

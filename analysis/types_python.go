@@ -642,13 +642,7 @@ func (b *binder) pyFormatted(f *fileFacts, start, end int) (ty binding, ok bool)
 	if op <= 0 {
 		return binding{}, false
 	}
-	ls, le := start, start+op
-	for ls < le && isSpace(f.src[ls]) {
-		ls++
-	}
-	for le > ls && isSpace(f.src[le-1]) {
-		le--
-	}
+	ls, le := trimSpace(f.src, start, start+op)
 	if chain := strings.Split(string(f.src[ls:le]), "."); ls == le || slices.ContainsFunc(chain, func(s string) bool { return !isField(s) }) {
 		return binding{}, false // "%s" % x is a literal's (pyValueType); f(x) % y is not told
 	}
@@ -694,23 +688,15 @@ func pyOperatorAt(v []byte, op byte) int {
 // it stops when visit returns false, or at a string left open.
 func pyScan(v []byte, visit func(i, depth int) bool) {
 	text := string(v)
-	depth := 0
-	for i := 0; i < len(v); i++ {
-		switch c := v[i]; c {
-		case '\'', '"':
-			if i = pySkipString(text, i); i < 0 {
-				return
-			}
-			continue
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			depth--
+	scanBrackets(v, func(_ []byte, i int) (int, bool) {
+		if v[i] != '\'' && v[i] != '"' {
+			return i, false
 		}
-		if !visit(i, depth) {
-			return
+		if j := pySkipString(text, i); j >= 0 {
+			return j, true
 		}
-	}
+		return len(v), true // a string left open: nothing after it is read
+	}, visit)
 }
 
 // pyConditional types Python value [start, end) of f that is a
@@ -739,12 +725,7 @@ func (b *binder) pyConditional(f *fileFacts, start, end int) (ty binding, ok boo
 		return binding{}, false
 	}
 	side := func(s, e int) typedName {
-		for s < e && isSpace(f.src[s]) {
-			s++
-		}
-		for e > s && isSpace(f.src[e-1]) {
-			e--
-		}
+		s, e = trimSpace(f.src, s, e)
 		return typedName{Scope: -1, Start: s, ValStart: s, ValEnd: e}
 	}
 	b.depth++
@@ -763,13 +744,7 @@ func (b *binder) pyComprehension(f *fileFacts, start, end int) (ty binding, ok b
 	if at < 0 {
 		return binding{}, false
 	}
-	es, ee := start+1, start+at
-	for es < ee && isSpace(f.src[es]) {
-		es++
-	}
-	for ee > es && isSpace(f.src[ee-1]) {
-		ee--
-	}
+	es, ee := trimSpace(f.src, start+1, start+at)
 	list := binding{external: true, typeName: "list", lib: pyLibrary()}
 	if es == ee || b.depth > maxTypeDepth {
 		return list, true
