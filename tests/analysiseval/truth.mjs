@@ -273,8 +273,17 @@ for (const d of [...sample, ...[...typeSample].filter((d) => !sample.includes(d)
     if (inRoot(decl.getSourceFile().fileName)) q.defs.push(key(decl.getSourceFile().fileName, at.getStart(decl.getSourceFile())));
   }
   // The symbol's own references, and those of the imports and re-exports
-  // aliasing it; not those of related symbols (an interface's member).
+  // aliasing it; not those of related symbols (an interface's member). A
+  // member read through a union (x.get() with x: A | B) is a reference of
+  // each member it joins: the service lists it in a group of its own,
+  // whose definition is the union's first member, so each reference of a
+  // group not the symbol's is kept when the union's members hold it.
   const checker = program.getTypeChecker();
+  const joins = (fileName, pos) => {
+    const n = nodeAt(program.getSourceFile(fileName), pos);
+    const s = n && checker.getSymbolAtLocation(n);
+    return !!s && !!(s.flags & ts.SymbolFlags.Transient) && checker.getRootSymbols(s).includes(sym);
+  };
   const mine = (fileName, pos) => {
     const n = nodeAt(program.getSourceFile(fileName), pos);
     let s = n && checker.getSymbolAtLocation(n);
@@ -287,9 +296,9 @@ for (const d of [...sample, ...[...typeSample].filter((d) => !sample.includes(d)
   };
   for (const group of ls.findReferences(d.file, d.pos) || []) {
     const gd = group.definition;
-    if (!mine(gd.fileName, gd.textSpan.start)) continue;
+    const own = mine(gd.fileName, gd.textSpan.start);
     for (const r of group.references) {
-      if (r.isDefinition || !inRoot(r.fileName)) continue;
+      if (r.isDefinition || !inRoot(r.fileName) || !own && !joins(r.fileName, r.textSpan.start)) continue;
       const k = key(r.fileName, r.textSpan.start);
       q.refsAll.push(k);
       if (structural(program.getSourceFile(r.fileName), r.textSpan.start)) q.refsStructural.push(k);
