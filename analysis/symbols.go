@@ -432,6 +432,9 @@ func (s *session) references(sym, owner string, maxNodes int) *References {
 			if sf.Name == sym {
 				d := f.defs[sf.Def]
 				st := b.classifyName(f, sym, d.Start, tgt)
+				if sf.Recv != "" {
+					st = b.judge(b.superType(f, sf, d.Start), tgt) // extends ns.Types<…>, class X(mod.Base)
+				}
 				add(RefHeritage, f, sf.Line, f.lineText(sf.Line, viaMax), st, why(st)) // the line naming it (extends on a line of its own)
 			}
 		}

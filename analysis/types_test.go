@@ -1058,6 +1058,28 @@ export class Impl implements Base { x = 1 }
 	sameList(t, "heritage references of Base", got, []string{"a.ts:3", "a.ts:4"})
 }
 
+// TestHeritageThroughNamespace: extends NS.Types<…> names NS's Types,
+// not the declaring namespace's own Types of the same name.
+func TestHeritageThroughNamespace(t *testing.T) {
+	dir := project(t, map[string]string{"a.ts": `export declare namespace A {
+  export interface Types<I = unknown> { readonly input: I }
+}
+export declare namespace B {
+  export interface Types<I = unknown> extends A.Types<I> {}
+}
+`})
+	for sym, want := range map[string][]string{"A.Types": {"a.ts:5 resolved"}, "B.Types": nil} {
+		r := run(t, dir, Params{Mode: ModeReferences, Language: "typescript", Symbol: sym})
+		got := refList(r, func(cat string, it Ref) string {
+			if cat != RefHeritage {
+				return ""
+			}
+			return fmt.Sprintf("%s:%d %s", it.File, it.Line, it.Confidence)
+		})
+		sameList(t, "heritage references of "+sym, got, want)
+	}
+}
+
 // TestModuleAugmentation: an interface declared in declare module "lib"
 // { … } merges with the one the module exports: references and
 // definitions of either are those of both, as the compiler merges them.
