@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/loupe-dev/loupe/analysis/internal/tstype"
@@ -251,7 +252,7 @@ func (b *binder) narrowedBy(f *fileFacts, test narrowFact, pos int) (ty binding,
 	name := test.Name
 	b.depth++
 	defer func() { b.depth-- }()
-	var out binding
+	var alts []binding
 	for _, nf := range alternatives(test) {
 		ty, applies := b.narrowType(f, nf, pos)
 		switch {
@@ -260,6 +261,13 @@ func (b *binder) narrowedBy(f *fileFacts, test narrowFact, pos int) (ty binding,
 		case !ty.found() || len(ty.files) > 0:
 			return binding{}, true
 		}
+		alts = append(alts, ty)
+	}
+	if f.c.spec.jsFamily() {
+		alts = b.withoutSubtypes(alts)
+	}
+	var out binding
+	for _, ty := range alts {
 		out.defs = append(out.defs, ty.defs...)
 		if ty.external && out.typeName == "" {
 			out.external, out.typeName, out.lib, out.typeArgs = true, ty.typeName, ty.lib, ty.typeArgs
@@ -279,6 +287,57 @@ func (b *binder) narrowedBy(f *fileFacts, test narrowFact, pos int) (ty binding,
 		}
 	}
 	return out, true
+}
+
+// withoutSubtypes drops, of the types a disjunction of tests proves
+// (isES6Map(x) || isObservableMap(x)), those another of them is a
+// supertype of, as the compiler reduces the union: ObservableMap, which
+// implements Map, leaves Map<any, any>, whose get dispatches to it.
+func (b *binder) withoutSubtypes(alts []binding) []binding {
+	if len(alts) < 2 {
+		return alts
+	}
+	keep := alts[:0:0]
+	for i, a := range alts {
+		sub := len(a.defs) > 0 && slices.ContainsFunc(alts, func(o binding) bool {
+			return !sameType(o, alts[i]) && !slices.ContainsFunc(a.defs, func(dr defRef) bool { return !b.subtypeOf(dr, o, 0) })
+		})
+		if !sub {
+			keep = append(keep, a)
+		}
+	}
+	return keep
+}
+
+// subtypeOf reports whether type dr extends or implements o, a workspace
+// type or a library one named by its name, itself or through its
+// supertypes.
+func (b *binder) subtypeOf(dr defRef, o binding, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	for _, od := range o.defs {
+		if b.inherits(dr, od, 0) {
+			return true
+		}
+	}
+	if !o.external || o.typeName == "" || o.typeName == tstype.Anonymous {
+		return false
+	}
+	for _, sf := range dr.f.supers {
+		if sf.Def != dr.i {
+			continue
+		}
+		if sf.Name == o.typeName {
+			return true
+		}
+		for _, p := range b.superType(dr.f, sf, dr.f.defs[dr.i].Start).defs {
+			if b.subtypeOf(p, o, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // narrowType is the type one test nf proves, with whether it narrows.

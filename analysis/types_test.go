@@ -1058,6 +1058,35 @@ export class Impl implements Base { x = 1 }
 	sameList(t, "heritage references of Base", got, []string{"a.ts:3", "a.ts:4"})
 }
 
+// TestNarrowedUnionReduced: isES6Map(x) || isOMap(x), OMap implementing
+// Map, narrows x to Map<any, any> as the compiler reduces the union: a.
+// entries() is the library's, reaching OMap's by dispatch alone.
+func TestNarrowedUnionReduced(t *testing.T) {
+	dir := project(t, map[string]string{"a.ts": `export class OMap<K, V> implements Map<K, V> {
+  entries(): any { return [] }
+}
+function isES6Map(x: any): x is Map<any, any> { return x instanceof Map }
+function isOMap(x: any): x is OMap<any, any> { return x instanceof OMap }
+export function f(a: any) {
+  if (isES6Map(a) || isOMap(a)) {
+    return a.entries()
+  }
+}
+export function g(a: any) {
+  if (isOMap(a)) {
+    return a.entries()
+  }
+}
+`})
+	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "OMap.entries"})
+	var got []string
+	for _, n := range r.Callers {
+		got = append(got, n.Name+" "+n.Confidence)
+	}
+	sort.Strings(got)
+	sameList(t, "callers of OMap.entries", got, []string{"f dispatch", "g resolved"})
+}
+
 // TestHeritageThroughNamespace: extends NS.Types<…> names NS's Types,
 // not the declaring namespace's own Types of the same name.
 func TestHeritageThroughNamespace(t *testing.T) {
