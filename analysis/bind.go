@@ -781,42 +781,13 @@ func (b *binder) valueTypeAt(f *fileFacts, start, end, index int) binding {
 				v = chain // this.diff?.removed, a!.b
 			}
 		}
-		if pyNominal(f) && end-start >= 2 && f.src[start] == '(' && pyClosing(f.src[start:end]) == end-start-1 {
-			is, ie := trimSpace(f.src, start+1, end-1)
-			b.depth++
-			defer func() { b.depth-- }()
-			return b.valueTypeAt(f, is, ie, 0) // (fmt % args): what it holds
-		}
-		if ty, ok := b.pyComprehension(f, start, end); ok {
-			return ty // [h.name for h in headers]
-		}
-		if pyNominal(f) {
-			for _, p := range []string{"type(self)", "self.__class__"} {
-				if rest := v[min(len(p), len(v)):]; strings.HasPrefix(v, p) && len(rest) > 0 && pyClosing([]byte(rest)) == len(rest)-1 {
-					return b.enclosingClass(f, start) // type(self)(policy=p): an instance of self's class
-				}
-			}
-		}
-		if ty, ok := b.pyFormatted(f, start, end); ok {
-			return ty // self.error_message_format % {...}
-		}
-		if ty, ok := b.pyConditional(f, start, end); ok {
-			return ty // msg.policy if self.policy is None else self.policy
+		if ty, ok := b.pyValueAt(f, start, end, v); ok {
+			return ty // (fmt % args), [e for x in xs], type(self)(), a if c else b, self[0].value
 		}
 		if (f.c.spec.jsFamily() || f.c.spec.Lang == "python") && strings.HasSuffix(v, "]") {
 			b.depth++
 			defer func() { b.depth-- }()
 			return b.indexed(f, v, start)
-		}
-		if elem, fields, ok := pyIndexedFields(f, v); ok {
-			// self[0].value: the element's fields, one by one.
-			b.depth++
-			defer func() { b.depth-- }()
-			ty := b.indexed(f, elem, start)
-			for _, field := range fields {
-				ty = b.fieldOf(ty, field)
-			}
-			return ty
 		}
 		if chain := strings.Split(v, "."); !slices.ContainsFunc(chain, func(s string) bool { return !isField(s) }) {
 			b.depth++
@@ -1088,21 +1059,6 @@ func (b *binder) indexed(f *fileFacts, v string, pos int) binding {
 		return ty.typeArgs[1]
 	}
 	return binding{}
-}
-
-// pyIndexedFields splits Python value v of f that reads fields of an
-// element (self[0].value, parts[-1].token_type) into the element and the
-// fields; ok is false for any other value.
-func pyIndexedFields(f *fileFacts, v string) (elem string, fields []string, ok bool) {
-	i := strings.LastIndexByte(v, ']')
-	if f.c.spec.Lang != "python" || i < 0 || i+1 >= len(v) || v[i+1] != '.' {
-		return "", nil, false
-	}
-	fields = strings.Split(v[i+2:], ".")
-	if slices.ContainsFunc(fields, func(s string) bool { return !isField(s) }) {
-		return "", nil, false
-	}
-	return v[:i+1], fields, true
 }
 
 // asserted reads a parenthesized TypeScript assertion (x as Store), or

@@ -733,12 +733,66 @@ func (b *binder) pyConditional(f *fileFacts, start, end int) (ty binding, ok boo
 	return b.pyJoin(f, []typedName{side(start, start+at), side(start+els+len("else"), end)}, start), true
 }
 
+// pyValueAt types Python value v, [start, end) of f, by the forms only
+// Python writes: a parenthesized value is what it holds, a list
+// comprehension a list of its element, type(self)(…) an instance of
+// self's class, fmt % args a string, a if test else b their join, and
+// self[0].value a field of an element; ok is false for another value.
+func (b *binder) pyValueAt(f *fileFacts, start, end int, v string) (binding, bool) {
+	if !pyNominal(f) || b.depth > maxTypeDepth {
+		return binding{}, false
+	}
+	b.depth++
+	defer func() { b.depth-- }()
+	if end-start >= 2 && f.src[start] == '(' && pyClosing(f.src[start:end]) == end-start-1 {
+		is, ie := trimSpace(f.src, start+1, end-1)
+		return b.valueTypeAt(f, is, ie, 0), true
+	}
+	if ty, ok := b.pyComprehension(f, start, end); ok {
+		return ty, true
+	}
+	for _, p := range []string{"type(self)", "self.__class__"} {
+		if rest := v[min(len(p), len(v)):]; strings.HasPrefix(v, p) && len(rest) > 0 && pyClosing([]byte(rest)) == len(rest)-1 {
+			return b.enclosingClass(f, start), true
+		}
+	}
+	if ty, ok := b.pyFormatted(f, start, end); ok {
+		return ty, true
+	}
+	if ty, ok := b.pyConditional(f, start, end); ok {
+		return ty, true
+	}
+	if elem, fields, ok := pyIndexedFields(v); ok {
+		ty := b.indexed(f, elem, start)
+		for _, field := range fields {
+			ty = b.fieldOf(ty, field)
+		}
+		return ty, true
+	}
+	return binding{}, false
+}
+
+// pyIndexedFields splits Python value v that reads fields of an element
+// (self[0].value, parts[-1].token_type) into the element and the fields;
+// ok is false for any other value.
+func pyIndexedFields(v string) (elem string, fields []string, ok bool) {
+	i := strings.LastIndexByte(v, ']')
+	if i < 0 || i+1 >= len(v) || v[i+1] != '.' {
+		return "", nil, false
+	}
+	fields = strings.Split(v[i+2:], ".")
+	if slices.ContainsFunc(fields, func(s string) bool { return !isField(s) }) {
+		return "", nil, false
+	}
+	return v[:i+1], fields, true
+}
+
 // pyComprehension types Python list comprehension [e for x in xs], the
 // value [start, end) of f, by its element e: a list of what e gives, a
 // list when e is not told; ok is false for another value.
 func (b *binder) pyComprehension(f *fileFacts, start, end int) (ty binding, ok bool) {
 	if !pyNominal(f) || end-start < 2 || f.src[start] != '[' || f.src[end-1] != ']' {
-		return binding{}, false // every valueTypeAt asks: no copy of the value for others
+		return binding{}, false
 	}
 	at := pyKeywordAt(string(f.src[start:end]), 1, "for")
 	if at < 0 {
