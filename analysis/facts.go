@@ -1199,6 +1199,10 @@ func (f *fileFacts) addDefNamed(n, nameNode tree.Node, s *defShape, stack []int,
 	if isMemberLabel(d.Label) {
 		d.Lexical = false
 	}
+	if n.Kind() == "function_signature" && (d.Parent < 0 || !f.defs[d.Parent].container || f.defs[d.Parent].Label == lNamespace) &&
+		(n.Parent().Kind() == "ambient_declaration" || strings.HasSuffix(f.rel, ".d.ts")) {
+		d.Lexical = true // declare function isMap(x: any): x is Map<K, V>: a function in scope, its body elsewhere
+	}
 	if d.Parent < 0 && c.spec.ImplicitSelf {
 		d.Lexical = true // Ruby's top-level methods
 	}

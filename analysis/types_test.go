@@ -1087,6 +1087,27 @@ export function g(a: any) {
 	sameList(t, "callers of OMap.entries", got, []string{"f dispatch", "g resolved"})
 }
 
+// TestDeclaredGuard: a guard declared with no body (declare function, or
+// in a .d.ts) is a function in scope whose predicate narrows.
+func TestDeclaredGuard(t *testing.T) {
+	dir := project(t, map[string]string{"a.ts": `export class P { run(): void {} }
+declare function isP(x: any): x is P;
+export function h(a: any) {
+  if (isP(a)) {
+    a.run()
+  }
+}
+`, "guards.d.ts": "import { P } from './a';\nexport function isQ(x: any): x is P;\n",
+		"b.ts": "import { isQ } from './guards';\nexport function k(a: any) {\n  if (isQ(a)) a.run();\n}\n"})
+	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "P.run"})
+	var got []string
+	for _, n := range r.Callers {
+		got = append(got, n.Name+" "+n.Confidence)
+	}
+	sort.Strings(got)
+	sameList(t, "callers of P.run", got, []string{"h resolved", "k resolved"})
+}
+
 // TestHeritageThroughNamespace: extends NS.Types<…> names NS's Types,
 // not the declaring namespace's own Types of the same name.
 func TestHeritageThroughNamespace(t *testing.T) {
