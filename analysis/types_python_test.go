@@ -544,7 +544,8 @@ def g(s, c):
 		// pyright keeps an Unknown Unknown where a test proves it is not
 		// a C: in the else of isinstance(x, C), and x is a tuple[Unknown,
 		// ...] in the branch of isinstance(x, tuple).
-		{"the else of isinstance and isinstance of a collection", `from store import Store
+		{"the else of isinstance and isinstance of a collection", `from typing import Any, Union
+from store import Store
 def a(x=None):
     if isinstance(x, tuple):
         x = load(x[0])
@@ -558,7 +559,14 @@ def c(x):
         log(x)
     else:
         x.decode(1)
-`, []string{"c resolved"}},
+def d(x: Union[list, Any]):
+    if isinstance(x, list):
+        log(x)
+    elif isinstance(x, tuple):
+        return [m.decode(1) for m in x]
+    elif isinstance(x, Store):
+        x.decode(1)
+`, []string{"c resolved", "d resolved"}},
 		// pyright types parts list[Unknown]: the assignment building it
 		// from itself adds nothing.
 		{"a name built from itself in a loop", `from store import Store

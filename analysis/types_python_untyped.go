@@ -105,13 +105,13 @@ func (f *fileFacts) addPyUnpack(n tree.Node, stack []int) {
 	}
 }
 
-// pyNarrows returns the narrowings node n makes: an if statement's
-// condition over its consequence, and a and b's left side over its right;
-// an if not isinstance(...) that always leaves narrows after itself too
-// (pyNarrowsAfter), and the elif and else clauses of an if isinstance(x,
-// C) prove x is not a C (pyElseNarrows).
+// pyNarrows returns the narrowings node n makes: an if statement's or
+// elif clause's condition over its consequence, and a and b's left side
+// over its right; an if not isinstance(...) that always leaves narrows
+// after itself too (pyNarrowsAfter), and the elif and else clauses of an
+// if isinstance(x, C) prove x is not a C (pyElseNarrows).
 func pyNarrows(n tree.Node) []narrowFact {
-	out := branchNarrows(n, []string{"if_statement"}, "boolean_operator", "and", pyTests)
+	out := branchNarrows(n, []string{"if_statement", "elif_clause"}, "boolean_operator", "and", pyTests)
 	if n.Kind() == "if_statement" {
 		out = append(out, pyNarrowsAfter(n, n.ChildByField("condition"))...)
 		out = append(out, pyElseNarrows(n)...)
