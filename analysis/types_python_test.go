@@ -523,6 +523,11 @@ def h(x):
         x.decode(1)
         if isinstance(x, Store):
             log(x)
+def k(xs):
+    for x in xs:
+        x.decode(1)
+        if isinstance(x, Store):
+            log(x)
 def d(x):
     if not isinstance(x, Store):
         log(x)

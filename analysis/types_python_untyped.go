@@ -342,7 +342,7 @@ func pyNarrowedNear(f *fileFacts, name string, pos int) bool {
 	}
 	start, end := pyFuncSpan(f, pos)
 	for _, nf := range f.narrows {
-		if nf.Name == name && nf.Start >= start && nf.Start < end && (nf.Start <= pos || pyInLoopWith(f, nf.Start, pos)) {
+		if nf.Name == name && nf.Start >= start && nf.Start < end && !pyLaterTest(f, name, nf.Start, pos) {
 			return true
 		}
 	}
@@ -446,7 +446,7 @@ func (b *binder) pyJoined(f *fileFacts, name string, pos int) (ty binding, ok bo
 			inNot = true
 			continue
 		}
-		if pyExclusive(f, nf.Start, pos) || nf.Start > pos && !pyInLoopWith(f, nf.Start, pos) {
+		if pyExclusive(f, nf.Start, pos) || pyLaterTest(f, name, nf.Start, pos) {
 			continue // a branch pos does not follow: the if of an else holding pos, or a later test
 		}
 		if nf.End > pos {
@@ -480,6 +480,28 @@ func (b *binder) pyJoined(f *fileFacts, name string, pos int) (ty binding, ok bo
 		return anyType, true
 	}
 	return binding{}, false
+}
+
+// pyLaterTest reports whether an isinstance test of the Python name at
+// test, after pos, tells nothing at pos: no loop holds both, or the name
+// is assigned anew in each turn of the loop before pos (the loop's own
+// variable, for x in xs).
+func pyLaterTest(f *fileFacts, name string, test, pos int) bool {
+	if test <= pos {
+		return false
+	}
+	for _, l := range f.loops {
+		if !(l[0] <= test && test < l[1] && l[0] <= pos && pos < l[1]) {
+			continue
+		}
+		for _, t := range f.typed {
+			if t.Name == name && !t.Return && l[0] <= t.Start && t.Start < pos && pyDominates(f, t.Start, pos) {
+				return true // assigned in the loop before pos, on every way there
+			}
+		}
+		return false
+	}
+	return true
 }
 
 // pyTestedAfter reports whether each of the assignments reach of a Python
