@@ -151,6 +151,30 @@ function structural(f, pos, name) {
   return /^\s*class\s+\w+\s*\(/.test(text);
 }
 
+// enclosingDef finds the line of the def around line of f, by
+// indentation: the nearest def line above it indented less; -1 at the top
+// level.
+function enclosingDef(f, line) {
+  const ls = lines.get(f);
+  let indent = ls[line].search(/\S/);
+  for (let i = line - 1; i >= 0; i--) {
+    const at = ls[i].search(/\S/);
+    if (at < 0 || at >= indent) continue;
+    if (/^\s*(async\s+)?def\s/.test(ls[i])) return i;
+    if (/^\s*class\s/.test(ls[i]) || at === 0) return -1;
+    indent = at;
+  }
+  return -1;
+}
+
+// declares reports whether the name at pos is another declaration of the
+// symbol asked about (def prereleases(self, value) under
+// @prereleases.setter, which pyright counts as one symbol with the
+// getter): a definition, as the TypeScript truth leaves its own out.
+function declares(f, pos) {
+  return /(^|\s)(async\s+)?def\s+$/.test(lines.get(f)[pos.line].slice(0, pos.character));
+}
+
 const key = (f, line) => `${rel(f)}:${line + 1}`;
 
 // callersOf asks pyright's call hierarchy for the callers of the
@@ -164,7 +188,11 @@ async function callersOf(pos, sites) {
       if (!inRoot(f)) continue;
       for (const r of (sites && c.fromRanges) || []) sites.push(key(f, r.start.line));
       // A module's top level: pyright names the module (kind 2, or 1 file).
-      out.push(c.from.kind === 2 || c.from.kind === 1 ? `${rel(f)}:module` : key(f, c.from.selectionRange.start.line));
+      // A lambda's call is the function's around it, as the TypeScript
+      // truth counts a function literal's.
+      const at = c.from.selectionRange.start;
+      const line = c.from.kind === 2 || c.from.kind === 1 ? -1 : lines.get(f)[at.line].startsWith('lambda', at.character) ? enclosingDef(f, at.line) : at.line;
+      out.push(line < 0 ? `${rel(f)}:module` : key(f, line));
     }
   }
   return out;
@@ -224,7 +252,7 @@ for (const d of sample) {
   const pos = { textDocument: { uri: uri(d.file) }, position: d.at };
   for (const r of (await request('textDocument/references', { ...pos, context: { includeDeclaration: false } })) || []) {
     const f = fileURLToPath(r.uri);
-    if (!inRoot(f)) continue;
+    if (!inRoot(f) || declares(f, r.range.start)) continue;
     const k = key(f, r.range.start.line);
     q.refsAll.push(k);
     if (structural(f, r.range.start, d.name)) q.refsStructural.push(k);
