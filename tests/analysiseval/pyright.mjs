@@ -152,14 +152,14 @@ function structural(f, pos, name) {
 }
 
 // enclosingDef finds the line of the def around line of f, by
-// indentation: the nearest def line above it indented less; -1 at the top
-// level.
+// indentation: the nearest def line above it indented less, lines that
+// close a bracket aside; -1 at the top level.
 function enclosingDef(f, line) {
   const ls = lines.get(f);
   let indent = ls[line].search(/\S/);
   for (let i = line - 1; i >= 0; i--) {
     const at = ls[i].search(/\S/);
-    if (at < 0 || at >= indent) continue;
+    if (at < 0 || at >= indent || ')]}'.includes(ls[i][at])) continue; // a bracket closing a def's parameters
     if (/^\s*(async\s+)?def\s/.test(ls[i])) return i;
     if (/^\s*class\s/.test(ls[i]) || at === 0) return -1;
     indent = at;
