@@ -371,6 +371,21 @@ func evalGo(t *testing.T, root, corpus string) {
 	// the method itself (found) and those the qualified answer lists
 	// (correct).
 	reached := &score{}
+	// exhaustive counts, per mode, the qualified answers marked exhaustive
+	// and those of them missing a result the truth has.
+	exhaustive, wrongExhaustive := map[string]int{}, map[string]int{}
+	claim := func(mode string, r *analysis.Result, got, wanted []string, symbol string) {
+		claimed, missing := claimMisses(r, got, wanted)
+		if claimed {
+			exhaustive[mode]++
+		}
+		if len(missing) > 0 {
+			wrongExhaustive[mode]++
+			if verbose {
+				t.Logf("%s %s marked exhaustive misses %v", mode, symbol, missing)
+			}
+		}
+	}
 	for _, d := range sample {
 		for _, w := range ways {
 			symbol := d.name
@@ -380,7 +395,8 @@ func evalGo(t *testing.T, root, corpus string) {
 			var got []string
 			nodes := map[string]analysis.CallNode{}
 			var checked []analysis.CallNode
-			for _, n := range ask(analysis.ModeCallers, symbol).Callers {
+			rc := ask(analysis.ModeCallers, symbol)
+			for _, n := range rc.Callers {
 				if w.resolvedOnly && n.Confidence != analysis.Resolved || !g.checked[n.File] {
 					continue
 				}
@@ -393,6 +409,7 @@ func evalGo(t *testing.T, root, corpus string) {
 			right := callersRight(checked, query{Callers: keys(d.callers), Overridden: keys(d.dispatch)})
 			scores["callers"][w.name].add(dedup(got), right, keys(d.callers))
 			if w.qualified && !w.resolvedOnly {
+				claim("callers", rc, got, keys(d.callers), symbol)
 				countLabels(dispatch, labelled, checked, right, keys(d.callers))
 				gotSet := set(got)
 				for k := range d.dispatch {
@@ -418,7 +435,8 @@ func evalGo(t *testing.T, root, corpus string) {
 				}
 			}
 			got = nil
-			for _, c := range ask(analysis.ModeReferences, symbol).References.Categories {
+			rr := ask(analysis.ModeReferences, symbol)
+			for _, c := range rr.References.Categories {
 				if c.Heuristic && w.qualified {
 					continue
 				}
@@ -430,6 +448,9 @@ func evalGo(t *testing.T, root, corpus string) {
 				}
 			}
 			scores["references"][w.name].add(dedup(got), keys(d.refs), keys(d.callRefs))
+			if w.qualified && !w.resolvedOnly {
+				claim("references", rr, got, keys(d.callRefs), symbol)
+			}
 			got = nil
 			for _, x := range ask(analysis.ModeDefinitions, symbol).Definitions {
 				if g.checked[x.File] {
@@ -455,6 +476,9 @@ func evalGo(t *testing.T, root, corpus string) {
 	logLabels(t, dispatch, labelled)
 	t.Logf("%-11s %-25s %s (%d/%d) of the truth's dispatch callers listed", "callers", "qualified, dispatch",
 		ratio(reached.correct, reached.found), reached.correct, reached.found)
+	for _, mode := range []string{"callers", "references"} {
+		t.Logf("%-11s %d qualified answers marked exhaustive, %d of them missing a result", mode, exhaustive[mode], wrongExhaustive[mode])
+	}
 	if len(g.errs) > 0 {
 		t.Log(fmt.Sprintf("go/types reported %d errors, the first: %s", len(g.errs), g.errs[0]))
 	}
