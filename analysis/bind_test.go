@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -48,6 +49,18 @@ func refList(r *Result, show func(cat string, it Ref) string) []string {
 		}
 	}
 	return out
+}
+
+// callerLabels asks dir for the callers of symbol in lang: "caller
+// confidence" of each, sorted.
+func callerLabels(t *testing.T, dir, lang, symbol string) []string {
+	t.Helper()
+	var got []string
+	for _, n := range run(t, dir, Params{Mode: ModeCallers, Language: lang, Symbol: symbol}).Callers {
+		got = append(got, n.Name+" "+n.Confidence)
+	}
+	sort.Strings(got)
+	return got
 }
 
 func sameList(t *testing.T, what string, got, want []string) {

@@ -1078,13 +1078,7 @@ export function g(a: any) {
   }
 }
 `})
-	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "OMap.entries"})
-	var got []string
-	for _, n := range r.Callers {
-		got = append(got, n.Name+" "+n.Confidence)
-	}
-	sort.Strings(got)
-	sameList(t, "callers of OMap.entries", got, []string{"f dispatch", "g resolved"})
+	sameList(t, "callers of OMap.entries", callerLabels(t, dir, "typescript", "OMap.entries"), []string{"f dispatch", "g resolved"})
 }
 
 // TestDeclaredGuard: a guard declared with no body (declare function, or
@@ -1099,13 +1093,7 @@ export function h(a: any) {
 }
 `, "guards.d.ts": "import { P } from './a';\nexport function isQ(x: any): x is P;\n",
 		"b.ts": "import { isQ } from './guards';\nexport function k(a: any) {\n  if (isQ(a)) a.run();\n}\n"})
-	r := run(t, dir, Params{Mode: ModeCallers, Language: "typescript", Symbol: "P.run"})
-	var got []string
-	for _, n := range r.Callers {
-		got = append(got, n.Name+" "+n.Confidence)
-	}
-	sort.Strings(got)
-	sameList(t, "callers of P.run", got, []string{"h resolved", "k resolved"})
+	sameList(t, "callers of P.run", callerLabels(t, dir, "typescript", "P.run"), []string{"h resolved", "k resolved"})
 }
 
 // TestHeritageThroughNamespace: extends NS.Types<…> names NS's Types,
