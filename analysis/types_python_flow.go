@@ -164,7 +164,9 @@ func pyInLoopWith(f *fileFacts, ps ...int) bool {
 // None add nothing to the union when another gives a type (pyright ties
 // a call on C | Unknown to C's member); when all of them do, the name is
 // any. t is the assignment declAt found; ok is false when t is the only
-// assignment that reaches pos, or when the flow is not read: a name
+// assignment that reaches pos (unless it gives Unknown, no isinstance
+// test of the name being near: then the name is any, though a later
+// assignment in a loop exists), or when the flow is not read: a name
 // with a written type, or one of another scope.
 func (b *binder) pyReaching(f *fileFacts, t typedName, pos int) (ty binding, ok bool) {
 	if f.c.spec.Lang != "python" || t.Scope < 0 || !f.defs[t.Scope].Callable || b.depth > maxTypeDepth {
@@ -250,7 +252,9 @@ func (b *binder) pyReaching(f *fileFacts, t typedName, pos int) (ty binding, ok 
 // type; the workspace's classes among them, if any (a call binds to their
 // members, as narrowed does); else one library type, or a library value
 // for several; any when each is Unknown or None; nothing when one cannot
-// be told. pos is where the value is used.
+// be told, unless it builds the name from itself (parts = list(part) +
+// parts adds nothing; beside None alone it still tells nothing). pos is
+// where the value is used.
 func (b *binder) pyJoin(f *fileFacts, entries []typedName, pos int) binding {
 	var out binding
 	var libs []binding
