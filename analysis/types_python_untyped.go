@@ -426,7 +426,9 @@ func pyNames(v, ref string) bool {
 // isinstance(x, PBXVariantGroup): ..., and pyright's call hierarchy ties
 // x.Name() to PBXVariantGroup's Name), the way around a not isinstance(x,
 // C) holding a C. The workspace's classes win over library types, as in
-// pyJoin. ok is false where that cannot be told: a test at or after pos,
+// pyJoin. A test after pos is left out unless a loop may bring it before
+// pos (pyLaterTest), and so is one in a branch exclusive of pos's. ok is
+// false where that cannot be told: a test holding pos or in such a loop,
 // one whose type is computed or out of reach, or none. Within the branch
 // of a not isinstance(x, C), or the else of an isinstance(x, C), and no
 // earlier test, the name is any: Unknown, known not to be a C, is still
