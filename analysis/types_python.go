@@ -631,11 +631,12 @@ func pyAttributeChain(n tree.Node) bool {
 	return false
 }
 
-// pyFormatted types Python value [start, end) of f that formats a string
-// with % (fmt % args, (self.fmt % {...})) when the format is a str or
-// bytes, as str.__mod__ gives: that type; ok is false for another value.
+// pyFormatted types Python value [start, end) of f (for pyValueAt) that
+// formats a string with % (fmt % args, (self.fmt % {...})) when the
+// format is a str or bytes, as str.__mod__ gives: that type; ok is false
+// for another value.
 func (b *binder) pyFormatted(f *fileFacts, start, end int) (ty binding, ok bool) {
-	if !pyNominal(f) || b.depth > maxTypeDepth {
+	if b.depth > maxTypeDepth {
 		return binding{}, false
 	}
 	op := pyOperatorAt(f.src[start:end], '%')
@@ -699,11 +700,11 @@ func pyScan(v []byte, visit func(i, depth int) bool) {
 	}, visit)
 }
 
-// pyConditional types Python value [start, end) of f that is a
-// conditional expression (a if test else b) by the join of its two
-// values (pyJoin); ok is false for another value.
+// pyConditional types Python value [start, end) of f (for pyValueAt)
+// that is a conditional expression (a if test else b) by the join of its
+// two values (pyJoin); ok is false for another value.
 func (b *binder) pyConditional(f *fileFacts, start, end int) (ty binding, ok bool) {
-	if !pyNominal(f) || b.depth > maxTypeDepth {
+	if b.depth > maxTypeDepth {
 		return binding{}, false
 	}
 	v := f.src[start:end]
